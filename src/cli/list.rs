@@ -1,0 +1,110 @@
+//! `git checkpoint list`.
+
+use std::io::Write;
+
+use chrono::Utc;
+
+use git_checkpoint::Checkpoint;
+
+use super::output::{Ui, checkpoint_json, pad, relative_age, short};
+use super::{Failure, open_repo};
+
+/// List checkpoints, newest first: id, age, commit, kind, files changed since HEAD
+/// (+added ~modified -deleted), and name or message.
+///
+/// Shows the checkpoints taken in this worktree; --all shows every worktree's.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Show at most N checkpoints.
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    max_count: Option<usize>,
+    /// Only checkpoints of this kind.
+    #[arg(long, value_name = "KIND")]
+    kind: Option<String>,
+    /// Checkpoints of every worktree, not just this one.
+    #[arg(long)]
+    all: bool,
+    /// Print a JSON array of the checkpoints' metadata.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+    let repo = open_repo()?;
+    let worktree = git_checkpoint::repo::worktree_name(&repo)?;
+    let all = git_checkpoint::resolve::load_all(&repo)?;
+    let shown: Vec<&Checkpoint> = all
+        .iter()
+        .filter(|c| args.all || c.meta.worktree == worktree)
+        .filter(|c| args.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
+        .take(args.max_count.unwrap_or(usize::MAX))
+        .collect();
+    ui.warn_damaged(shown.iter().copied());
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let array: Vec<_> = shown.iter().map(|c| checkpoint_json(c)).collect();
+        writeln!(out, "{}", serde_json::Value::Array(array))?;
+        return Ok(());
+    }
+    render(&mut out, ui, &shown, args.all)?;
+    Ok(())
+}
+
+/// Aligned columns, like `git log --oneline` with more to say.
+fn render(
+    out: &mut impl Write,
+    ui: &Ui,
+    shown: &[&Checkpoint],
+    with_worktree: bool,
+) -> std::io::Result<()> {
+    let now = Utc::now();
+    let rows: Vec<[String; 6]> = shown
+        .iter()
+        .map(|c| {
+            let age = c
+                .meta
+                .created()
+                .map(|t| relative_age(t, now))
+                .unwrap_or_else(|| "unknown age".into());
+            let stats = if c.note_problem.is_some() {
+                "?".to_string()
+            } else {
+                let s = c.meta.stats;
+                format!("+{} ~{} -{}", s.added, s.modified, s.deleted)
+            };
+            let mut label = c.meta.label().replace(['\n', '\r'], " ");
+            if c.meta.pinned {
+                label.push_str(" [pinned]");
+            }
+            if with_worktree {
+                if let Some(w) = &c.meta.worktree {
+                    label = format!("({w}) {label}");
+                }
+            }
+            [
+                c.id.clone(),
+                age,
+                short(&c.commit),
+                c.meta.kind.clone(),
+                stats,
+                label,
+            ]
+        })
+        .collect();
+    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let widths = [width(0), width(1), width(2), width(3), width(4)];
+    let p = &ui.out_paint;
+    for row in &rows {
+        let line = format!(
+            "{}  {}  {}  {}  {}  {}",
+            p.id(&pad(&row[0], widths[0])),
+            p.dim(&pad(&row[1], widths[1])),
+            p.id(&pad(&row[2], widths[2])),
+            p.kind(&pad(&row[3], widths[3])),
+            pad(&row[4], widths[4]),
+            row[5]
+        );
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! The command line: clap definitions, rendering, colour, JSON and exit codes. The only part of
+//! git-checkpoint that writes to the terminal.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod list;
+mod output;
+mod save;
+mod show;
+mod stat;
+
+pub use output::ColorChoice;
+use output::Ui;
+
+/// Cheap, complete snapshots of a git working tree, and a safe way back.
+///
+/// Each checkpoint is a commit on a hidden ref `refs/checkpoints/<id>` with its metadata in a
+/// git note (`refs/notes/checkpoints`). Your branch, index and stash are never touched.
+#[derive(Debug, Parser)]
+#[command(
+    name = "git-checkpoint",
+    bin_name = "git checkpoint",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb).
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    color: ColorChoice,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Snapshot the working tree now and print the checkpoint's id.
+    Save(save::Args),
+    /// List checkpoints, newest first.
+    #[command(visible_alias = "ls")]
+    List(list::Args),
+    /// Show a checkpoint's metadata and what it changed relative to its HEAD.
+    Show(show::Args),
+}
+
+/// Why a command failed.
+#[derive(Debug)]
+pub enum Failure {
+    /// The library reported an error.
+    Core(git_checkpoint::Error),
+    /// Writing the output failed (a closed pipe is not an error worth reporting).
+    Output(io::Error),
+}
+
+impl From<git_checkpoint::Error> for Failure {
+    fn from(err: git_checkpoint::Error) -> Self {
+        Failure::Core(err)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(err: io::Error) -> Self {
+        Failure::Output(err)
+    }
+}
+
+/// Parse the command line, run it, and turn the outcome into an exit code:
+/// 0 success, 1 error, 2 usage error.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let ui = Ui::new(cli.color);
+    let result = match cli.command {
+        Command::Save(args) => save::run(&ui, args),
+        Command::List(args) => list::run(&ui, args),
+        Command::Show(args) => show::run(&ui, args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(failure) => {
+            report(&ui, &failure);
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Print `error: …` (one line) and a hint where one helps.
+fn report(ui: &Ui, failure: &Failure) {
+    use git_checkpoint::Error;
+    let mut stderr = io::stderr().lock();
+    let message = match failure {
+        Failure::Core(err) => one_line(&err.to_string()),
+        Failure::Output(err) => format!("cannot write the output: {err}"),
+    };
+    let _ = writeln!(stderr, "{} {message}", ui.err_paint.error("error:"));
+    let hint = match failure {
+        Failure::Core(Error::UnknownCheckpoint(_)) => {
+            Some("run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)")
+        }
+        Failure::Core(Error::AmbiguousCheckpoint { .. }) => {
+            Some("give more characters of the id, or the full id")
+        }
+        Failure::Core(Error::NotARepository(_)) => {
+            Some("run git checkpoint inside a git working tree, or create one with `git init`")
+        }
+        Failure::Core(Error::UnreadableFile { .. }) => Some(
+            "fix the file's permissions, or ignore it in .gitignore; no checkpoint was made",
+        ),
+        _ => None,
+    };
+    if let Some(hint) = hint {
+        let _ = writeln!(stderr, "{} {hint}", ui.err_paint.hint("hint:"));
+    }
+}
+
+/// Keep an error message on one line.
+fn one_line(message: &str) -> String {
+    message.replace(['\n', '\r'], " ")
+}
+
+/// Open the repository around the current directory.
+fn open_repo() -> Result<gix::Repository, Failure> {
+    let cwd = std::env::current_dir().map_err(|source| git_checkpoint::Error::Io {
+        context: "cannot read the current directory".into(),
+        source,
+    })?;
+    Ok(git_checkpoint::repo::open(&cwd)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

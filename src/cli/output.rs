@@ -1,0 +1,218 @@
+//! Colour, warnings, ages and JSON: what every command's output shares.
+
+use std::io::{IsTerminal, Write};
+
+use chrono::{DateTime, Utc};
+use owo_colors::OwoColorize;
+
+use git_checkpoint::Checkpoint;
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+    /// Colour when writing to a terminal (or to git's pager), unless NO_COLOR or TERM=dumb.
+    Auto,
+}
+
+/// Whether to colour one stream.
+#[derive(Debug, Clone, Copy)]
+pub struct Painter {
+    enabled: bool,
+}
+
+impl Painter {
+    fn new(choice: ColorChoice, is_terminal: bool) -> Painter {
+        let enabled = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+                let pager = std::env::var_os("GIT_PAGER_IN_USE").is_some();
+                !no_color && !dumb && (is_terminal || pager)
+            }
+        };
+        Painter { enabled }
+    }
+
+    fn paint(&self, text: &str, f: impl FnOnce(&str) -> String) -> String {
+        if self.enabled {
+            f(text)
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// Ids and commits, as git colours commit ids.
+    pub fn id(&self, text: &str) -> String {
+        self.paint(text, |t| t.yellow().to_string())
+    }
+    /// Secondary information: ages.
+    pub fn dim(&self, text: &str) -> String {
+        self.paint(text, |t| t.dimmed().to_string())
+    }
+    /// Kinds.
+    pub fn kind(&self, text: &str) -> String {
+        self.paint(text, |t| t.cyan().to_string())
+    }
+    /// Additions.
+    pub fn added(&self, text: &str) -> String {
+        self.paint(text, |t| t.green().to_string())
+    }
+    /// Deletions.
+    pub fn deleted(&self, text: &str) -> String {
+        self.paint(text, |t| t.red().to_string())
+    }
+    /// `error:`.
+    pub fn error(&self, text: &str) -> String {
+        self.paint(text, |t| t.red().bold().to_string())
+    }
+    /// `warning:`.
+    pub fn warning(&self, text: &str) -> String {
+        self.paint(text, |t| t.yellow().bold().to_string())
+    }
+    /// `hint:`.
+    pub fn hint(&self, text: &str) -> String {
+        self.paint(text, |t| t.bold().to_string())
+    }
+}
+
+/// The terminal side of a command run: colour for each stream, and stderr messages.
+pub struct Ui {
+    /// Colours for stdout.
+    pub out_paint: Painter,
+    /// Colours for stderr.
+    pub err_paint: Painter,
+}
+
+impl Ui {
+    /// Decide colours once, from `--color` and the environment.
+    pub fn new(choice: ColorChoice) -> Ui {
+        Ui {
+            out_paint: Painter::new(choice, std::io::stdout().is_terminal()),
+            err_paint: Painter::new(choice, std::io::stderr().is_terminal()),
+        }
+    }
+
+    /// `warning: …` on stderr.
+    pub fn warn(&self, message: &str) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{} {}",
+            self.err_paint.warning("warning:"),
+            message.replace(['\n', '\r'], " ")
+        );
+    }
+
+    /// An informational line on stderr.
+    pub fn info(&self, message: &str) {
+        let _ = writeln!(std::io::stderr().lock(), "{message}");
+    }
+
+    /// Warn about each checkpoint whose metadata had to be derived from its commit.
+    pub fn warn_damaged<'a>(&self, checkpoints: impl IntoIterator<Item = &'a Checkpoint>) {
+        for c in checkpoints {
+            if let Some(problem) = &c.note_problem {
+                self.warn(&format!(
+                    "checkpoint {}: {problem}; showing what its commit records",
+                    c.id
+                ));
+            }
+        }
+    }
+}
+
+/// The JSON object of a checkpoint: its note's fields plus `"commit"`.
+pub fn checkpoint_json(c: &Checkpoint) -> serde_json::Value {
+    let mut value = serde_json::to_value(&c.meta).unwrap_or(serde_json::Value::Null);
+    if let serde_json::Value::Object(map) = &mut value {
+        map.insert("commit".into(), c.commit.to_string().into());
+    }
+    value
+}
+
+/// The first 7 hex digits of an id, as git abbreviates by default.
+pub fn short(id: &gix::ObjectId) -> String {
+    id.to_hex_with_len(7).to_string()
+}
+
+/// "3 minutes ago", as git writes relative dates.
+pub fn relative_age(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let secs = (now - then).num_seconds();
+    if secs < 0 {
+        return "in the future".into();
+    }
+    let plural = |n: i64, unit: &str| {
+        if n == 1 {
+            format!("1 {unit} ago")
+        } else {
+            format!("{n} {unit}s ago")
+        }
+    };
+    let secs_u = secs;
+    if secs_u < 90 {
+        return plural(secs_u, "second");
+    }
+    let minutes = (secs_u + 30) / 60;
+    if minutes < 90 {
+        return plural(minutes, "minute");
+    }
+    let hours = (minutes + 30) / 60;
+    if hours < 36 {
+        return plural(hours, "hour");
+    }
+    let days = (hours + 12) / 24;
+    if days < 14 {
+        return plural(days, "day");
+    }
+    if days < 70 {
+        return plural((days + 3) / 7, "week");
+    }
+    if days < 365 {
+        return plural((days + 15) / 30, "month");
+    }
+    plural((days + 183) / 365, "year")
+}
+
+/// Pad `text` to `width` display columns (counted in chars).
+pub fn pad(text: &str, width: usize) -> String {
+    let len = text.chars().count();
+    if len >= width {
+        text.to_string()
+    } else {
+        format!("{text}{}", " ".repeat(width - len))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Duration;
+
+    #[test]
+    fn ages_read_like_git() {
+        let now = Utc::now();
+        let age = |d: Duration| relative_age(now - d, now);
+        assert_eq!(age(Duration::seconds(1)), "1 second ago");
+        assert_eq!(age(Duration::seconds(45)), "45 seconds ago");
+        assert_eq!(age(Duration::minutes(3)), "3 minutes ago");
+        assert_eq!(age(Duration::hours(5)), "5 hours ago");
+        assert_eq!(age(Duration::days(3)), "3 days ago");
+        assert_eq!(age(Duration::days(21)), "3 weeks ago");
+        assert_eq!(age(Duration::days(120)), "4 months ago");
+        assert_eq!(age(Duration::days(800)), "2 years ago");
+        assert_eq!(relative_age(now + Duration::hours(1), now), "in the future");
+    }
+
+    #[test]
+    fn never_colours_when_told_not_to() {
+        let p = Painter::new(ColorChoice::Never, true);
+        assert_eq!(p.id("abc"), "abc");
+        let p = Painter::new(ColorChoice::Always, false);
+        assert_ne!(p.id("abc"), "abc");
+    }
+}

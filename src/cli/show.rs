@@ -1,0 +1,147 @@
+//! `git checkpoint show`.
+
+use std::io::{IsTerminal, Write};
+
+use chrono::Utc;
+
+use git_checkpoint::{Checkpoint, diff, resolve, treediff};
+
+use super::output::{Ui, checkpoint_json, relative_age, short};
+use super::save::human_size;
+use super::{Failure, open_repo, stat};
+
+/// Show a checkpoint: its metadata, then a --stat of what it changed relative to the HEAD it
+/// was taken on.
+///
+/// <CP> is an id, `@`/`latest` (newest), `@{N}` (N-th newest), a name, an id prefix or a commit
+/// prefix.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The checkpoint.
+    #[arg(value_name = "CP")]
+    checkpoint: String,
+    /// Print the metadata as JSON (the note's fields plus "commit").
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+    let repo = open_repo()?;
+    let worktree = git_checkpoint::repo::worktree_name(&repo)?;
+    let all = resolve::load_all(&repo)?;
+    let checkpoint = resolve::resolve(&all, worktree.as_deref(), &args.checkpoint)?;
+    ui.warn_damaged([checkpoint]);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", checkpoint_json(checkpoint))?;
+        return Ok(());
+    }
+    header(&mut out, ui, checkpoint)?;
+    let head_tree = match &checkpoint.meta.head.commit {
+        Some(hex) => {
+            let id = gix::ObjectId::from_hex(hex.as_bytes()).map_err(|e| {
+                git_checkpoint::Error::Git {
+                    context: format!("the note's head commit `{hex}` is not an object id"),
+                    source: Box::new(e),
+                }
+            })?;
+            Some(tree_of(&repo, id)?)
+        }
+        None => None,
+    };
+    let tree = tree_of(&repo, checkpoint.commit)?;
+    let changes = treediff::changes(&repo, head_tree, Some(tree))?;
+    let stats = diff::numstat(&repo, &changes)?;
+    if !stats.is_empty() {
+        writeln!(out)?;
+    }
+    let width = if std::io::stdout().is_terminal() {
+        terminal_width().unwrap_or(80)
+    } else {
+        80
+    };
+    stat::render(&mut out, &ui.out_paint, &stats, width)?;
+    Ok(())
+}
+
+fn tree_of(repo: &gix::Repository, commit: gix::ObjectId) -> Result<gix::ObjectId, Failure> {
+    let tree = repo
+        .find_commit(commit)
+        .and_then(|c| c.tree_id())
+        .map_err(|e| git_checkpoint::Error::Git {
+            context: format!("cannot read commit {commit}"),
+            source: Box::new(e),
+        })?;
+    Ok(tree.detach())
+}
+
+fn terminal_width() -> Option<usize> {
+    std::env::var("COLUMNS").ok()?.parse().ok()
+}
+
+fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> {
+    let p = &ui.out_paint;
+    let m = &c.meta;
+    writeln!(out, "{} {}", p.id("checkpoint"), p.id(&c.id))?;
+    writeln!(out, "commit    {}", c.commit)?;
+    if let Some(created) = m.created() {
+        writeln!(
+            out,
+            "date      {} ({})",
+            created.format("%Y-%m-%d %H:%M:%S UTC"),
+            relative_age(created, Utc::now())
+        )?;
+    }
+    writeln!(out, "kind      {}", p.kind(&m.kind))?;
+    if let Some(name) = &m.name {
+        writeln!(out, "name      {name}")?;
+    }
+    if let Some(message) = &m.message {
+        let mut lines = message.lines();
+        writeln!(out, "message   {}", lines.next().unwrap_or(""))?;
+        for line in lines {
+            writeln!(out, "          {line}")?;
+        }
+    }
+    let head = match (&m.head.commit, &m.head.reference) {
+        (Some(commit), Some(branch)) => format!(
+            "{} ({})",
+            commit.get(..7).unwrap_or(commit),
+            branch.strip_prefix("refs/heads/").unwrap_or(branch)
+        ),
+        (Some(commit), None) => format!("{} (detached)", commit.get(..7).unwrap_or(commit)),
+        (None, Some(branch)) => format!(
+            "unborn branch {}",
+            branch.strip_prefix("refs/heads/").unwrap_or(branch)
+        ),
+        (None, None) => "none".into(),
+    };
+    writeln!(out, "head      {head}")?;
+    if let Some(worktree) = &m.worktree {
+        writeln!(out, "worktree  {worktree}")?;
+    }
+    writeln!(out, "index     {}", m.index.as_str())?;
+    if c.note_problem.is_none() {
+        let s = m.stats;
+        writeln!(
+            out,
+            "files     {} ({} added, {} modified, {} deleted since head)",
+            s.files, s.added, s.modified, s.deleted
+        )?;
+    }
+    if m.pinned {
+        writeln!(out, "pinned    yes")?;
+    }
+    for skipped in &m.skipped {
+        let why = match skipped.size {
+            Some(size) => format!("{}, {}", skipped.reason, human_size(size)),
+            None => skipped.reason.clone(),
+        };
+        writeln!(out, "skipped   {} ({why})", skipped.path)?;
+    }
+    if !m.meta.is_empty() {
+        writeln!(out, "meta      {}", serde_json::Value::Object(m.meta.clone()))?;
+    }
+    let _ = short;
+    Ok(())
+}

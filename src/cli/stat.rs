@@ -1,0 +1,174 @@
+//! `--stat` rendering, following git's `show_stats` layout.
+
+use std::io::Write;
+
+use git_checkpoint::diff::FileStat;
+
+use super::output::Painter;
+
+/// Write the stat lines and the summary line, as `git diff --stat` does for a `width`-column
+/// terminal (git uses 80 when the output is not a terminal).
+pub fn render(
+    out: &mut impl Write,
+    paint: &Painter,
+    stats: &[FileStat],
+    width: usize,
+) -> std::io::Result<()> {
+    if stats.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<String> = stats
+        .iter()
+        .map(|s| String::from_utf8_lossy(&s.path).into_owned())
+        .collect();
+    let max_len = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let max_change = stats
+        .iter()
+        .filter(|s| s.binary.is_none())
+        .map(|s| s.added + s.deleted)
+        .max()
+        .unwrap_or(0) as usize;
+    let has_binary = stats.iter().any(|s| s.binary.is_some());
+    let mut number_width = max_change.to_string().len();
+    if has_binary {
+        number_width = number_width.max(3);
+    }
+    let bin_width = stats
+        .iter()
+        .filter_map(|s| s.binary)
+        .map(|(a, b)| format!("Bin {a} -> {b} bytes").len())
+        .max()
+        .unwrap_or(0);
+
+    let width = width.max(16 + 6 + number_width);
+    let mut graph_width = if max_change + 4 > bin_width {
+        max_change
+    } else {
+        bin_width - 4
+    };
+    let mut name_width = max_len;
+    if name_width + number_width + 6 + graph_width > width {
+        let limit = (width * 3 / 8).saturating_sub(number_width + 6);
+        if graph_width > limit {
+            graph_width = limit.max(6);
+        }
+        if name_width > width.saturating_sub(number_width + 6 + graph_width) {
+            name_width = width.saturating_sub(number_width + 6 + graph_width);
+        } else {
+            graph_width = width.saturating_sub(number_width + 6 + name_width);
+        }
+    }
+
+    let (mut insertions, mut deletions) = (0u64, 0u64);
+    for (stat, name) in stats.iter().zip(&names) {
+        let shown = truncate_name(name, name_width);
+        let padding = " ".repeat(name_width.saturating_sub(shown.chars().count()));
+        if let Some((old, new)) = stat.binary {
+            writeln!(out, " {shown}{padding} | {:>number_width$} {old} -> {new} bytes", "Bin")?;
+            continue;
+        }
+        insertions += stat.added;
+        deletions += stat.deleted;
+        let total = stat.added + stat.deleted;
+        let (mut add, mut del) = (stat.added as usize, stat.deleted as usize);
+        if graph_width <= max_change {
+            let total_scaled = scale(add + del, graph_width, max_change);
+            if total_scaled < 2 && add > 0 && del > 0 {
+                (add, del) = (1, 1);
+            } else if add < del {
+                add = scale(add, graph_width, max_change);
+                del = total_scaled.saturating_sub(add);
+            } else {
+                del = scale(del, graph_width, max_change);
+                add = total_scaled.saturating_sub(del);
+            }
+        }
+        let graph = format!(
+            "{}{}",
+            paint.added(&"+".repeat(add)),
+            paint.deleted(&"-".repeat(del))
+        );
+        let space = if add + del > 0 { " " } else { "" };
+        writeln!(
+            out,
+            " {shown}{padding} | {total:>number_width$}{space}{graph}"
+        )?;
+    }
+    writeln!(out, "{}", summary(stats.len(), insertions, deletions))
+}
+
+/// git's `scale_linear`.
+fn scale(it: usize, width: usize, max_change: usize) -> usize {
+    if it == 0 || max_change < 2 {
+        return it;
+    }
+    1 + (it * (width.saturating_sub(1)) / max_change)
+}
+
+/// `...` plus the end of a name that does not fit, cut at a `/` where possible, as git does.
+fn truncate_name(name: &str, width: usize) -> String {
+    let len = name.chars().count();
+    if len <= width {
+        return name.to_string();
+    }
+    let keep = width.saturating_sub(3);
+    let tail: String = name.chars().skip(len - keep).collect();
+    let tail = match tail.find('/') {
+        Some(pos) => tail[pos..].to_string(),
+        None => tail,
+    };
+    format!("...{tail}")
+}
+
+/// ` 3 files changed, 10 insertions(+), 2 deletions(-)`.
+pub fn summary(files: usize, insertions: u64, deletions: u64) -> String {
+    let plural = |n: u64, one: &str, many: &str| {
+        if n == 1 {
+            one.to_string()
+        } else {
+            many.to_string()
+        }
+    };
+    let mut line = format!(
+        " {files} {} changed",
+        plural(files as u64, "file", "files")
+    );
+    if insertions > 0 || deletions == 0 {
+        line.push_str(&format!(
+            ", {insertions} {}(+)",
+            plural(insertions, "insertion", "insertions")
+        ));
+    }
+    if deletions > 0 || insertions == 0 {
+        line.push_str(&format!(
+            ", {deletions} {}(-)",
+            plural(deletions, "deletion", "deletions")
+        ));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_reads_like_git() {
+        assert_eq!(summary(1, 1, 0), " 1 file changed, 1 insertion(+)");
+        assert_eq!(summary(2, 0, 3), " 2 files changed, 3 deletions(-)");
+        assert_eq!(
+            summary(3, 10, 2),
+            " 3 files changed, 10 insertions(+), 2 deletions(-)"
+        );
+        assert_eq!(
+            summary(1, 0, 0),
+            " 1 file changed, 0 insertions(+), 0 deletions(-)"
+        );
+    }
+
+    #[test]
+    fn long_names_are_cut_at_a_slash() {
+        assert_eq!(truncate_name("short", 10), "short");
+        assert_eq!(truncate_name("aaaa/bbbb/cccc.rs", 12), ".../cccc.rs");
+    }
+}

@@ -1,0 +1,91 @@
+//! The library's error type.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in git-checkpoint's core.
+///
+/// Errors coming from `gix` are kept as their source, so `{:#}`-style
+/// renderers can show the whole chain; the `Display` text of each variant is
+/// one line meant for a user.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No git repository at or above the directory.
+    #[error("not a git repository (or any of the parent directories): {}", .0.display())]
+    NotARepository(PathBuf),
+    /// The repository has no working tree.
+    #[error("this is a bare repository: a checkpoint needs a working tree")]
+    BareRepository,
+    /// A repository feature this version cannot handle.
+    #[error("{0}")]
+    Unsupported(String),
+    /// A name on the command line matched no checkpoint.
+    #[error("no checkpoint named `{0}`")]
+    UnknownCheckpoint(String),
+    /// A name on the command line matched several checkpoints.
+    #[error("`{name}` is ambiguous: it could be {}", .candidates.join(", "))]
+    AmbiguousCheckpoint {
+        /// What the user typed.
+        name: String,
+        /// The ids it could mean.
+        candidates: Vec<String>,
+    },
+    /// A file of the working tree could not be read during a save.
+    #[error("cannot read `{path}`: {source}")]
+    UnreadableFile {
+        /// Path relative to the working tree.
+        path: String,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// A configuration value could not be understood.
+    #[error("bad config value for `{key}`: {message}")]
+    Config {
+        /// The config key, e.g. `checkpoint.maxFileSize`.
+        key: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Invalid input given by the caller (a bad `--meta-json`, a bad kind).
+    #[error("{0}")]
+    InvalidInput(String),
+    /// Another process kept winning the race for the notes ref.
+    #[error("could not update `{0}`: it kept changing under concurrent writers; try again")]
+    Contention(String),
+    /// A failure inside gix, with what we were doing.
+    #[error("{context}: {source}")]
+    Git {
+        /// What git-checkpoint was doing.
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
+    },
+    /// A plain I/O failure, with what we were doing.
+    #[error("{context}: {source}")]
+    Io {
+        /// What git-checkpoint was doing.
+        context: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Attach a context message to fallible gix calls.
+pub(crate) trait Context<T> {
+    fn context(self, context: impl FnOnce() -> String) -> Result<T>;
+}
+
+impl<T, E> Context<T> for std::result::Result<T, E>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    fn context(self, context: impl FnOnce() -> String) -> Result<T> {
+        self.map_err(|err| Error::Git {
+            context: context(),
+            source: Box::new(err),
+        })
+    }
+}

@@ -1,0 +1,517 @@
+//! The storage format, version 1: ref names, the notes ref, the note's JSON schema, ids and
+//! commit trailers. Everything that ends up in the repository is spelled here and nowhere else.
+//!
+//! # Upgrade path
+//!
+//! Every note carries `"schema"`. A reader accepts any schema it knows and keeps fields it does
+//! not know (see [`Metadata::extra`]), so a note written by a newer version survives a rewrite by
+//! an older one. A future schema 2 adds a reader for its own shape here and converts on read;
+//! nothing is rewritten in bulk.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
+use serde::{Deserialize, Serialize};
+
+/// The namespace of checkpoint refs: `refs/checkpoints/<id>`.
+pub const REF_PREFIX: &str = "refs/checkpoints/";
+/// The notes ref holding every checkpoint's metadata.
+pub const NOTES_REF: &str = "refs/notes/checkpoints";
+/// The schema version this build writes.
+pub const SCHEMA: u32 = 1;
+/// The largest note this version reads; bigger ones are treated as damaged.
+pub const MAX_NOTE_BYTES: usize = 1024 * 1024;
+
+/// Trailer naming the checkpoint id in the commit message.
+pub const TRAILER_ID: &str = "Checkpoint-Id";
+/// Trailer naming the kind.
+pub const TRAILER_KIND: &str = "Checkpoint-Kind";
+/// Trailer naming the name given with `--name`, when there is one.
+pub const TRAILER_NAME: &str = "Checkpoint-Name";
+/// Trailer naming the linked worktree the checkpoint was taken in, when not the main one.
+pub const TRAILER_WORKTREE: &str = "Checkpoint-Worktree";
+
+/// First words of the message of an index commit (the last parent holding the staged state).
+pub const INDEX_COMMIT_PREFIX: &str = "index of checkpoint ";
+
+/// The message of the index commit of checkpoint `id`.
+pub fn index_commit_message(id: &str) -> String {
+    format!("{INDEX_COMMIT_PREFIX}{id}\n")
+}
+
+/// The kind given when none is.
+pub const DEFAULT_KIND: &str = "manual";
+/// The kind of the safety checkpoint restore takes.
+pub const KIND_PRE_RESTORE: &str = "pre-restore";
+
+/// The full ref name of checkpoint `id`.
+pub fn ref_name(id: &str) -> String {
+    format!("{REF_PREFIX}{id}")
+}
+
+/// What `HEAD` was when the checkpoint was taken.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Head {
+    /// The commit `HEAD` pointed to, `None` on an unborn branch.
+    pub commit: Option<String>,
+    /// The branch `HEAD` was on, `None` when detached.
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+}
+
+/// The state of the index when the checkpoint was taken.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IndexState {
+    /// The index equalled `HEAD`'s tree: no index commit.
+    #[default]
+    Clean,
+    /// The index differed from `HEAD`: it is the last parent of the checkpoint commit.
+    Saved,
+    /// The index had conflicts: it could not be saved as a tree.
+    Unmerged,
+}
+
+impl IndexState {
+    /// The word used in the note and in human output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IndexState::Clean => "clean",
+            IndexState::Saved => "saved",
+            IndexState::Unmerged => "unmerged",
+        }
+    }
+}
+
+/// How the checkpoint's tree differs from `HEAD`'s.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Files (blobs, symlinks, gitlinks) in the checkpoint tree.
+    pub files: u64,
+    /// Paths in the checkpoint but not in `HEAD`.
+    pub added: u64,
+    /// Paths in both whose content or mode differs.
+    pub modified: u64,
+    /// Paths in `HEAD` but not in the checkpoint.
+    pub deleted: u64,
+}
+
+impl Stats {
+    /// Number of paths that differ from `HEAD`.
+    pub fn changed(&self) -> u64 {
+        self.added + self.modified + self.deleted
+    }
+}
+
+/// A path left out of the snapshot, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// Path relative to the top of the working tree.
+    pub path: String,
+    /// `too-large` or `embedded-repo-no-commit`.
+    pub reason: String,
+    /// Size in bytes, for `too-large`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+}
+
+/// Reason recorded for an untracked file above `checkpoint.maxFileSize`.
+pub const SKIP_TOO_LARGE: &str = "too-large";
+/// Reason recorded for an embedded repository without any commit.
+pub const SKIP_EMBEDDED_NO_COMMIT: &str = "embedded-repo-no-commit";
+
+/// The program that wrote a note.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    /// Always `git-checkpoint` when written by this program.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+}
+
+impl Default for Tool {
+    fn default() -> Self {
+        Tool {
+            name: env!("CARGO_PKG_NAME").into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+/// A checkpoint's metadata: the JSON object stored in its note.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metadata {
+    /// Schema version of the note.
+    pub schema: u32,
+    /// The checkpoint id.
+    pub id: String,
+    /// The name given with `--name`.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The message given with `-m`.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// The kind, e.g. `manual`, `auto`, `pre-restore`.
+    pub kind: String,
+    /// Creation time, RFC 3339 UTC with milliseconds.
+    pub created_at: String,
+    /// `HEAD` at the time.
+    #[serde(default)]
+    pub head: Head,
+    /// The linked worktree's name, `None` for the main worktree.
+    #[serde(default)]
+    pub worktree: Option<String>,
+    /// Whether the index was saved.
+    #[serde(default)]
+    pub index: IndexState,
+    /// Differences from `HEAD`.
+    #[serde(default)]
+    pub stats: Stats,
+    /// Paths left out.
+    #[serde(default)]
+    pub skipped: Vec<Skipped>,
+    /// Pinned checkpoints are never pruned.
+    #[serde(default)]
+    pub pinned: bool,
+    /// Free-form data given with `--meta` / `--meta-json`.
+    #[serde(default)]
+    pub meta: serde_json::Map<String, serde_json::Value>,
+    /// The program that wrote the note.
+    #[serde(default)]
+    pub tool: Tool,
+    /// Fields this version does not know, kept when the note is rewritten.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl Metadata {
+    /// Serialize as the compact JSON stored in a note.
+    pub fn to_note(&self) -> String {
+        // Serializing plain data into a String cannot fail.
+        let mut json = serde_json::to_string(self).unwrap_or_default();
+        json.push('\n');
+        json
+    }
+
+    /// Parse a note. Refuses notes above [`MAX_NOTE_BYTES`], invalid JSON and (through
+    /// serde_json's recursion limit) hostile nesting, without panicking.
+    pub fn from_note(bytes: &[u8]) -> Result<Metadata, NoteError> {
+        if bytes.len() > MAX_NOTE_BYTES {
+            return Err(NoteError::TooLarge(bytes.len()));
+        }
+        let meta: Metadata =
+            serde_json::from_slice(bytes).map_err(|e| NoteError::Invalid(e.to_string()))?;
+        if meta.schema == 0 || meta.schema > SCHEMA {
+            return Err(NoteError::Schema(meta.schema));
+        }
+        Ok(meta)
+    }
+
+    /// The creation time, from `created_at` or else from the id.
+    pub fn created(&self) -> Option<DateTime<Utc>> {
+        DateTime::parse_from_rfc3339(&self.created_at)
+            .ok()
+            .map(|t| t.with_timezone(&Utc))
+            .or_else(|| time_of_id(&self.id))
+    }
+
+    /// What a human reads as the checkpoint's label: its name, else its message.
+    pub fn label(&self) -> &str {
+        self.name
+            .as_deref()
+            .or(self.message.as_deref())
+            .unwrap_or("")
+    }
+}
+
+/// Why a note could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoteError {
+    /// The note is larger than [`MAX_NOTE_BYTES`].
+    #[error("note is too large ({0} bytes)")]
+    TooLarge(usize),
+    /// The note is not the JSON object of the schema.
+    #[error("note is not valid checkpoint JSON: {0}")]
+    Invalid(String),
+    /// The note has a schema this version does not know.
+    #[error("note has unknown schema {0}")]
+    Schema(u32),
+}
+
+/// Format a time as the note's `created_at`: RFC 3339, UTC, milliseconds.
+pub fn rfc3339(time: DateTime<Utc>) -> String {
+    time.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// A new id for a checkpoint created at `now`, with random digits `random` (only the low 12
+/// bits are used).
+pub fn new_id(now: DateTime<Utc>, random: u16) -> String {
+    format!(
+        "{}{:03x}",
+        now.format("%Y%m%d-%H%M%S-%3f"),
+        random & 0xfff
+    )
+}
+
+/// The smallest id greater than `id`, used when the clock gives an id not newer than the
+/// newest existing one (clock skew, or many saves in one millisecond): ids only grow.
+pub fn successor(id: &str) -> String {
+    let mut bytes = id.as_bytes().to_vec();
+    // Increment the trailing run of hex / decimal digits, carrying leftwards and skipping `-`.
+    for i in (0..bytes.len()).rev() {
+        let (next, carry) = match bytes[i] {
+            b'0'..=b'8' | b'a'..=b'e' => (bytes[i] + 1, false),
+            b'9' if i >= bytes.len() - 3 => (b'a', false),
+            b'9' => (b'0', true),
+            b'f' => (b'0', true),
+            _ => continue,
+        };
+        bytes[i] = next;
+        if !carry {
+            return String::from_utf8_lossy(&bytes).into_owned();
+        }
+    }
+    format!("{id}0")
+}
+
+/// Whether `s` has the shape of an id: `YYYYMMDD-HHMMSS-mmmrrr`.
+pub fn is_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 22
+        && b[..8].iter().all(u8::is_ascii_digit)
+        && b[8] == b'-'
+        && b[9..15].iter().all(u8::is_ascii_digit)
+        && b[15] == b'-'
+        && b[16..19].iter().all(u8::is_ascii_digit)
+        && b[19..].iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// The creation time encoded in an id.
+pub fn time_of_id(id: &str) -> Option<DateTime<Utc>> {
+    if id.len() < 19 || !id.is_char_boundary(19) {
+        return None;
+    }
+    let naive = NaiveDateTime::parse_from_str(&id[..19], "%Y%m%d-%H%M%S-%3f").ok()?;
+    Some(Utc.from_utc_datetime(&naive))
+}
+
+/// Checks a kind: a short lowercase word (`a-z`, `0-9`, `-`, `_`), at most 32 bytes.
+pub fn validate_kind(kind: &str) -> Result<(), String> {
+    let ok = !kind.is_empty()
+        && kind.len() <= 32
+        && kind.as_bytes()[0].is_ascii_lowercase()
+        && kind
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'_');
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "invalid kind `{}`: use a short lowercase word such as `manual` or `auto`",
+            kind.escape_debug()
+        ))
+    }
+}
+
+/// Checks a name: not empty, at most 200 bytes, no control characters, and not something that
+/// would be read as another naming rule (`@`, `latest`, `@{N}`).
+pub fn validate_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.len() > 200 {
+        return Err("a checkpoint name must be 1 to 200 bytes long".into());
+    }
+    if name.chars().any(char::is_control) {
+        return Err(format!(
+            "invalid name `{}`: control characters are not allowed",
+            name.escape_debug()
+        ));
+    }
+    if name == "@" || name == "latest" || name.starts_with("@{") {
+        return Err(format!(
+            "invalid name `{name}`: it would be read as a position (`@`, `latest`, `@{{N}}`)"
+        ));
+    }
+    Ok(())
+}
+
+/// The fields a commit message carries, for listing a checkpoint whose note is lost.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MessageFields {
+    /// The summary line without the `checkpoint: ` prefix, plus any body before the trailers.
+    pub message: Option<String>,
+    /// `Checkpoint-Id`.
+    pub id: Option<String>,
+    /// `Checkpoint-Kind`.
+    pub kind: Option<String>,
+    /// `Checkpoint-Name`.
+    pub name: Option<String>,
+    /// `Checkpoint-Worktree`.
+    pub worktree: Option<String>,
+}
+
+/// The commit message of a checkpoint: a readable summary, then trailers.
+pub fn commit_message(
+    id: &str,
+    kind: &str,
+    message: Option<&str>,
+    name: Option<&str>,
+    worktree: Option<&str>,
+    branch: Option<&str>,
+) -> String {
+    let mut out = String::new();
+    match message.map(str::trim).filter(|m| !m.is_empty()) {
+        Some(m) => {
+            out.push_str("checkpoint: ");
+            out.push_str(m);
+        }
+        None => match (name, branch) {
+            (Some(n), _) => {
+                out.push_str("checkpoint ");
+                out.push_str(n);
+            }
+            (None, Some(b)) => {
+                out.push_str("checkpoint on ");
+                out.push_str(b.strip_prefix("refs/heads/").unwrap_or(b));
+            }
+            (None, None) => out.push_str("checkpoint on detached HEAD"),
+        },
+    }
+    out.push_str("\n\n");
+    out.push_str(&format!("{TRAILER_ID}: {id}\n{TRAILER_KIND}: {kind}\n"));
+    // Trailer values must stay on one line.
+    let one_line = |s: &str| s.replace(['\n', '\r'], " ");
+    if let Some(n) = name {
+        out.push_str(&format!("{TRAILER_NAME}: {}\n", one_line(n)));
+    }
+    if let Some(w) = worktree {
+        out.push_str(&format!("{TRAILER_WORKTREE}: {}\n", one_line(w)));
+    }
+    out
+}
+
+/// Read back what [`commit_message`] wrote.
+pub fn parse_commit_message(text: &str) -> MessageFields {
+    let mut fields = MessageFields::default();
+    let mut body = Vec::new();
+    for line in text.lines() {
+        let trailer = |key: &str| {
+            line.strip_prefix(key)
+                .and_then(|rest| rest.strip_prefix(": "))
+                .map(|v| v.trim().to_string())
+        };
+        if let Some(v) = trailer(TRAILER_ID) {
+            fields.id = Some(v);
+        } else if let Some(v) = trailer(TRAILER_KIND) {
+            fields.kind = Some(v);
+        } else if let Some(v) = trailer(TRAILER_NAME) {
+            fields.name = Some(v);
+        } else if let Some(v) = trailer(TRAILER_WORKTREE) {
+            fields.worktree = Some(v);
+        } else {
+            body.push(line);
+        }
+    }
+    let summary = body.join("\n");
+    let summary = summary.trim();
+    if let Some(m) = summary.strip_prefix("checkpoint: ") {
+        fields.message = Some(m.to_string());
+    }
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_sort_by_time_and_have_the_documented_shape() {
+        let t1 = Utc.with_ymd_and_hms(2026, 11, 22, 14, 30, 22).single();
+        let Some(t1) = t1 else { return };
+        let t2 = t1 + chrono::Duration::milliseconds(481);
+        let a = new_id(t1, 0xfff);
+        let b = new_id(t2, 0x000);
+        assert_eq!(a, "20261122-143022-000fff");
+        assert_eq!(b, "20261122-143022-481000");
+        assert!(a < b);
+        assert!(is_id(&a) && is_id(&b));
+        assert_eq!(time_of_id(&b), Some(t2));
+    }
+
+    #[test]
+    fn successor_is_the_next_id() {
+        for id in [
+            "20261122-143022-481a2b",
+            "20261122-143022-481fff",
+            "20261122-143022-999fff",
+            "20261122-143022-48109f",
+        ] {
+            let next = successor(id);
+            assert!(next.as_str() > id, "{next} > {id}");
+            assert!(is_id(&next), "{next}");
+        }
+        assert_eq!(successor("20261122-143022-481a2b"), "20261122-143022-481a2c");
+        assert_eq!(successor("20261122-143022-481a2f"), "20261122-143022-481a30");
+        assert_eq!(successor("20261122-143022-481a99"), "20261122-143022-481a9a");
+    }
+
+    #[test]
+    fn note_round_trip_keeps_unknown_fields() {
+        let json = r#"{"schema":1,"id":"20261122-143022-481a2b","kind":"auto","created_at":"2026-11-22T14:30:22.481Z","future":{"x":[1,2]},"pinned":true}"#;
+        let meta = Metadata::from_note(json.as_bytes());
+        let Ok(mut meta) = meta else {
+            unreachable!("valid note rejected: {meta:?}")
+        };
+        assert!(meta.pinned);
+        meta.pinned = false;
+        let again = meta.to_note();
+        assert!(again.contains(r#""future":{"x":[1,2]}"#), "{again}");
+        assert!(again.contains(r#""pinned":false"#), "{again}");
+    }
+
+    #[test]
+    fn hostile_notes_are_errors_not_panics() {
+        let deep = "[".repeat(100_000);
+        assert!(Metadata::from_note(deep.as_bytes()).is_err());
+        let huge = vec![b' '; MAX_NOTE_BYTES + 1];
+        assert!(matches!(
+            Metadata::from_note(&huge),
+            Err(NoteError::TooLarge(_))
+        ));
+        assert!(Metadata::from_note(b"garbage{").is_err());
+        assert!(Metadata::from_note(b"{\"schema\":99,\"id\":\"x\",\"kind\":\"k\",\"created_at\":\"\"}").is_err());
+    }
+
+    #[test]
+    fn commit_message_trailers_round_trip() {
+        let msg = commit_message(
+            "20261122-143022-481a2b",
+            "auto",
+            Some("before refactor\nsecond line"),
+            Some("n1"),
+            Some("wt"),
+            Some("refs/heads/main"),
+        );
+        assert!(msg.starts_with("checkpoint: before refactor\n"));
+        let f = parse_commit_message(&msg);
+        assert_eq!(f.id.as_deref(), Some("20261122-143022-481a2b"));
+        assert_eq!(f.kind.as_deref(), Some("auto"));
+        assert_eq!(f.name.as_deref(), Some("n1"));
+        assert_eq!(f.worktree.as_deref(), Some("wt"));
+        assert_eq!(f.message.as_deref(), Some("before refactor\nsecond line"));
+        let plain = commit_message("x", "manual", None, None, None, Some("refs/heads/dev"));
+        assert!(plain.starts_with("checkpoint on dev\n"));
+        assert_eq!(parse_commit_message(&plain).message, None);
+    }
+
+    #[test]
+    fn kinds_and_names_are_validated() {
+        assert!(validate_kind("manual").is_ok());
+        assert!(validate_kind("pre-restore").is_ok());
+        assert!(validate_kind("Bad").is_err());
+        assert!(validate_kind("").is_err());
+        assert!(validate_kind("a b").is_err());
+        assert!(validate_name("before refactor").is_ok());
+        assert!(validate_name("@").is_err());
+        assert!(validate_name("@{2}").is_err());
+        assert!(validate_name("a\nb").is_err());
+    }
+}

@@ -1,0 +1,170 @@
+//! Opening the repository, refusing what git-checkpoint cannot work with, and the identity used
+//! for checkpoint commits.
+
+use std::path::Path;
+
+use gix::bstr::ByteSlice;
+use gix::config::tree::{Core, gitoxide};
+
+use crate::error::{Context, Error, Result};
+
+/// Name used for checkpoint commits when no identity is configured.
+pub const FALLBACK_NAME: &str = "git-checkpoint";
+/// Email used for checkpoint commits when no identity is configured.
+pub const FALLBACK_EMAIL: &str = "git-checkpoint@localhost";
+
+/// Discover the repository containing `dir` (honouring `GIT_DIR` and friends, like git), and
+/// check that git-checkpoint can work in it: a working tree is required and the reftable ref
+/// backend is refused.
+///
+/// The returned repository writes no reflog for the refs git-checkpoint changes and has a
+/// fallback identity, so saving never fails for lack of `user.name`. Neither setting touches
+/// `.git/config`: they live in this in-memory instance only.
+pub fn open(dir: &Path) -> Result<gix::Repository> {
+    let repo = match gix::ThreadSafeRepository::discover_with_environment_overrides(dir) {
+        Ok(repo) => repo.to_thread_local(),
+        Err(_) => {
+            // gix may refuse a reftable repository outright: say why, rather than "not a repo".
+            if find_git_dir(dir).is_some_and(|git_dir| is_reftable(&git_dir)) {
+                return Err(reftable_error());
+            }
+            return Err(Error::NotARepository(dir.to_owned()));
+        }
+    };
+    let ref_storage = repo
+        .config_snapshot()
+        .string("extensions.refStorage")
+        .map(|v| v.to_str_lossy().to_ascii_lowercase());
+    if ref_storage.as_deref() == Some("reftable") || is_reftable(repo.common_dir()) {
+        return Err(reftable_error());
+    }
+    if repo.workdir().is_none() {
+        return Err(Error::BareRepository);
+    }
+    configure(repo)
+}
+
+fn reftable_error() -> Error {
+    Error::Unsupported(
+        "this repository stores refs in the reftable format, which git-checkpoint does not support yet"
+            .into(),
+    )
+}
+
+fn is_reftable(git_dir: &Path) -> bool {
+    git_dir.join("reftable").is_dir()
+}
+
+/// Walk up from `dir` looking for something that looks like a git directory.
+fn find_git_dir(dir: &Path) -> Option<std::path::PathBuf> {
+    let mut current = Some(dir);
+    while let Some(d) = current {
+        let dot_git = d.join(".git");
+        if dot_git.exists() {
+            return Some(dot_git);
+        }
+        if d.join("HEAD").is_file() && d.join("objects").is_dir() {
+            return Some(d.to_owned());
+        }
+        current = d.parent();
+    }
+    None
+}
+
+fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
+    let needs_committer = repo.committer().is_none();
+    let needs_author = repo.author().is_none();
+    let mut config = repo.config_snapshot_mut();
+    // Checkpoint refs are not reflogged by git either; the notes ref needs no history.
+    config
+        .set_value(&Core::LOG_ALL_REF_UPDATES, "false")
+        .context(|| "cannot adjust the in-memory configuration".into())?;
+    if needs_committer {
+        config
+            .set_value(&gitoxide::Committer::NAME_FALLBACK, FALLBACK_NAME)
+            .and_then(|_| config.set_value(&gitoxide::Committer::EMAIL_FALLBACK, FALLBACK_EMAIL))
+            .context(|| "cannot set the fallback identity".into())?;
+    }
+    if needs_author {
+        config
+            .set_value(&gitoxide::Author::NAME_FALLBACK, FALLBACK_NAME)
+            .and_then(|_| config.set_value(&gitoxide::Author::EMAIL_FALLBACK, FALLBACK_EMAIL))
+            .context(|| "cannot set the fallback identity".into())?;
+    }
+    config
+        .commit()
+        .context(|| "cannot adjust the in-memory configuration".into())?;
+    Ok(repo)
+}
+
+/// The committer and author for new commits (never missing after [`open`]).
+pub(crate) fn signatures(
+    repo: &gix::Repository,
+) -> Result<(gix::actor::SignatureRef<'_>, gix::actor::SignatureRef<'_>)> {
+    let missing = || Error::Config {
+        key: "user.name".into(),
+        message: "no identity configured".into(),
+    };
+    let committer = repo
+        .committer()
+        .ok_or_else(missing)?
+        .context(|| "cannot read the committer identity".into())?;
+    let author = repo
+        .author()
+        .ok_or_else(missing)?
+        .context(|| "cannot read the author identity".into())?;
+    Ok((committer, author))
+}
+
+/// The name of the linked worktree `repo` was opened in; `None` for the main worktree.
+pub fn worktree_name(repo: &gix::Repository) -> Result<Option<String>> {
+    let Some(worktree) = repo.worktree() else {
+        return Ok(None);
+    };
+    let id = worktree
+        .id()
+        .context(|| "cannot read the worktree's name".into())?;
+    Ok(id.map(|id| id.to_str_lossy().into_owned()))
+}
+
+/// Read an integer with git's size suffixes (`512k`, `100m`, `1g`) from the config.
+pub fn config_size(repo: &gix::Repository, key: &str) -> Result<Option<u64>> {
+    let config = repo.config_snapshot();
+    let Some(raw) = config.string(key) else {
+        return Ok(None);
+    };
+    parse_size(raw.to_str_lossy().trim())
+        .map(Some)
+        .ok_or_else(|| Error::Config {
+            key: key.into(),
+            message: format!("`{raw}` is not a size (use e.g. 512k, 100m, 1g)"),
+        })
+}
+
+/// Parse git's integer syntax with an optional `k`, `m` or `g` suffix.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let (digits, factor) = match text.as_bytes().last()? {
+        b'k' | b'K' => (&text[..text.len() - 1], 1u64 << 10),
+        b'm' | b'M' => (&text[..text.len() - 1], 1 << 20),
+        b'g' | b'G' => (&text[..text.len() - 1], 1 << 30),
+        _ => (text, 1),
+    };
+    digits.parse::<u64>().ok()?.checked_mul(factor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_use_git_suffixes() {
+        assert_eq!(parse_size("100"), Some(100));
+        assert_eq!(parse_size("512k"), Some(512 * 1024));
+        assert_eq!(parse_size("100m"), Some(100 * 1024 * 1024));
+        assert_eq!(parse_size("1G"), Some(1 << 30));
+        assert_eq!(parse_size("x"), None);
+        assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size("-1"), None);
+        assert_eq!(parse_size("99999999999999g"), None);
+    }
+}

@@ -1,0 +1,198 @@
+//! Naming a checkpoint on the command line.
+//!
+//! In this order, the first rule that matches wins:
+//! 1. an exact id;
+//! 2. `@` or `latest` (the newest), `@{N}` (the N-th newest, `@{0}` = newest), counted among
+//!    the checkpoints of the current worktree;
+//! 3. a name given with `--name` (the newest checkpoint of that name);
+//! 4. a unique prefix of an id;
+//! 5. a unique prefix (at least 4 hex digits) of the checkpoint commit id.
+
+use crate::error::{Error, Result};
+use crate::store::{self, Checkpoint};
+
+/// Every checkpoint with its metadata, newest first.
+pub fn load_all(repo: &gix::Repository) -> Result<Vec<Checkpoint>> {
+    let refs = store::refs(repo)?;
+    let mut notes = store::Notes::open(repo)?;
+    refs.iter()
+        .map(|r| notes.checkpoint(repo, r))
+        .collect::<Result<Vec<_>>>()
+}
+
+/// The checkpoints of one worktree (`None`: the main one), newest first.
+pub fn of_worktree<'a>(
+    all: &'a [Checkpoint],
+    worktree: Option<&'a str>,
+) -> impl Iterator<Item = &'a Checkpoint> + 'a {
+    all.iter()
+        .filter(move |c| c.meta.worktree.as_deref() == worktree)
+}
+
+/// Find the checkpoint `spec` names among `all` (newest first), for a user in `worktree`.
+pub fn resolve<'a>(
+    all: &'a [Checkpoint],
+    worktree: Option<&str>,
+    spec: &str,
+) -> Result<&'a Checkpoint> {
+    let unknown = || Error::UnknownCheckpoint(spec.to_string());
+    if spec.is_empty() {
+        return Err(unknown());
+    }
+    // 1. An exact id.
+    if let Some(c) = all.iter().find(|c| c.id == spec) {
+        return Ok(c);
+    }
+    // 2. Positions.
+    if let Some(n) = position(spec) {
+        let n = n.ok_or_else(|| {
+            Error::InvalidInput(format!(
+                "`{spec}` is not a position: use `@`, `latest` or `@{{N}}` with N a number"
+            ))
+        })?;
+        return all
+            .iter()
+            .filter(|c| c.meta.worktree.as_deref() == worktree)
+            .nth(n)
+            .ok_or_else(unknown);
+    }
+    // 3. A name (the newest of that name).
+    if let Some(c) = all.iter().find(|c| c.meta.name.as_deref() == Some(spec)) {
+        return Ok(c);
+    }
+    // 4. A unique prefix of an id.
+    let by_id: Vec<&Checkpoint> = all.iter().filter(|c| c.id.starts_with(spec)).collect();
+    match by_id.as_slice() {
+        [one] => return Ok(one),
+        [] => {}
+        many => return Err(ambiguous(spec, many)),
+    }
+    // 5. A unique prefix of a commit id.
+    let hex = spec.to_ascii_lowercase();
+    if hex.len() >= 4 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let by_commit: Vec<&Checkpoint> = all
+            .iter()
+            .filter(|c| c.commit.to_string().starts_with(&hex))
+            .collect();
+        match by_commit.as_slice() {
+            [one] => return Ok(one),
+            [] => {}
+            many => return Err(ambiguous(spec, many)),
+        }
+    }
+    Err(unknown())
+}
+
+/// `Some(Some(n))` for `@`, `latest`, `@{n}`; `Some(None)` for a malformed `@{…}`; `None` when
+/// `spec` is not a position at all.
+fn position(spec: &str) -> Option<Option<usize>> {
+    if spec == "@" || spec == "latest" {
+        return Some(Some(0));
+    }
+    let inner = spec.strip_prefix("@{")?.strip_suffix('}');
+    Some(inner.and_then(|n| n.parse::<usize>().ok()))
+}
+
+fn ambiguous(spec: &str, many: &[&Checkpoint]) -> Error {
+    Error::AmbiguousCheckpoint {
+        name: spec.to_string(),
+        candidates: many.iter().map(|c| c.id.clone()).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{Metadata, Tool};
+
+    fn cp(id: &str, commit: &str, name: Option<&str>, worktree: Option<&str>) -> Checkpoint {
+        Checkpoint {
+            id: id.into(),
+            commit: gix::ObjectId::from_hex(commit.as_bytes()).unwrap_or_else(|_| {
+                gix::ObjectId::null(gix::hash::Kind::Sha1)
+            }),
+            meta: Metadata {
+                schema: 1,
+                id: id.into(),
+                name: name.map(Into::into),
+                message: None,
+                kind: "manual".into(),
+                created_at: String::new(),
+                head: Default::default(),
+                worktree: worktree.map(Into::into),
+                index: Default::default(),
+                stats: Default::default(),
+                skipped: vec![],
+                pinned: false,
+                meta: Default::default(),
+                tool: Tool::default(),
+                extra: Default::default(),
+            },
+            note_problem: None,
+        }
+    }
+
+    fn fixture() -> Vec<Checkpoint> {
+        vec![
+            cp(
+                "20261122-150000-000aaa",
+                "aaaa111111111111111111111111111111111111",
+                Some("wip"),
+                Some("wt"),
+            ),
+            cp(
+                "20261122-140000-000bbb",
+                "bbbb222222222222222222222222222222222222",
+                Some("wip"),
+                None,
+            ),
+            cp(
+                "20261121-130000-000ccc",
+                "bbbb333333333333333333333333333333333333",
+                Some("20261122"),
+                None,
+            ),
+        ]
+    }
+
+    fn id_of(all: &[Checkpoint], wt: Option<&str>, spec: &str) -> Result<String> {
+        resolve(all, wt, spec).map(|c| c.id.clone())
+    }
+
+    #[test]
+    fn every_rule_in_order() -> Result<()> {
+        let all = fixture();
+        assert_eq!(id_of(&all, None, "20261121-130000-000ccc")?, all[2].id);
+        assert_eq!(id_of(&all, None, "@")?, all[1].id, "@ counts this worktree only");
+        assert_eq!(id_of(&all, None, "latest")?, all[1].id);
+        assert_eq!(id_of(&all, Some("wt"), "@")?, all[0].id);
+        assert_eq!(id_of(&all, None, "@{1}")?, all[2].id);
+        assert!(matches!(
+            resolve(&all, None, "@{2}"),
+            Err(Error::UnknownCheckpoint(_))
+        ));
+        assert_eq!(id_of(&all, None, "wip")?, all[0].id, "newest of that name");
+        // A name wins over an id prefix.
+        assert_eq!(id_of(&all, None, "20261122")?, all[2].id);
+        assert_eq!(id_of(&all, None, "20261121")?, all[2].id);
+        assert_eq!(id_of(&all, None, "aaaa1")?, all[0].id);
+        assert!(matches!(
+            resolve(&all, None, "bbbb"),
+            Err(Error::AmbiguousCheckpoint { ref candidates, .. }) if candidates.len() == 2
+        ));
+        assert!(matches!(
+            resolve(&all, None, "2026112"),
+            Err(Error::AmbiguousCheckpoint { .. })
+        ));
+        assert!(matches!(
+            resolve(&all, None, "aaa"),
+            Err(Error::UnknownCheckpoint(_))
+        ));
+        assert!(matches!(
+            resolve(&all, None, "@{x}"),
+            Err(Error::InvalidInput(_))
+        ));
+        assert!(resolve(&all, None, "").is_err());
+        Ok(())
+    }
+}

@@ -1,0 +1,255 @@
+//! `save`: snapshot the working tree into a checkpoint commit, ref and note.
+
+use chrono::Utc;
+use gix::ObjectId;
+
+use crate::error::{Context, Error, Result};
+use crate::format::{self, Head, IndexState, Metadata, Stats, Tool};
+use crate::snapshot;
+use crate::store::{self, Checkpoint, CreateError};
+
+/// What to save.
+#[derive(Debug, Clone, Default)]
+pub struct SaveOptions {
+    /// A message (`-m`).
+    pub message: Option<String>,
+    /// A name to find it by (`--name`).
+    pub name: Option<String>,
+    /// The kind; `manual` when `None`.
+    pub kind: Option<String>,
+    /// Free-form metadata.
+    pub meta: serde_json::Map<String, serde_json::Value>,
+    /// Pin it (never pruned).
+    pub pin: bool,
+    /// Make a checkpoint even when nothing changed since the newest one.
+    pub allow_empty: bool,
+    /// Override `checkpoint.maxFileSize`.
+    pub max_file_size: Option<u64>,
+}
+
+/// What `save` did.
+#[derive(Debug, Clone)]
+pub enum Saved {
+    /// A new checkpoint.
+    Created(Checkpoint),
+    /// Nothing changed since this checkpoint, which is reported instead of a new one.
+    Unchanged(Checkpoint),
+}
+
+impl Saved {
+    /// The checkpoint made or found.
+    pub fn checkpoint(&self) -> &Checkpoint {
+        match self {
+            Saved::Created(c) | Saved::Unchanged(c) => c,
+        }
+    }
+}
+
+/// Default for `checkpoint.maxFileSize`: 100 MiB.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 100 * 1024 * 1024;
+
+/// Snapshot the working tree of `repo` as a new checkpoint.
+///
+/// Never writes the index, never moves `HEAD` or a branch. Writes blobs, trees, the checkpoint
+/// commit (and an index commit when the index differs from `HEAD`), the ref
+/// `refs/checkpoints/<id>` and its note.
+///
+/// ```no_run
+/// let repo = git_checkpoint::repo::open(std::path::Path::new("."))?;
+/// let saved = git_checkpoint::save::save(&repo, &Default::default())?;
+/// println!("{}", saved.checkpoint().id);
+/// # Ok::<(), git_checkpoint::Error>(())
+/// ```
+pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
+    let kind = options.kind.as_deref().unwrap_or(format::DEFAULT_KIND);
+    format::validate_kind(kind).map_err(Error::InvalidInput)?;
+    if let Some(name) = &options.name {
+        format::validate_name(name).map_err(Error::InvalidInput)?;
+    }
+    let max_file_size = match options.max_file_size {
+        Some(size) => size,
+        None => crate::repo::config_size(repo, "checkpoint.maxFileSize")?
+            .unwrap_or(DEFAULT_MAX_FILE_SIZE),
+    };
+
+    let index = repo
+        .index_or_empty()
+        .context(|| "cannot read the index".into())?;
+    let head = repo.head().context(|| "cannot read HEAD".into())?;
+    let head_commit = head.id().map(|id| id.detach());
+    let head_ref = head
+        .referent_name()
+        .map(|name| name.as_bstr().to_string());
+    let head_tree = match head_commit {
+        Some(id) => Some(
+            repo.find_commit(id)
+                .and_then(|c| c.tree_id())
+                .context(|| format!("cannot read the HEAD commit {id}"))?
+                .detach(),
+        ),
+        None => None,
+    };
+    let worktree = crate::repo::worktree_name(repo)?;
+
+    let snap = snapshot::snapshot(repo, &index, snapshot::Options { max_file_size })?;
+    let index_state = match snap.index_tree {
+        None => IndexState::Unmerged,
+        Some(tree) if Some(tree) == head_tree => IndexState::Clean,
+        Some(tree) if head_tree.is_none() && tree.is_empty_tree() => IndexState::Clean,
+        Some(_) => IndexState::Saved,
+    };
+
+    let existing = store::refs(repo)?;
+    if !options.allow_empty {
+        if let Some(same) =
+            unchanged_since(repo, &existing, worktree.as_deref(), &snap, head_commit, index_state)?
+        {
+            let mut notes = store::Notes::open(repo)?;
+            return Ok(Saved::Unchanged(notes.checkpoint(repo, &same)?));
+        }
+    }
+
+    let changes = crate::treediff::changes(repo, head_tree, Some(snap.tree))?;
+    let mut stats = Stats {
+        files: snap.files,
+        ..Stats::default()
+    };
+    for change in &changes {
+        match change.status_letter() {
+            'A' => stats.added += 1,
+            'D' => stats.deleted += 1,
+            _ => stats.modified += 1,
+        }
+    }
+
+    let mut newest = existing.first().map(|r| r.id.clone());
+    loop {
+        let now = Utc::now();
+        let mut id = format::new_id(now, rand::random::<u16>());
+        if let Some(newest) = &newest {
+            if id <= *newest {
+                id = format::successor(newest);
+            }
+        }
+        let index_commit = match (index_state, snap.index_tree) {
+            (IndexState::Saved, Some(tree)) => Some(write_commit(
+                repo,
+                &format::index_commit_message(&id),
+                tree,
+                head_commit.into_iter().collect(),
+            )?),
+            _ => None,
+        };
+        let message = format::commit_message(
+            &id,
+            kind,
+            options.message.as_deref(),
+            options.name.as_deref(),
+            worktree.as_deref(),
+            head_ref.as_deref(),
+        );
+        let parents = head_commit.into_iter().chain(index_commit).collect();
+        let commit = write_commit(repo, &message, snap.tree, parents)?;
+        let meta = Metadata {
+            schema: format::SCHEMA,
+            id: id.clone(),
+            name: options.name.clone(),
+            message: options.message.clone(),
+            kind: kind.to_string(),
+            created_at: format::rfc3339(format::time_of_id(&id).unwrap_or(now)),
+            head: Head {
+                commit: head_commit.map(|c| c.to_string()),
+                reference: head_ref.clone(),
+            },
+            worktree: worktree.clone(),
+            index: index_state,
+            stats,
+            skipped: snap.skipped.clone(),
+            pinned: options.pin,
+            meta: options.meta.clone(),
+            tool: Tool::default(),
+            extra: Default::default(),
+        };
+        match store::create(repo, &id, commit, &meta) {
+            Ok(()) => {
+                return Ok(Saved::Created(Checkpoint {
+                    id,
+                    commit,
+                    meta,
+                    note_problem: None,
+                }));
+            }
+            Err(CreateError::IdTaken) => newest = Some(id),
+            Err(CreateError::Other(err)) => return Err(err),
+        }
+    }
+}
+
+fn write_commit(
+    repo: &gix::Repository,
+    message: &str,
+    tree: ObjectId,
+    parents: Vec<ObjectId>,
+) -> Result<ObjectId> {
+    let (committer, author) = crate::repo::signatures(repo)?;
+    let commit = repo
+        .new_commit_as(committer, author, message, tree, parents)
+        .context(|| "cannot write the checkpoint commit".into())?;
+    Ok(commit.id)
+}
+
+/// The newest checkpoint of this worktree, if the working tree, `HEAD` and the staged state
+/// are all the same as when it was taken.
+fn unchanged_since(
+    repo: &gix::Repository,
+    existing: &[store::CheckpointRef],
+    worktree: Option<&str>,
+    snap: &snapshot::Snapshot,
+    head: Option<ObjectId>,
+    index_state: IndexState,
+) -> Result<Option<store::CheckpointRef>> {
+    for candidate in existing {
+        let commit = repo
+            .find_commit(candidate.commit)
+            .context(|| format!("cannot read checkpoint {}", candidate.id))?;
+        let fields =
+            format::parse_commit_message(&String::from_utf8_lossy(commit.message_raw_sloppy()));
+        if fields.worktree.as_deref() != worktree {
+            continue;
+        }
+        // The newest checkpoint of this worktree decides.
+        let tree = commit
+            .tree_id()
+            .context(|| format!("cannot read checkpoint {}", candidate.id))?;
+        if tree != snap.tree {
+            return Ok(None);
+        }
+        let parents: Vec<ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
+        let (head_parent, index_parent) = match head {
+            Some(_) => (parents.first().copied(), parents.get(1).copied()),
+            None => (None, parents.first().copied()),
+        };
+        if head_parent != head || parents.len() > usize::from(head.is_some()) + 1 {
+            return Ok(None);
+        }
+        let same_index = match (index_state, index_parent) {
+            (IndexState::Saved, Some(index_commit)) => {
+                let index_commit = repo
+                    .find_commit(index_commit)
+                    .context(|| format!("cannot read checkpoint {}", candidate.id))?;
+                // On an unborn branch the only parent must be an index commit, not a HEAD.
+                let is_index_commit = index_commit
+                    .message_raw_sloppy()
+                    .starts_with(format::INDEX_COMMIT_PREFIX.as_bytes());
+                let index_tree = index_commit
+                    .tree_id()
+                    .context(|| format!("cannot read checkpoint {}", candidate.id))?;
+                is_index_commit && Some(index_tree.detach()) == snap.index_tree
+            }
+            (IndexState::Clean | IndexState::Unmerged, None) => true,
+            _ => false,
+        };
+        return Ok(same_index.then(|| candidate.clone()));
+    }
+    Ok(None)
+}

@@ -1,0 +1,371 @@
+//! The checkpoint store: refs under `refs/checkpoints/` and their notes in
+//! `refs/notes/checkpoints`, read and written with compare-and-swap.
+
+use std::time::Duration;
+
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+use gix::note::plumbing::State as NotesState;
+use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+use gix::refs::{FullName, Target};
+
+use crate::error::{Context, Error, Result};
+use crate::format::{
+    self, Head, IndexState, MAX_NOTE_BYTES, Metadata, NOTES_REF, REF_PREFIX, Stats, Tool,
+};
+
+/// A checkpoint as found in the repository.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkpoint {
+    /// The id (the ref name without `refs/checkpoints/`).
+    pub id: String,
+    /// The checkpoint commit.
+    pub commit: ObjectId,
+    /// Its metadata: the note, or what could be derived from the commit when the note is
+    /// missing or damaged.
+    pub meta: Metadata,
+    /// Why the metadata had to be derived from the commit, if it had to.
+    pub note_problem: Option<String>,
+}
+
+/// A checkpoint ref: id and commit, without the note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckpointRef {
+    /// The id.
+    pub id: String,
+    /// The commit the ref points to.
+    pub commit: ObjectId,
+}
+
+/// Every checkpoint ref, newest (greatest id) first.
+pub fn refs(repo: &gix::Repository) -> Result<Vec<CheckpointRef>> {
+    let platform = repo
+        .references()
+        .context(|| "cannot read references".into())?;
+    let iter = platform
+        .prefixed(REF_PREFIX)
+        .context(|| format!("cannot list {REF_PREFIX}"))?
+        .peeled()
+        .context(|| format!("cannot list {REF_PREFIX}"))?;
+    let mut out = Vec::new();
+    for reference in iter {
+        let reference = reference.context(|| format!("cannot read a ref under {REF_PREFIX}"))?;
+        let name = reference.name().as_bstr();
+        let Some(id) = name.strip_prefix(REF_PREFIX.as_bytes()) else {
+            continue;
+        };
+        let Some(commit) = reference.try_id() else {
+            continue;
+        };
+        out.push(CheckpointRef {
+            id: id.to_str_lossy().into_owned(),
+            commit: commit.detach(),
+        });
+    }
+    out.sort_by(|a, b| b.id.cmp(&a.id));
+    Ok(out)
+}
+
+/// Read access to the notes of checkpoints.
+pub struct Notes {
+    state: Option<NotesState>,
+}
+
+impl Notes {
+    /// Open the notes tree as it is now.
+    pub fn open(repo: &gix::Repository) -> Result<Notes> {
+        let state = match notes_tip(repo)? {
+            None => None,
+            Some(commit) => {
+                let tree = repo
+                    .find_commit(commit)
+                    .and_then(|c| c.tree_id())
+                    .context(|| format!("cannot read {NOTES_REF}"))?;
+                Some(
+                    NotesState::new(tree.detach(), &repo.objects)
+                        .context(|| format!("cannot read {NOTES_REF}"))?,
+                )
+            }
+        };
+        Ok(Notes { state })
+    }
+
+    /// The raw note of `commit`, if there is one.
+    pub fn raw(&mut self, repo: &gix::Repository, commit: ObjectId) -> Result<Option<Vec<u8>>> {
+        let Some(state) = self.state.as_mut() else {
+            return Ok(None);
+        };
+        let Some(blob) = state
+            .get(&commit, &repo.objects)
+            .context(|| format!("cannot read the note of {commit}"))?
+        else {
+            return Ok(None);
+        };
+        // Never load a hostile multi-gigabyte note into memory.
+        let header = repo
+            .find_header(blob)
+            .context(|| format!("cannot read note blob {blob}"))?;
+        if header.size() > MAX_NOTE_BYTES as u64 {
+            return Ok(Some(vec![b' '; MAX_NOTE_BYTES + 1]));
+        }
+        let data = repo
+            .find_blob(blob)
+            .context(|| format!("cannot read note blob {blob}"))?;
+        Ok(Some(data.data.clone()))
+    }
+
+    /// The checkpoint of `reference`, with its note or derived metadata.
+    pub fn checkpoint(
+        &mut self,
+        repo: &gix::Repository,
+        reference: &CheckpointRef,
+    ) -> Result<Checkpoint> {
+        let problem = match self.raw(repo, reference.commit) {
+            Ok(Some(bytes)) => match Metadata::from_note(&bytes) {
+                Ok(meta) if meta.id == reference.id => {
+                    return Ok(Checkpoint {
+                        id: reference.id.clone(),
+                        commit: reference.commit,
+                        meta,
+                        note_problem: None,
+                    });
+                }
+                Ok(meta) => format!(
+                    "note names checkpoint `{}`, not `{}`",
+                    meta.id.escape_debug(),
+                    reference.id
+                ),
+                Err(err) => err.to_string(),
+            },
+            Ok(None) => "note is missing".to_string(),
+            Err(err) => err.to_string(),
+        };
+        let meta = derive(repo, reference)?;
+        Ok(Checkpoint {
+            id: reference.id.clone(),
+            commit: reference.commit,
+            meta,
+            note_problem: Some(problem),
+        })
+    }
+}
+
+/// The commit `refs/notes/checkpoints` points to, if it exists.
+fn notes_tip(repo: &gix::Repository) -> Result<Option<ObjectId>> {
+    let reference = repo
+        .try_find_reference(NOTES_REF)
+        .context(|| format!("cannot read {NOTES_REF}"))?;
+    Ok(reference.and_then(|r| r.try_id()).map(|id| id.detach()))
+}
+
+/// Metadata reconstructed from the checkpoint commit alone: its trailers, parents and time.
+pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metadata> {
+    let commit = repo
+        .find_commit(reference.commit)
+        .context(|| format!("cannot read checkpoint commit {}", reference.commit))?;
+    let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
+    let fields = format::parse_commit_message(&message);
+    let parents: Vec<ObjectId> = commit.parent_ids().map(|id| id.detach()).collect();
+    let created = format::time_of_id(&reference.id).or_else(|| {
+        commit
+            .time()
+            .ok()
+            .and_then(|t| chrono::DateTime::from_timestamp(t.seconds, 0))
+    });
+    // The first parent is HEAD unless the only parent is the index commit of an unborn branch;
+    // tell them apart by the index commit's own parents (it has HEAD or nothing).
+    let (head, index) = match parents.as_slice() {
+        [] => (None, IndexState::Clean),
+        [one] => {
+            let is_index_commit = repo
+                .find_commit(*one)
+                .map(|c| {
+                    c.message_raw_sloppy()
+                        .starts_with(format::INDEX_COMMIT_PREFIX.as_bytes())
+                })
+                .unwrap_or(false);
+            if is_index_commit {
+                (None, IndexState::Saved)
+            } else {
+                (Some(*one), IndexState::Clean)
+            }
+        }
+        [first, ..] => (Some(*first), IndexState::Saved),
+    };
+    Ok(Metadata {
+        schema: format::SCHEMA,
+        id: fields.id.unwrap_or_else(|| reference.id.clone()),
+        name: fields.name,
+        message: fields.message,
+        kind: fields
+            .kind
+            .unwrap_or_else(|| format::DEFAULT_KIND.to_string()),
+        created_at: created.map(format::rfc3339).unwrap_or_default(),
+        head: Head {
+            commit: head.map(|h| h.to_string()),
+            reference: None,
+        },
+        worktree: fields.worktree,
+        index,
+        stats: Stats::default(),
+        skipped: Vec::new(),
+        pinned: false,
+        meta: Default::default(),
+        tool: Tool::default(),
+        extra: Default::default(),
+    })
+}
+
+/// Why creating a checkpoint ref did not happen.
+#[derive(Debug)]
+pub enum CreateError {
+    /// Another checkpoint already has this id: make a new one and try again.
+    IdTaken,
+    /// Anything else.
+    Other(Error),
+}
+
+impl From<Error> for CreateError {
+    fn from(err: Error) -> Self {
+        CreateError::Other(err)
+    }
+}
+
+/// How many times a lost race for the notes ref is retried.
+const MAX_ATTEMPTS: u32 = 200;
+
+/// Create `refs/checkpoints/<id>` pointing at `commit` and attach `meta` as its note, in one ref
+/// transaction: the checkpoint ref must not exist, the notes ref must still be what was read.
+/// A lost race for the notes ref is retried with a fresh read; a taken id is reported.
+pub fn create(
+    repo: &gix::Repository,
+    id: &str,
+    commit: ObjectId,
+    meta: &Metadata,
+) -> std::result::Result<(), CreateError> {
+    let ref_name = full_name(&format::ref_name(id))?;
+    let blob = repo
+        .write_blob(meta.to_note().as_bytes())
+        .context(|| "cannot write the note".into())?
+        .detach();
+    let message = format!("checkpoint: note for {id}");
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        if repo
+            .try_find_reference(ref_name.as_ref())
+            .context(|| format!("cannot read {}", ref_name.as_bstr()))?
+            .is_some()
+        {
+            return Err(CreateError::IdTaken);
+        }
+        let tip = notes_tip(repo)?;
+        let notes_commit = notes_commit(repo, tip, &[(commit, Some(blob))], &message)?;
+        let edits = vec![
+            RefEdit {
+                change: Change::Update {
+                    log: no_reflog(),
+                    expected: PreviousValue::MustNotExist,
+                    new: Target::Object(commit),
+                },
+                name: ref_name.clone(),
+                deref: false,
+            },
+            notes_edit(tip, notes_commit)?,
+        ];
+        match repo.edit_references(edits) {
+            Ok(_) => return Ok(()),
+            Err(err) if attempt < MAX_ATTEMPTS => {
+                let _ = err;
+                backoff(attempt);
+            }
+            Err(err) => {
+                if err.classify().is_conflict() {
+                    return Err(Error::Contention(NOTES_REF.into()).into());
+                }
+                return Err(Error::Git {
+                    context: format!("cannot create {}", ref_name.as_bstr()),
+                    source: Box::new(err),
+                }
+                .into());
+            }
+        }
+    }
+}
+
+/// Write a notes commit on top of `tip` applying `edits` (`None` removes a note). Notes commits
+/// have no parent: the notes ref keeps no history, so dropped metadata does not linger.
+pub(crate) fn notes_commit(
+    repo: &gix::Repository,
+    tip: Option<ObjectId>,
+    edits: &[(ObjectId, Option<ObjectId>)],
+    message: &str,
+) -> Result<ObjectId> {
+    let root = match tip {
+        Some(tip) => repo
+            .find_commit(tip)
+            .and_then(|c| c.tree_id())
+            .context(|| format!("cannot read {NOTES_REF}"))?
+            .detach(),
+        None => ObjectId::empty_tree(repo.object_hash()),
+    };
+    let mut state =
+        NotesState::new(root, &repo.objects).context(|| format!("cannot read {NOTES_REF}"))?;
+    for (annotated, blob) in edits {
+        state
+            .edit(*annotated, *blob, &repo.objects)
+            .context(|| format!("cannot update {NOTES_REF}"))?;
+    }
+    let tree = state
+        .write(&repo.objects)
+        .context(|| format!("cannot write {NOTES_REF}"))?;
+    let (committer, author) = crate::repo::signatures(repo)?;
+    let commit = repo
+        .new_commit_as(
+            committer,
+            author,
+            message,
+            tree,
+            Vec::<ObjectId>::new(),
+        )
+        .context(|| format!("cannot write {NOTES_REF}"))?;
+    Ok(commit.id)
+}
+
+/// The edit moving the notes ref from `tip` to `new`, failing if someone moved it meanwhile.
+pub(crate) fn notes_edit(tip: Option<ObjectId>, new: ObjectId) -> Result<RefEdit> {
+    Ok(RefEdit {
+        change: Change::Update {
+            log: no_reflog(),
+            expected: match tip {
+                Some(tip) => PreviousValue::MustExistAndMatch(Target::Object(tip)),
+                None => PreviousValue::MustNotExist,
+            },
+            new: Target::Object(new),
+        },
+        name: full_name(NOTES_REF)?,
+        deref: false,
+    })
+}
+
+fn no_reflog() -> LogChange {
+    LogChange {
+        mode: RefLog::AndReference,
+        force_create_reflog: false,
+        message: "checkpoint".into(),
+    }
+}
+
+pub(crate) fn full_name(name: &str) -> Result<FullName> {
+    FullName::try_from(name).map_err(|e| Error::Git {
+        context: format!("invalid ref name `{name}`"),
+        source: Box::new(e),
+    })
+}
+
+/// Sleep a little, more after each lost race, with jitter so that racing writers spread out.
+fn backoff(attempt: u32) {
+    let base = 1u64 << attempt.min(6);
+    let jitter = rand::random::<u64>() % (base * 2 + 1);
+    std::thread::sleep(Duration::from_millis(base + jitter));
+}

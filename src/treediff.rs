@@ -1,0 +1,139 @@
+//! Comparing two trees path by path, skipping identical subtrees by id.
+
+use gix::ObjectId;
+use gix::bstr::{BString, ByteVec};
+use gix::objs::tree::EntryKind;
+
+use crate::error::{Context, Result};
+
+/// A leaf entry (blob, symlink or gitlink) of a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Side {
+    /// Its kind (mode).
+    pub kind: EntryKind,
+    /// Its object id.
+    pub id: ObjectId,
+}
+
+/// One path that differs between two trees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileChange {
+    /// Path relative to the top of the tree.
+    pub path: BString,
+    /// The entry in the old tree, if any.
+    pub old: Option<Side>,
+    /// The entry in the new tree, if any.
+    pub new: Option<Side>,
+}
+
+impl FileChange {
+    /// `A`, `D` or `M`, as `git diff --name-status` writes them (type changes are `M` here).
+    pub fn status_letter(&self) -> char {
+        match (self.old, self.new) {
+            (None, _) => 'A',
+            (_, None) => 'D',
+            _ => 'M',
+        }
+    }
+}
+
+/// Every leaf that differs between `old` (`None`: the empty tree) and `new`, sorted by path.
+pub fn changes(
+    repo: &gix::Repository,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+) -> Result<Vec<FileChange>> {
+    let mut out = Vec::new();
+    diff(repo, old, new, &mut BString::default(), &mut out)?;
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+type Entries = Vec<(BString, EntryKind, ObjectId)>;
+
+fn load(repo: &gix::Repository, id: Option<ObjectId>) -> Result<Entries> {
+    let Some(id) = id else {
+        return Ok(Vec::new());
+    };
+    if id.is_empty_tree() {
+        return Ok(Vec::new());
+    }
+    let tree = repo
+        .find_tree(id)
+        .context(|| format!("cannot read tree {id}"))?;
+    let decoded = tree
+        .decode()
+        .context(|| format!("cannot decode tree {id}"))?;
+    Ok(decoded
+        .entries
+        .iter()
+        .map(|e| (e.filename.to_owned(), e.mode.kind(), e.oid.to_owned()))
+        .collect())
+}
+
+fn diff(
+    repo: &gix::Repository,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+    prefix: &mut BString,
+    out: &mut Vec<FileChange>,
+) -> Result<()> {
+    if old == new {
+        return Ok(());
+    }
+    let mut a = load(repo, old)?;
+    let mut b = load(repo, new)?;
+    // Compare by name only; tree order (directories sort as `name/`) is not needed here.
+    a.sort_by(|x, y| x.0.cmp(&y.0));
+    b.sort_by(|x, y| x.0.cmp(&y.0));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let order = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => x.0.cmp(&y.0),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        let (left, right) = match order {
+            std::cmp::Ordering::Less => {
+                i += 1;
+                (a.get(i - 1), None)
+            }
+            std::cmp::Ordering::Greater => {
+                j += 1;
+                (None, b.get(j - 1))
+            }
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+                (a.get(i - 1), b.get(j - 1))
+            }
+        };
+        let name = left.or(right).map(|e| e.0.clone()).unwrap_or_default();
+        let len = prefix.len();
+        if len > 0 {
+            prefix.push_byte(b'/');
+        }
+        prefix.push_str(&name);
+        let is_tree = |e: Option<&(BString, EntryKind, ObjectId)>| {
+            e.filter(|e| e.1 == EntryKind::Tree).map(|e| e.2)
+        };
+        let leaf = |e: Option<&(BString, EntryKind, ObjectId)>| {
+            e.filter(|e| e.1 != EntryKind::Tree).map(|e| Side {
+                kind: e.1,
+                id: e.2,
+            })
+        };
+        // Subtrees on either side recurse; leaves compare directly.
+        diff(repo, is_tree(left), is_tree(right), prefix, out)?;
+        let (l, r) = (leaf(left), leaf(right));
+        if l != r {
+            out.push(FileChange {
+                path: prefix.clone(),
+                old: l,
+                new: r,
+            });
+        }
+        prefix.truncate(len);
+    }
+    Ok(())
+}
