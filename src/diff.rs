@@ -102,7 +102,11 @@ mod tests {
     fn line_counts_match_a_minimal_diff() {
         assert_eq!(count_lines(b"a\nb\nc\n", b"a\nB\nc\nd\n"), (2, 1));
         assert_eq!(count_lines(b"", b"x\ny\n"), (2, 0));
-        assert_eq!(count_lines(b"x", b"x\n"), (1, 1), "a missing final newline differs");
+        assert_eq!(
+            count_lines(b"x", b"x\n"),
+            (1, 1),
+            "a missing final newline differs"
+        );
         assert_eq!(count_lines(b"same\n", b"same\n"), (0, 0));
     }
 

@@ -22,7 +22,7 @@ pub enum Error {
     #[error("no checkpoint named `{0}`")]
     UnknownCheckpoint(String),
     /// A name on the command line matched several checkpoints.
-    #[error("`{name}` is ambiguous: it could be {}", .candidates.join(", "))]
+    #[error("`{name}` is ambiguous: it could be {}", list_some(.candidates))]
     AmbiguousCheckpoint {
         /// What the user typed.
         name: String,
@@ -88,4 +88,19 @@ where
             source: Box::new(err),
         })
     }
+}
+
+/// At most ten items, then how many more.
+fn list_some(items: &[String]) -> String {
+    const SHOWN: usize = 10;
+    let mut text = items
+        .iter()
+        .take(SHOWN)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > SHOWN {
+        text.push_str(&format!(" and {} more", items.len() - SHOWN));
+    }
+    text
 }

@@ -197,7 +197,7 @@ impl Metadata {
     /// serde_json's recursion limit) hostile nesting, without panicking.
     pub fn from_note(bytes: &[u8]) -> Result<Metadata, NoteError> {
         if bytes.len() > MAX_NOTE_BYTES {
-            return Err(NoteError::TooLarge(bytes.len()));
+            return Err(NoteError::TooLarge(bytes.len() as u64));
         }
         let meta: Metadata =
             serde_json::from_slice(bytes).map_err(|e| NoteError::Invalid(e.to_string()))?;
@@ -229,7 +229,7 @@ impl Metadata {
 pub enum NoteError {
     /// The note is larger than [`MAX_NOTE_BYTES`].
     #[error("note is too large ({0} bytes)")]
-    TooLarge(usize),
+    TooLarge(u64),
     /// The note is not the JSON object of the schema.
     #[error("note is not valid checkpoint JSON: {0}")]
     Invalid(String),
@@ -246,11 +246,7 @@ pub fn rfc3339(time: DateTime<Utc>) -> String {
 /// A new id for a checkpoint created at `now`, with random digits `random` (only the low 12
 /// bits are used).
 pub fn new_id(now: DateTime<Utc>, random: u16) -> String {
-    format!(
-        "{}{:03x}",
-        now.format("%Y%m%d-%H%M%S-%3f"),
-        random & 0xfff
-    )
+    format!("{}{:03x}", now.format("%Y%m%d-%H%M%S-%3f"), random & 0xfff)
 }
 
 /// The smallest id greater than `id`, used when the clock gives an id not newer than the
@@ -283,7 +279,9 @@ pub fn is_id(s: &str) -> bool {
         && b[9..15].iter().all(u8::is_ascii_digit)
         && b[15] == b'-'
         && b[16..19].iter().all(u8::is_ascii_digit)
-        && b[19..].iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))
+        && b[19..]
+            .iter()
+            .all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// The creation time encoded in an id.
@@ -448,9 +446,18 @@ mod tests {
             assert!(next.as_str() > id, "{next} > {id}");
             assert!(is_id(&next), "{next}");
         }
-        assert_eq!(successor("20261122-143022-481a2b"), "20261122-143022-481a2c");
-        assert_eq!(successor("20261122-143022-481a2f"), "20261122-143022-481a30");
-        assert_eq!(successor("20261122-143022-481a99"), "20261122-143022-481a9a");
+        assert_eq!(
+            successor("20261122-143022-481a2b"),
+            "20261122-143022-481a2c"
+        );
+        assert_eq!(
+            successor("20261122-143022-481a2f"),
+            "20261122-143022-481a30"
+        );
+        assert_eq!(
+            successor("20261122-143022-481a99"),
+            "20261122-143022-481a9a"
+        );
     }
 
     #[test]
@@ -477,7 +484,10 @@ mod tests {
             Err(NoteError::TooLarge(_))
         ));
         assert!(Metadata::from_note(b"garbage{").is_err());
-        assert!(Metadata::from_note(b"{\"schema\":99,\"id\":\"x\",\"kind\":\"k\",\"created_at\":\"\"}").is_err());
+        assert!(
+            Metadata::from_note(b"{\"schema\":99,\"id\":\"x\",\"kind\":\"k\",\"created_at\":\"\"}")
+                .is_err()
+        );
     }
 
     #[test]

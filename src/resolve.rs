@@ -108,9 +108,8 @@ mod tests {
     fn cp(id: &str, commit: &str, name: Option<&str>, worktree: Option<&str>) -> Checkpoint {
         Checkpoint {
             id: id.into(),
-            commit: gix::ObjectId::from_hex(commit.as_bytes()).unwrap_or_else(|_| {
-                gix::ObjectId::null(gix::hash::Kind::Sha1)
-            }),
+            commit: gix::ObjectId::from_hex(commit.as_bytes())
+                .unwrap_or_else(|_| gix::ObjectId::null(gix::hash::Kind::Sha1)),
             meta: Metadata {
                 schema: 1,
                 id: id.into(),
@@ -163,7 +162,11 @@ mod tests {
     fn every_rule_in_order() -> Result<()> {
         let all = fixture();
         assert_eq!(id_of(&all, None, "20261121-130000-000ccc")?, all[2].id);
-        assert_eq!(id_of(&all, None, "@")?, all[1].id, "@ counts this worktree only");
+        assert_eq!(
+            id_of(&all, None, "@")?,
+            all[1].id,
+            "@ counts this worktree only"
+        );
         assert_eq!(id_of(&all, None, "latest")?, all[1].id);
         assert_eq!(id_of(&all, Some("wt"), "@")?, all[0].id);
         assert_eq!(id_of(&all, None, "@{1}")?, all[2].id);

@@ -77,9 +77,7 @@ pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
         .context(|| "cannot read the index".into())?;
     let head = repo.head().context(|| "cannot read HEAD".into())?;
     let head_commit = head.id().map(|id| id.detach());
-    let head_ref = head
-        .referent_name()
-        .map(|name| name.as_bstr().to_string());
+    let head_ref = head.referent_name().map(|name| name.as_bstr().to_string());
     let head_tree = match head_commit {
         Some(id) => Some(
             repo.find_commit(id)
@@ -100,13 +98,18 @@ pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
     };
 
     let existing = store::refs(repo)?;
-    if !options.allow_empty {
-        if let Some(same) =
-            unchanged_since(repo, &existing, worktree.as_deref(), &snap, head_commit, index_state)?
-        {
-            let mut notes = store::Notes::open(repo)?;
-            return Ok(Saved::Unchanged(notes.checkpoint(repo, &same)?));
-        }
+    if !options.allow_empty
+        && let Some(same) = unchanged_since(
+            repo,
+            &existing,
+            worktree.as_deref(),
+            &snap,
+            head_commit,
+            index_state,
+        )?
+    {
+        let mut notes = store::Notes::open(repo)?;
+        return Ok(Saved::Unchanged(notes.checkpoint(repo, &same)?));
     }
 
     let changes = crate::treediff::changes(repo, head_tree, Some(snap.tree))?;
@@ -126,10 +129,10 @@ pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
     loop {
         let now = Utc::now();
         let mut id = format::new_id(now, rand::random::<u16>());
-        if let Some(newest) = &newest {
-            if id <= *newest {
-                id = format::successor(newest);
-            }
+        if let Some(newest) = &newest
+            && id <= *newest
+        {
+            id = format::successor(newest);
         }
         let index_commit = match (index_state, snap.index_tree) {
             (IndexState::Saved, Some(tree)) => Some(write_commit(

@@ -135,10 +135,10 @@ pub fn snapshot(
                 actions.insert(rela_path, action);
             }
             StatusEntry::DirectoryContents { entry, .. } => {
-                if entry.status == DirStatus::Untracked {
-                    if let Some(kind) = entry.disk_kind {
-                        untracked.push((entry.rela_path.clone(), kind));
-                    }
+                if entry.status == DirStatus::Untracked
+                    && let Some(kind) = entry.disk_kind
+                {
+                    untracked.push((entry.rela_path.clone(), kind));
                 }
             }
             StatusEntry::Rewrite { .. } => {}
@@ -184,14 +184,12 @@ pub fn snapshot(
             continue;
         }
         let intent_to_add = entry.flags.contains(Flags::INTENT_TO_ADD);
-        if !intent_to_add {
-            if let Some(kind) = index_kind(entry.mode) {
-                index_leaves.push(Leaf {
-                    path: path.to_owned(),
-                    kind,
-                    id: entry.id,
-                });
-            }
+        if !intent_to_add && let Some(kind) = index_kind(entry.mode) {
+            index_leaves.push(Leaf {
+                path: path.to_owned(),
+                kind,
+                id: entry.id,
+            });
         }
         let action = actions.get(path).copied();
         if entry.mode.is_submodule() {
@@ -311,10 +309,11 @@ fn index_tree_id(
     index: &gix::index::State,
     leaves: &[Leaf],
 ) -> Result<ObjectId> {
-    if let Some(cache) = index.tree() {
-        if cache.num_entries.is_some() && repo.has_object(cache.id) {
-            return Ok(cache.id);
-        }
+    if let Some(cache) = index.tree()
+        && cache.num_entries.is_some()
+        && repo.has_object(cache.id)
+    {
+        return Ok(cache.id);
     }
     write_tree(repo, leaves)
 }
@@ -352,13 +351,13 @@ impl Hasher<'_, '_> {
             Err(err) => {
                 // Name the file and keep the operating system's reason when it is unreadable.
                 let fs_path = worktree_path(self.workdir, path)?;
-                if let Err(source) = std::fs::File::open(&fs_path) {
-                    if source.kind() != std::io::ErrorKind::NotFound {
-                        return Err(Error::UnreadableFile {
-                            path: path.to_string(),
-                            source,
-                        });
-                    }
+                if let Err(source) = std::fs::File::open(&fs_path)
+                    && source.kind() != std::io::ErrorKind::NotFound
+                {
+                    return Err(Error::UnreadableFile {
+                        path: path.to_string(),
+                        source,
+                    });
                 }
                 return Err(Error::Git {
                     context: format!("cannot hash `{path}`"),

@@ -90,7 +90,8 @@ impl Notes {
         Ok(Notes { state })
     }
 
-    /// The raw note of `commit`, if there is one.
+    /// The raw note of `commit`, if there is one. A note above [`MAX_NOTE_BYTES`] is an error
+    /// and is never loaded.
     pub fn raw(&mut self, repo: &gix::Repository, commit: ObjectId) -> Result<Option<Vec<u8>>> {
         let Some(state) = self.state.as_mut() else {
             return Ok(None);
@@ -106,7 +107,9 @@ impl Notes {
             .find_header(blob)
             .context(|| format!("cannot read note blob {blob}"))?;
         if header.size() > MAX_NOTE_BYTES as u64 {
-            return Ok(Some(vec![b' '; MAX_NOTE_BYTES + 1]));
+            return Err(Error::InvalidInput(
+                format::NoteError::TooLarge(header.size()).to_string(),
+            ));
         }
         let data = repo
             .find_blob(blob)
@@ -192,6 +195,30 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         }
         [first, ..] => (Some(*first), IndexState::Saved),
     };
+    let tree = commit
+        .tree_id()
+        .context(|| format!("cannot read checkpoint commit {}", reference.commit))?
+        .detach();
+    let head_tree = match head {
+        Some(h) => Some(
+            repo.find_commit(h)
+                .and_then(|c| c.tree_id())
+                .context(|| format!("cannot read commit {h}"))?
+                .detach(),
+        ),
+        None => None,
+    };
+    let mut stats = Stats {
+        files: crate::treediff::count_files(repo, tree)?,
+        ..Stats::default()
+    };
+    for change in crate::treediff::changes(repo, head_tree, Some(tree))? {
+        match change.status_letter() {
+            'A' => stats.added += 1,
+            'D' => stats.deleted += 1,
+            _ => stats.modified += 1,
+        }
+    }
     Ok(Metadata {
         schema: format::SCHEMA,
         id: fields.id.unwrap_or_else(|| reference.id.clone()),
@@ -207,7 +234,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         },
         worktree: fields.worktree,
         index,
-        stats: Stats::default(),
+        stats,
         skipped: Vec::new(),
         pinned: false,
         meta: Default::default(),
@@ -321,13 +348,7 @@ pub(crate) fn notes_commit(
         .context(|| format!("cannot write {NOTES_REF}"))?;
     let (committer, author) = crate::repo::signatures(repo)?;
     let commit = repo
-        .new_commit_as(
-            committer,
-            author,
-            message,
-            tree,
-            Vec::<ObjectId>::new(),
-        )
+        .new_commit_as(committer, author, message, tree, Vec::<ObjectId>::new())
         .context(|| format!("cannot write {NOTES_REF}"))?;
     Ok(commit.id)
 }

@@ -118,10 +118,8 @@ fn diff(
             e.filter(|e| e.1 == EntryKind::Tree).map(|e| e.2)
         };
         let leaf = |e: Option<&(BString, EntryKind, ObjectId)>| {
-            e.filter(|e| e.1 != EntryKind::Tree).map(|e| Side {
-                kind: e.1,
-                id: e.2,
-            })
+            e.filter(|e| e.1 != EntryKind::Tree)
+                .map(|e| Side { kind: e.1, id: e.2 })
         };
         // Subtrees on either side recurse; leaves compare directly.
         diff(repo, is_tree(left), is_tree(right), prefix, out)?;
@@ -136,4 +134,17 @@ fn diff(
         prefix.truncate(len);
     }
     Ok(())
+}
+
+/// Number of leaves (blobs, symlinks, gitlinks) in `tree`, at any depth.
+pub fn count_files(repo: &gix::Repository, tree: ObjectId) -> Result<u64> {
+    let mut count = 0;
+    for (_, kind, id) in load(repo, Some(tree))? {
+        count += if kind == EntryKind::Tree {
+            count_files(repo, id)?
+        } else {
+            1
+        };
+    }
+    Ok(count)
 }

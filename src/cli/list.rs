@@ -76,10 +76,8 @@ fn render(
             if c.meta.pinned {
                 label.push_str(" [pinned]");
             }
-            if with_worktree {
-                if let Some(w) = &c.meta.worktree {
-                    label = format!("({w}) {label}");
-                }
+            if with_worktree && let Some(w) = &c.meta.worktree {
+                label = format!("({w}) {label}");
             }
             [
                 c.id.clone(),

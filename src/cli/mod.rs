@@ -108,18 +108,18 @@ fn report(ui: &Ui, failure: &Failure) {
     };
     let _ = writeln!(stderr, "{} {message}", ui.err_paint.error("error:"));
     let hint = match failure {
-        Failure::Core(Error::UnknownCheckpoint(_)) => {
-            Some("run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)")
-        }
+        Failure::Core(Error::UnknownCheckpoint(_)) => Some(
+            "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",
+        ),
         Failure::Core(Error::AmbiguousCheckpoint { .. }) => {
             Some("give more characters of the id, or the full id")
         }
         Failure::Core(Error::NotARepository(_)) => {
             Some("run git checkpoint inside a git working tree, or create one with `git init`")
         }
-        Failure::Core(Error::UnreadableFile { .. }) => Some(
-            "fix the file's permissions, or ignore it in .gitignore; no checkpoint was made",
-        ),
+        Failure::Core(Error::UnreadableFile { .. }) => {
+            Some("fix the file's permissions, or ignore it in .gitignore; no checkpoint was made")
+        }
         _ => None,
     };
     if let Some(hint) = hint {

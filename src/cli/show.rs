@@ -140,7 +140,11 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
         writeln!(out, "skipped   {} ({why})", skipped.path)?;
     }
     if !m.meta.is_empty() {
-        writeln!(out, "meta      {}", serde_json::Value::Object(m.meta.clone()))?;
+        writeln!(
+            out,
+            "meta      {}",
+            serde_json::Value::Object(m.meta.clone())
+        )?;
     }
     let _ = short;
     Ok(())

@@ -64,7 +64,11 @@ pub fn render(
         let shown = truncate_name(name, name_width);
         let padding = " ".repeat(name_width.saturating_sub(shown.chars().count()));
         if let Some((old, new)) = stat.binary {
-            writeln!(out, " {shown}{padding} | {:>number_width$} {old} -> {new} bytes", "Bin")?;
+            writeln!(
+                out,
+                " {shown}{padding} | {:>number_width$} {old} -> {new} bytes",
+                "Bin"
+            )?;
             continue;
         }
         insertions += stat.added;
@@ -129,10 +133,7 @@ pub fn summary(files: usize, insertions: u64, deletions: u64) -> String {
             many.to_string()
         }
     };
-    let mut line = format!(
-        " {files} {} changed",
-        plural(files as u64, "file", "files")
-    );
+    let mut line = format!(" {files} {} changed", plural(files as u64, "file", "files"));
     if insertions > 0 || deletions == 0 {
         line.push_str(&format!(
             ", {insertions} {}(+)",
