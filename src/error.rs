@@ -51,6 +51,38 @@ pub enum Error {
     /// Another process kept winning the race for the notes ref.
     #[error("could not update `{0}`: it kept changing under concurrent writers; try again")]
     Contention(String),
+    /// A merge, rebase, cherry-pick, revert or bisect is in progress.
+    #[error("{0} is in progress; finish or abort it first, or use --force")]
+    OperationInProgress(String),
+    /// `undo` found no checkpoint to go back to.
+    #[error(
+        "nothing to undo: this worktree has no {0}-th older checkpoint whose files differ from now"
+    )]
+    NothingToUndo(usize),
+    /// A checkpoint's tree holds a path that must never be written.
+    #[error("refusing to restore `{path}`: {reason}")]
+    UnsafeTree {
+        /// The path, escaped for display.
+        path: String,
+        /// Why it is refused.
+        reason: String,
+    },
+    /// Ignored (or size-skipped) files stand where the checkpoint needs to write.
+    #[error("ignored files stand where the checkpoint needs to write: {}", list_some(.0))]
+    IgnoredInTheWay(Vec<String>),
+    /// A nested repository or submodule stands where the checkpoint needs a file.
+    #[error(
+        "a nested repository at `{0}` stands where the checkpoint needs a file; move it away first"
+    )]
+    NestedRepositoryInTheWay(String),
+    /// A restore failed part-way.
+    #[error("{source}; {}", if *.rolled_back { "the working tree was put back as it was" } else { "the working tree could NOT be fully put back: see the pre-restore checkpoint" })]
+    RestoreFailed {
+        /// What failed.
+        source: Box<Error>,
+        /// Whether the working tree was put back.
+        rolled_back: bool,
+    },
     /// A failure inside gix, with what we were doing.
     #[error("{context}: {source}")]
     Git {

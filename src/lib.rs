@@ -26,6 +26,7 @@ mod error;
 pub mod format;
 pub mod repo;
 pub mod resolve;
+pub mod restore;
 pub mod save;
 pub mod snapshot;
 pub mod store;

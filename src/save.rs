@@ -66,12 +66,36 @@ pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
     if let Some(name) = &options.name {
         format::validate_name(name).map_err(Error::InvalidInput)?;
     }
-    let max_file_size = match options.max_file_size {
+    let captured = capture(repo, options.max_file_size)?;
+    commit_captured(repo, &captured, options)
+}
+
+/// The state of the working tree, `HEAD` and index at one moment, with the snapshot's trees
+/// written (but no commit, no ref).
+#[derive(Debug, Clone)]
+pub struct Captured {
+    /// The snapshot of the working tree and index.
+    pub snap: snapshot::Snapshot,
+    /// The commit `HEAD` points to; `None` on an unborn branch.
+    pub head_commit: Option<ObjectId>,
+    /// The branch `HEAD` is on; `None` when detached.
+    pub head_ref: Option<String>,
+    /// The tree of `head_commit`.
+    pub head_tree: Option<ObjectId>,
+    /// The linked worktree's name; `None` for the main worktree.
+    pub worktree: Option<String>,
+    /// Whether the index differs from `HEAD`.
+    pub index_state: IndexState,
+}
+
+/// Snapshot the working tree (blobs and trees are written to `repo`'s object store, which may
+/// be an in-memory one) and read `HEAD`. `max_file_size` overrides `checkpoint.maxFileSize`.
+pub fn capture(repo: &gix::Repository, max_file_size: Option<u64>) -> Result<Captured> {
+    let max_file_size = match max_file_size {
         Some(size) => size,
         None => crate::repo::config_size(repo, "checkpoint.maxFileSize")?
             .unwrap_or(DEFAULT_MAX_FILE_SIZE),
     };
-
     let index = repo
         .index_or_empty()
         .context(|| "cannot read the index".into())?;
@@ -88,7 +112,6 @@ pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
         None => None,
     };
     let worktree = crate::repo::worktree_name(repo)?;
-
     let snap = snapshot::snapshot(repo, &index, snapshot::Options { max_file_size })?;
     let index_state = match snap.index_tree {
         None => IndexState::Unmerged,
@@ -96,14 +119,40 @@ pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
         Some(tree) if head_tree.is_none() && tree.is_empty_tree() => IndexState::Clean,
         Some(_) => IndexState::Saved,
     };
+    Ok(Captured {
+        snap,
+        head_commit,
+        head_ref,
+        head_tree,
+        worktree,
+        index_state,
+    })
+}
 
+/// Make a checkpoint of `captured` (or report the newest one when nothing changed, unless
+/// `options.allow_empty`).
+pub fn commit_captured(
+    repo: &gix::Repository,
+    captured: &Captured,
+    options: &SaveOptions,
+) -> Result<Saved> {
+    let kind = options.kind.as_deref().unwrap_or(format::DEFAULT_KIND);
+    let Captured {
+        snap,
+        head_commit,
+        head_ref,
+        head_tree,
+        worktree,
+        index_state,
+    } = captured;
+    let (head_commit, head_tree, index_state) = (*head_commit, *head_tree, *index_state);
     let existing = store::refs(repo)?;
     if !options.allow_empty
         && let Some(same) = unchanged_since(
             repo,
             &existing,
             worktree.as_deref(),
-            &snap,
+            snap,
             head_commit,
             index_state,
         )?

@@ -41,13 +41,42 @@ pub struct Snapshot {
     pub files: u64,
     /// Paths left out of `tree`.
     pub skipped: Vec<Skipped>,
+    /// The leaves of `tree`, sorted by path.
+    pub leaves: Vec<Leaf>,
 }
 
-/// One leaf of the tree being built.
-struct Leaf {
-    path: BString,
-    kind: EntryKind,
-    id: ObjectId,
+impl Snapshot {
+    /// The leaf at `path`, if the snapshot has one.
+    pub fn leaf(&self, path: &BStr) -> Option<&Leaf> {
+        self.leaves
+            .binary_search_by(|l| l.path.as_bstr().cmp(path))
+            .ok()
+            .map(|i| &self.leaves[i])
+    }
+
+    /// Whether the snapshot has a leaf at or below `path`.
+    pub fn has_at_or_below(&self, path: &BStr) -> bool {
+        if self.leaf(path).is_some() {
+            return true;
+        }
+        let mut dir = BString::from(path);
+        dir.push(b'/');
+        let start = self.leaves.partition_point(|l| l.path < dir);
+        self.leaves
+            .get(start)
+            .is_some_and(|l| l.path.starts_with(dir.as_slice()))
+    }
+}
+
+/// One leaf (blob, symlink, gitlink, or sparse directory) of a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leaf {
+    /// Path relative to the top of the working tree.
+    pub path: BString,
+    /// Its mode.
+    pub kind: EntryKind,
+    /// Its object.
+    pub id: ObjectId,
 }
 
 /// What status said about a tracked path.
@@ -300,6 +329,7 @@ pub fn snapshot(
         index_tree,
         files,
         skipped,
+        leaves,
     })
 }
 
@@ -390,7 +420,8 @@ impl Hasher<'_, '_> {
 }
 
 /// Write the trees for `leaves` (sorted by path, no duplicates) and return the root tree's id.
-fn write_tree(repo: &gix::Repository, leaves: &[Leaf]) -> Result<ObjectId> {
+/// Trees that already exist are not rewritten.
+pub fn write_tree(repo: &gix::Repository, leaves: &[Leaf]) -> Result<ObjectId> {
     write_subtree(repo, leaves, 0)
 }
 

@@ -8,9 +8,11 @@ use clap::{Parser, Subcommand};
 
 mod list;
 mod output;
+mod restore;
 mod save;
 mod show;
 mod stat;
+mod undo;
 
 pub use output::ColorChoice;
 use output::Ui;
@@ -45,6 +47,10 @@ enum Command {
     List(list::Args),
     /// Show a checkpoint's metadata and what it changed relative to its HEAD.
     Show(show::Args),
+    /// Make the working tree equal to a checkpoint; undoable.
+    Restore(restore::Args),
+    /// Go back to the previous checkpoint whose files differ from now; undoable.
+    Undo(undo::Args),
 }
 
 /// Why a command failed.
@@ -87,6 +93,8 @@ pub fn run() -> ExitCode {
         Command::Save(args) => save::run(&ui, args),
         Command::List(args) => list::run(&ui, args),
         Command::Show(args) => show::run(&ui, args),
+        Command::Restore(args) => restore::run(&ui, args),
+        Command::Undo(args) => undo::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

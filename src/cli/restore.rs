@@ -1,0 +1,247 @@
+//! `git checkpoint restore`.
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use git_checkpoint::restore::{RestoreOptions, Restored};
+use git_checkpoint::save::Saved;
+use git_checkpoint::{Error, resolve};
+
+use super::output::Ui;
+use super::{Failure, open_repo};
+
+/// Make the working tree equal to a checkpoint (all of it, or the paths given), after saving
+/// the current state as a `pre-restore` checkpoint so that the restore can itself be undone.
+///
+/// Only files that differ are written. Ignored files, nested repositories and submodule
+/// contents are never deleted; an ignored file standing where the checkpoint needs a path
+/// makes restore refuse unless --force. HEAD, the branch, the index (unless --staged) and the
+/// stash are left alone.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The checkpoint: an id, `@`, `@{N}`, a name, or an id or commit prefix.
+    #[arg(value_name = "CP")]
+    checkpoint: String,
+    #[command(flatten)]
+    flags: Flags,
+    /// Restore only these paths (files or directories), relative to the current directory.
+    #[arg(last = true, value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+}
+
+/// Flags shared by `restore` and `undo`.
+#[derive(Debug, clap::Args)]
+pub struct Flags {
+    /// Print what would be written and deleted; change nothing, save nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Also restore the index (staged changes) recorded in the checkpoint.
+    #[arg(long)]
+    staged: bool,
+    /// Do not save a pre-restore checkpoint first (the restore cannot be undone).
+    #[arg(long)]
+    no_save: bool,
+    /// Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that
+    /// stand in the way (their content is kept in the pre-restore checkpoint first).
+    #[arg(long)]
+    force: bool,
+    /// Print nothing on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Flags {
+    pub fn options(&self, paths: Vec<gix::bstr::BString>) -> RestoreOptions {
+        RestoreOptions {
+            paths,
+            dry_run: self.dry_run,
+            staged: self.staged,
+            no_save: self.no_save,
+            force: self.force,
+        }
+    }
+}
+
+pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+    let repo = open_repo()?;
+    let worktree = git_checkpoint::repo::worktree_name(&repo)?;
+    let all = resolve::load_all(&repo)?;
+    let target = resolve::resolve(&all, worktree.as_deref(), &args.checkpoint)?;
+    if !args.flags.quiet {
+        ui.warn_damaged([target]);
+    }
+    let paths = repo_paths(&repo, &args.paths)?;
+    let restored = git_checkpoint::restore::restore(&repo, target, &args.flags.options(paths))?;
+    report(ui, &args.flags, &restored)
+}
+
+/// Turn paths given relative to the current directory into paths relative to the top of the
+/// working tree.
+fn repo_paths(
+    repo: &gix::Repository,
+    paths: &[PathBuf],
+) -> Result<Vec<gix::bstr::BString>, Failure> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let workdir = repo.workdir().ok_or(Error::BareRepository)?;
+    let workdir = workdir
+        .canonicalize()
+        .unwrap_or_else(|_| workdir.to_owned());
+    let cwd = std::env::current_dir().map_err(|source| Error::Io {
+        context: "cannot read the current directory".into(),
+        source,
+    })?;
+    let cwd = cwd.canonicalize().unwrap_or(cwd);
+    paths
+        .iter()
+        .map(|p| {
+            let joined = normalize(&cwd.join(p));
+            let rela = joined.strip_prefix(&workdir).map_err(|_| {
+                Error::InvalidInput(format!("`{}` is outside the working tree", p.display()))
+            })?;
+            let rela = gix::path::to_unix_separators_on_windows(
+                gix::path::into_bstr(rela)
+                    .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", p.display())))?,
+            );
+            Ok(rela.into_owned())
+        })
+        .collect()
+}
+
+/// Resolve `.` and `..` without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Print what a restore (or undo) did, and how to take it back.
+pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure> {
+    let plan = &restored.plan;
+    let safety_id = restored.safety.as_ref().map(|s| s.checkpoint().id.clone());
+    let mut out = std::io::stdout().lock();
+    if flags.json {
+        let value = serde_json::json!({
+            "target": restored.target.id,
+            "commit": restored.target.commit.to_string(),
+            "dry_run": restored.dry_run,
+            "write": plan.write,
+            "delete": plan.delete,
+            "kept": plan.kept,
+            "replaced_ignored": plan.replaced_ignored,
+            "safety": safety_id,
+            "index_restored": restored.index_restored,
+            "head_moved": restored.head_moved.is_some(),
+        });
+        writeln!(out, "{value}")?;
+    } else {
+        let p = &ui.out_paint;
+        for path in &plan.replaced_ignored {
+            writeln!(out, "{}  {path}", p.deleted("R"))?;
+        }
+        for path in &plan.delete {
+            writeln!(out, "{}  {path}", p.deleted("D"))?;
+        }
+        for path in &plan.write {
+            writeln!(out, "{}  {path}", p.added("W"))?;
+        }
+    }
+    if flags.quiet {
+        return Ok(());
+    }
+    let id = &restored.target.id;
+    let counts = format!(
+        "{} written, {} deleted{}",
+        files(plan.write.len()),
+        plan.delete.len(),
+        if plan.replaced_ignored.is_empty() {
+            String::new()
+        } else {
+            format!(", {} ignored replaced", plan.replaced_ignored.len())
+        }
+    );
+    if restored.dry_run {
+        ui.info(&format!(
+            "dry run: restoring {id} would leave {counts}; nothing was changed"
+        ));
+    } else if plan.is_empty() && !restored.index_restored {
+        ui.info(&format!(
+            "the working tree already matches checkpoint {id}; nothing to do"
+        ));
+    } else {
+        ui.info(&format!(
+            "restored checkpoint {id}: {counts}{}",
+            if restored.index_restored {
+                ", index restored"
+            } else {
+                ""
+            }
+        ));
+    }
+    for path in &plan.kept {
+        ui.warn(&format!(
+            "kept `{path}`: a nested repository or submodule is never deleted"
+        ));
+    }
+    if let Some(now) = &restored.head_moved {
+        let then = restored
+            .target
+            .meta
+            .head
+            .commit
+            .as_deref()
+            .unwrap_or("none");
+        ui.warn(&format!(
+            "HEAD has moved since this checkpoint was taken (then {}, now {}); HEAD was left alone",
+            then.get(..7).unwrap_or(then),
+            now.as_deref().map_or("none", |n| n.get(..7).unwrap_or(n))
+        ));
+    }
+    match &restored.safety {
+        Some(Saved::Created(c)) => ui.info(&format!(
+            "saved the previous state as checkpoint {}; undo with: git checkpoint restore {}{}",
+            c.id,
+            c.id,
+            if restored.index_restored {
+                " --staged"
+            } else {
+                ""
+            }
+        )),
+        Some(Saved::Unchanged(c)) => ui.info(&format!(
+            "the previous state is checkpoint {}; undo with: git checkpoint restore {}{}",
+            c.id,
+            c.id,
+            if restored.index_restored {
+                " --staged"
+            } else {
+                ""
+            }
+        )),
+        None if !restored.dry_run && !plan.is_empty() => {
+            ui.warn("--no-save: no pre-restore checkpoint was made; this restore cannot be undone")
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+fn files(n: usize) -> String {
+    if n == 1 {
+        "1 file".into()
+    } else {
+        format!("{n} files")
+    }
+}
