@@ -249,6 +249,28 @@ fn restore_captured(
         }
     }
 
+    // A crafted tree may name a path twice, or as both a file and a directory.
+    let mut write_set = std::collections::HashSet::new();
+    for change in &writes {
+        if !write_set.insert(change.path.as_bstr()) {
+            return Err(Error::UnsafeTree {
+                path: change.path.to_string(),
+                reason: "the tree names this path twice".into(),
+            });
+        }
+    }
+    for change in &writes {
+        let path = change.path.as_bstr();
+        for pos in path.find_iter(b"/") {
+            if write_set.contains(&path[..pos].as_bstr()) {
+                return Err(Error::UnsafeTree {
+                    path: path.to_string(),
+                    reason: "the tree has a file and a directory of the same name".into(),
+                });
+            }
+        }
+    }
+
     // Obstacles: files the safety checkpoint does not hold, standing where the target writes.
     let mut obstacles = Vec::new();
     let mut forced_deletions = Vec::new();

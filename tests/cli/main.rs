@@ -1,0 +1,4 @@
+//! Integration tests: real repositories built with the git CLI, which is also the oracle.
+
+mod common;
+mod restore;

@@ -1,0 +1,457 @@
+//! restore and undo, checked against the file system and the git CLI.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+
+use crate::common::Repo;
+
+/// Everything a restore may change, path by path: kind, exec bit, content or link target.
+/// `.git` is left out.
+fn manifest(root: &Path) -> BTreeMap<String, String> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap()).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if rel == ".git" {
+                continue;
+            }
+            let md = fs::symlink_metadata(&path).unwrap();
+            if md.file_type().is_symlink() {
+                out.insert(
+                    rel,
+                    format!("link {}", fs::read_link(&path).unwrap().display()),
+                );
+            } else if md.is_dir() {
+                out.insert(rel.clone(), "dir".into());
+                walk(root, &path, out);
+            } else {
+                let exec = md.permissions().mode() & 0o111 != 0;
+                let content = String::from_utf8_lossy(&fs::read(&path).unwrap()).into_owned();
+                out.insert(rel, format!("file exec={exec} {content:?}"));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+fn base_repo() -> Repo {
+    let repo = Repo::new();
+    repo.write("a.txt", "alpha\n");
+    repo.write("src/lib.rs", "fn main() {}\n");
+    repo.write("src/deep/nested.txt", "deep\n");
+    repo.write("run.sh", "#!/bin/sh\necho hi\n");
+    repo.chmod_x("run.sh", true);
+    repo.symlink("a.txt", "link");
+    repo.write("dir-then-file/inner.txt", "inner\n");
+    repo.write(".gitignore", "*.log\nbuild/\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    repo.write("untracked.txt", "not yet added\n");
+    repo.write("tracked-dirty.txt", "dirty\n");
+    repo
+}
+
+/// Change every kind of thing restore must put back.
+fn mess_up(repo: &Repo) {
+    repo.write("a.txt", "changed\n");
+    repo.remove("src/deep");
+    repo.write("new/dir/file.txt", "added\n");
+    repo.chmod_x("run.sh", false);
+    repo.remove("link");
+    repo.symlink("src", "link");
+    // file -> directory and directory -> file
+    repo.remove("untracked.txt");
+    repo.write("untracked.txt/now-a-dir", "x\n");
+    repo.remove("dir-then-file");
+    repo.write("dir-then-file", "now a file\n");
+    repo.write("debug.log", "ignored, must survive\n");
+}
+
+fn save(repo: &Repo, args: &[&str]) -> String {
+    let mut all = vec!["save", "-q"];
+    all.extend_from_slice(args);
+    let out = repo.cp(&all);
+    assert_eq!(out.code, 0, "save failed: {}", out.stderr);
+    out.stdout.trim().to_string()
+}
+
+#[test]
+fn restore_brings_back_everything_and_is_undoable() {
+    let repo = base_repo();
+    let saved = manifest(repo.path());
+    let id = save(&repo, &["-m", "base"]);
+    mess_up(&repo);
+    let messed = manifest(repo.path());
+    let fingerprint = repo.fingerprint();
+
+    let out = repo.cp(&["restore", &id]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut expected = saved.clone();
+    expected.insert(
+        "debug.log".into(),
+        messed["debug.log"].clone(), // ignored: never deleted
+    );
+    assert_eq!(manifest(repo.path()), expected);
+    assert_eq!(
+        repo.fingerprint(),
+        fingerprint,
+        "HEAD, index, branches, stash untouched"
+    );
+    assert!(
+        out.stderr.contains("git checkpoint restore"),
+        "{}",
+        out.stderr
+    );
+
+    // The pre-restore checkpoint brings the messed-up state back exactly.
+    let back = repo.cp(&["restore", "@"]);
+    assert_eq!(back.code, 0, "{}", back.stderr);
+    assert_eq!(manifest(repo.path()), messed);
+    assert!(repo.git_ok(&["fsck", "--strict"]));
+}
+
+#[test]
+fn restore_writes_only_what_differs() {
+    let repo = base_repo();
+    let id = save(&repo, &[]);
+    let untouched = repo.path().join("src/lib.rs");
+    let before = fs::metadata(&untouched).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    repo.write("a.txt", "changed\n");
+    let out = repo.cp(&["restore", &id, "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(r#""write":["a.txt"]"#),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains(r#""delete":[]"#), "{}", out.stdout);
+    let after = fs::metadata(&untouched).unwrap();
+    assert_eq!(before.ino(), after.ino());
+    assert_eq!(before.mtime_nsec(), after.mtime_nsec());
+    assert_eq!(before.mtime(), after.mtime());
+}
+
+#[test]
+fn restore_of_paths_touches_only_those_paths() {
+    let repo = base_repo();
+    let id = save(&repo, &[]);
+    repo.write("a.txt", "changed\n");
+    repo.write("src/lib.rs", "changed too\n");
+    let out = repo.cp_in("src", &["restore", &id, "--", "lib.rs"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repo.read("src/lib.rs"), "fn main() {}\n");
+    assert_eq!(repo.read("a.txt"), "changed\n");
+}
+
+#[test]
+fn dry_run_changes_nothing_and_saves_nothing() {
+    let repo = base_repo();
+    let id = save(&repo, &[]);
+    mess_up(&repo);
+    let before = manifest(repo.path());
+    let refs = repo.git(&["for-each-ref"]);
+    let objects = repo.object_files();
+    let out = repo.cp(&["restore", &id, "--dry-run", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains(r#""dry_run":true"#), "{}", out.stdout);
+    assert!(out.stdout.contains("\"a.txt\""), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("\"new/dir/file.txt\""),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(manifest(repo.path()), before);
+    assert_eq!(repo.git(&["for-each-ref"]), refs);
+    assert_eq!(repo.object_files(), objects, "a dry run writes no object");
+}
+
+#[test]
+fn ignored_file_in_the_way_is_refused_then_kept_with_force() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "build/\n");
+    repo.write("build", "a tracked file named build\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = save(&repo, &[]);
+    repo.git(&["rm", "-q", "build"]);
+    repo.git(&["commit", "-qm", "drop build"]);
+    repo.write("build/output.bin", "precious build output\n");
+    let before = manifest(repo.path());
+
+    let out = repo.cp(&["restore", &id]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.starts_with("error:"), "{}", out.stderr);
+    assert!(out.stderr.contains("build"), "{}", out.stderr);
+    assert_eq!(manifest(repo.path()), before, "nothing changed");
+
+    let forced = repo.cp(&["restore", &id, "--force"]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert_eq!(repo.read("build"), "a tracked file named build\n");
+    // The ignored content is in the pre-restore checkpoint, and comes back from it.
+    let pre = repo.git(&[
+        "for-each-ref",
+        "--sort=-refname",
+        "--count=1",
+        "--format=%(refname)",
+        "refs/checkpoints/",
+    ]);
+    assert_eq!(
+        repo.git(&["show", &format!("{pre}:build/output.bin")]),
+        "precious build output"
+    );
+    let back = repo.cp(&["restore", "@", "--force"]);
+    assert_eq!(back.code, 0, "{}", back.stderr);
+    assert_eq!(repo.read("build/output.bin"), "precious build output\n");
+}
+
+#[test]
+fn refuses_during_a_merge_unless_forced() {
+    let repo = Repo::new();
+    repo.write("f", "base\n");
+    repo.git(&["add", "f"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = save(&repo, &["--allow-empty"]);
+    repo.git(&["checkout", "-qb", "other"]);
+    repo.write("f", "theirs\n");
+    repo.git(&["commit", "-qam", "theirs"]);
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("f", "ours\n");
+    repo.git(&["commit", "-qam", "ours"]);
+    assert!(!repo.git_ok(&["merge", "-q", "other"]));
+    let out = repo.cp(&["restore", &id]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("merge is in progress"),
+        "{}",
+        out.stderr
+    );
+    let forced = repo.cp(&["restore", &id, "--force"]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert_eq!(repo.read("f"), "base\n");
+    assert!(
+        forced.stderr.contains("HEAD has moved"),
+        "{}",
+        forced.stderr
+    );
+}
+
+#[test]
+fn staged_restores_the_index_and_only_with_the_flag() {
+    let repo = base_repo();
+    repo.write("a.txt", "staged version\n");
+    repo.git(&["add", "a.txt"]);
+    repo.write("a.txt", "worktree version\n");
+    let id = save(&repo, &[]);
+    let staged_diff = repo.git(&["diff", "--cached", "--numstat"]);
+    repo.git(&["reset", "-q"]);
+    repo.write("a.txt", "something else\n");
+
+    let plain = repo.cp(&["restore", &id]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert_eq!(
+        repo.git(&["diff", "--cached", "--numstat"]),
+        "",
+        "index untouched"
+    );
+    assert_eq!(repo.read("a.txt"), "worktree version\n");
+
+    let staged = repo.cp(&["restore", &id, "--staged"]);
+    assert_eq!(staged.code, 0, "{}", staged.stderr);
+    assert_eq!(repo.git(&["diff", "--cached", "--numstat"]), staged_diff);
+    assert_eq!(repo.git(&["show", ":a.txt"]), "staged version");
+    assert!(repo.git_ok(&["fsck", "--strict"]));
+}
+
+#[test]
+fn a_restore_that_fails_part_way_puts_the_tree_back() {
+    let repo = Repo::new();
+    repo.write("a.txt", "a\n");
+    repo.write("b.txt", "b\n");
+    repo.write("z-big.txt", &"x".repeat(200_000));
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = save(&repo, &["--allow-empty"]);
+    repo.write("a.txt", "a changed\n");
+    repo.write("b.txt", "b changed\n");
+    repo.remove("z-big.txt");
+    let before = manifest(repo.path());
+
+    // Files above 64 KiB cannot be written: the restore fails on z-big.txt, after a and b.
+    let out = repo.cp_with_shell_prefix("trap '' XFSZ; ulimit -f 64;", &["restore", &id]);
+    assert_eq!(out.code, 1, "stdout: {} stderr: {}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("z-big.txt"), "{}", out.stderr);
+    assert!(out.stderr.contains("put back"), "{}", out.stderr);
+    assert_eq!(manifest(repo.path()), before);
+}
+
+/// Write a raw tree object (entries given as mode, name, object id) with the git CLI.
+fn raw_tree(repo: &Repo, entries: &[(&str, &[u8], &str)]) -> String {
+    let mut bytes = Vec::new();
+    for (mode, name, id) in entries {
+        bytes.extend_from_slice(mode.as_bytes());
+        bytes.push(b' ');
+        bytes.extend_from_slice(name);
+        bytes.push(0);
+        for i in (0..id.len()).step_by(2) {
+            bytes.push(u8::from_str_radix(&id[i..i + 2], 16).unwrap());
+        }
+    }
+    repo.git_stdin(
+        &["hash-object", "-t", "tree", "--literally", "-w", "--stdin"],
+        &bytes,
+    )
+}
+
+/// Make a checkpoint ref (without a note) pointing at a commit of `tree`.
+fn plant_checkpoint(repo: &Repo, id: &str, tree: &str) {
+    let commit = repo.git(&[
+        "commit-tree",
+        tree,
+        "-m",
+        &format!("checkpoint: hostile\n\nCheckpoint-Id: {id}\nCheckpoint-Kind: manual"),
+    ]);
+    repo.git(&["update-ref", &format!("refs/checkpoints/{id}"), &commit]);
+}
+
+#[test]
+fn hostile_trees_are_refused_before_anything_is_written() {
+    let repo = Repo::new();
+    repo.write("keep.txt", "keep\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let blob = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"pwned\n");
+    let outside = repo.path().parent().unwrap().join("outside-target");
+    let _ = fs::remove_file(&outside);
+    let hooks = raw_tree(&repo, &[("100755", b"post-checkout", &blob)]);
+    let cases: Vec<(&str, String)> = vec![
+        ("dotdot", raw_tree(&repo, &[("100644", b"..", &blob)])),
+        ("dotgit", raw_tree(&repo, &[("40000", b".git", &hooks)])),
+        (
+            "dotgit-upper",
+            raw_tree(&repo, &[("40000", b".GIT", &hooks)]),
+        ),
+        ("dot", raw_tree(&repo, &[("100644", b".", &blob)])),
+        (
+            "slash",
+            raw_tree(&repo, &[("100644", b"../outside-target", &blob)]),
+        ),
+        ("symlink-then-dir", {
+            let link = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"..");
+            let sub = raw_tree(&repo, &[("100644", b"outside-target", &blob)]);
+            raw_tree(&repo, &[("120000", b"d", &link), ("40000", b"d", &sub)])
+        }),
+    ];
+    let git_dir_before = repo.git_dir_manifest();
+    let before = manifest(repo.path());
+    for (i, (name, tree)) in cases.iter().enumerate() {
+        let id = format!("20200101-00000{i}-000aaa");
+        plant_checkpoint(&repo, &id, tree);
+        let out = repo.cp(&["restore", &id]);
+        assert_eq!(out.code, 1, "{name}: {} {}", out.stdout, out.stderr);
+        assert!(
+            out.stderr.lines().any(|l| l.starts_with("error: refusing")),
+            "{name}: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("panicked"), "{name}: {}", out.stderr);
+        assert!(!outside.exists(), "{name}: wrote outside the working tree");
+        assert_eq!(
+            manifest(repo.path()),
+            before,
+            "{name}: working tree changed"
+        );
+        assert!(!repo.path().join(".git/post-checkout").exists(), "{name}");
+        assert!(
+            !repo.path().join(".git/hooks/post-checkout").exists(),
+            "{name}"
+        );
+    }
+    // Only refs and objects may have changed inside .git (the planted checkpoints).
+    let after: Vec<_> = repo
+        .git_dir_manifest()
+        .into_iter()
+        .filter(|p| !p.starts_with("objects/") && !p.starts_with("refs/checkpoints/"))
+        .collect();
+    let before: Vec<_> = git_dir_before
+        .into_iter()
+        .filter(|p| !p.starts_with("objects/"))
+        .collect();
+    assert_eq!(after, before);
+}
+
+#[test]
+fn restore_never_writes_through_a_symlink_in_the_working_tree() {
+    let repo = Repo::new();
+    repo.write("d/file.txt", "inside\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = save(&repo, &[]);
+    // Replace the directory by a symlink pointing outside the working tree.
+    let outside = tempfile::tempdir().unwrap();
+    repo.remove("d/file.txt");
+    fs::remove_dir(repo.path().join("d")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), repo.path().join("d")).unwrap();
+    let out = repo.cp(&["restore", &id]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        fs::read_dir(outside.path()).unwrap().count(),
+        0,
+        "nothing written outside"
+    );
+    assert!(
+        !fs::symlink_metadata(repo.path().join("d"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(repo.read("d/file.txt"), "inside\n");
+}
+
+#[test]
+fn undo_walks_back_and_each_undo_is_undoable() {
+    let repo = Repo::new();
+    repo.write("f", "v1\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "v1"]);
+    save(&repo, &[]);
+    repo.write("f", "v2\n");
+    save(&repo, &[]);
+    repo.write("f", "v3\n");
+    save(&repo, &[]);
+    repo.write("f", "v4 unsaved\n");
+
+    let out = repo.cp(&["undo"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repo.read("f"), "v3\n");
+    let out = repo.cp(&["undo"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repo.read("f"), "v2\n");
+    // Undo the undo.
+    let out = repo.cp(&["restore", "@"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repo.read("f"), "v3\n");
+    let out = repo.cp(&["undo", "2"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repo.read("f"), "v1\n");
+    // The unsaved v4 is still reachable through the first pre-restore checkpoint.
+    let v4 = repo.git(&["log", "--all", "--format=%H", "--grep", "before restoring"]);
+    assert!(
+        v4.lines()
+            .any(|c| repo.git(&["show", &format!("{c}:f")]) == "v4 unsaved"),
+        "v4 lost"
+    );
+    let none = repo.cp(&["undo", "9"]);
+    assert_eq!(none.code, 1);
+    assert!(none.stderr.contains("nothing to undo"), "{}", none.stderr);
+}
