@@ -200,6 +200,17 @@ impl Repo {
         cmd.output().unwrap().into()
     }
 
+    /// The tool run through a wrapper command (e.g. `setpriv …`).
+    pub fn cp_wrapped(&self, wrapper: &[&str], args: &[&str]) -> Run {
+        let mut cmd = Command::new(wrapper[0]);
+        cmd.args(&wrapper[1..])
+            .arg(bin())
+            .args(args)
+            .current_dir(&self.root);
+        self.env(&mut cmd);
+        cmd.output().unwrap().into()
+    }
+
     /// `git checkpoint …` through git itself, with the binary's directory on PATH.
     pub fn git_checkpoint(&self, args: &[&str]) -> Run {
         let dir = Path::new(bin()).parent().unwrap();
