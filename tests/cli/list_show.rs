@@ -288,7 +288,7 @@ fn an_unreadable_file_fails_the_save_and_names_it() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(
         repo.path().join("secret"),
-        std::fs::Permissions::from_mode(0),
+        std::fs::Permissions::from_mode(0o000),
     )
     .unwrap();
     // Root reads anything: drop privileges with setpriv when running as root.
@@ -314,7 +314,7 @@ fn an_unreadable_file_fails_the_save_and_names_it() {
             .unwrap();
         std::fs::set_permissions(
             repo.path().join("secret"),
-            std::fs::Permissions::from_mode(0),
+            std::fs::Permissions::from_mode(0o000),
         )
         .unwrap();
         repo.cp_wrapped(
