@@ -1,4 +1,4 @@
-//! Line statistics between trees, as `git diff --numstat` counts them.
+//! Line diffs between trees: hunks, counts and renames, as `git diff` computes them.
 
 use gix::ObjectId;
 use gix::bstr::BString;
@@ -6,21 +6,6 @@ use gix::objs::tree::EntryKind;
 
 use crate::error::{Context, Result};
 use crate::treediff::{FileChange, Side};
-
-/// Lines added and removed in one path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileStat {
-    /// The path.
-    pub path: BString,
-    /// The change it summarises.
-    pub change: FileChange,
-    /// Lines added (0 for binary files).
-    pub added: u64,
-    /// Lines removed (0 for binary files).
-    pub deleted: u64,
-    /// Sizes in bytes (old, new) when either side is binary.
-    pub binary: Option<(u64, u64)>,
-}
 
 /// How many bytes git looks at to decide that a file is binary.
 const BINARY_PROBE: usize = 8000;
@@ -46,30 +31,6 @@ fn blob(repo: &gix::Repository, id: ObjectId) -> Result<Vec<u8>> {
         .find_blob(id)
         .context(|| format!("cannot read blob {id}"))?;
     Ok(blob.data.clone())
-}
-
-/// Count added and removed lines for each change.
-pub fn numstat(repo: &gix::Repository, changes: &[FileChange]) -> Result<Vec<FileStat>> {
-    changes
-        .iter()
-        .map(|change| {
-            let old = content(repo, change.old)?;
-            let new = content(repo, change.new)?;
-            let (added, deleted, binary) = if is_binary(&old) || is_binary(&new) {
-                (0, 0, Some((old.len() as u64, new.len() as u64)))
-            } else {
-                let (a, d) = count_lines(&old, &new);
-                (a, d, None)
-            };
-            Ok(FileStat {
-                path: change.path.clone(),
-                change: change.clone(),
-                added,
-                deleted,
-                binary,
-            })
-        })
-        .collect()
 }
 
 /// Lines added and removed between two texts, with a minimal line diff.
@@ -118,4 +79,361 @@ mod tests {
         late[8500] = 0;
         assert!(!is_binary(&late));
     }
+}
+
+/// How a path changed, as `git diff --name-status` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Status {
+    /// Added.
+    #[serde(rename = "A")]
+    Added,
+    /// Deleted.
+    #[serde(rename = "D")]
+    Deleted,
+    /// Content or mode changed.
+    #[serde(rename = "M")]
+    Modified,
+    /// Changed between file, symlink and submodule.
+    #[serde(rename = "T")]
+    TypeChanged,
+    /// Renamed (with `-M`), with a similarity in percent.
+    #[serde(rename = "R")]
+    Renamed(u8),
+}
+
+impl Status {
+    /// The letter `--name-status` prints (`R` with its score).
+    pub fn code(&self) -> String {
+        match self {
+            Status::Added => "A".into(),
+            Status::Deleted => "D".into(),
+            Status::Modified => "M".into(),
+            Status::TypeChanged => "T".into(),
+            Status::Renamed(score) => format!("R{score:03}"),
+        }
+    }
+}
+
+/// One line of a hunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// `' '`, `'-'` or `'+'`.
+    pub origin: char,
+    /// The line without its newline.
+    pub text: Vec<u8>,
+    /// The file ends with this line and it has no newline.
+    pub no_newline: bool,
+}
+
+/// One hunk of a unified diff.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hunk {
+    /// First line in the old file (1-based; 0 with an empty range).
+    pub old_start: usize,
+    /// Number of old lines.
+    pub old_len: usize,
+    /// First line in the new file.
+    pub new_start: usize,
+    /// Number of new lines.
+    pub new_len: usize,
+    /// The function context git prints after `@@`, from its default rule (the nearest
+    /// preceding line starting with a letter, `_` or `$`).
+    pub function: Option<Vec<u8>>,
+    /// The lines.
+    pub lines: Vec<Line>,
+}
+
+/// Everything needed to print one file of a patch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileDiff {
+    /// Path in the new tree (or the old one, for a deletion).
+    pub path: BString,
+    /// Path in the old tree, when renamed.
+    pub old_path: Option<BString>,
+    /// The status.
+    pub status: Status,
+    /// The old side.
+    pub old: Option<Side>,
+    /// The new side.
+    pub new: Option<Side>,
+    /// Lines added (0 for binary files).
+    pub added: u64,
+    /// Lines removed (0 for binary files).
+    pub deleted: u64,
+    /// Either side is binary.
+    pub binary: bool,
+    /// Byte sizes of both sides.
+    pub sizes: (u64, u64),
+    /// The hunks (empty for binary files).
+    pub hunks: Vec<Hunk>,
+}
+
+/// Options for [`file_diffs`].
+#[derive(Debug, Clone, Copy)]
+pub struct DiffOptions {
+    /// Lines of context around changes (`-U`).
+    pub context: usize,
+    /// Detect renames (`-M`), with this minimal similarity in percent.
+    pub renames: Option<u8>,
+    /// Compute hunks (not needed for `--stat`, `--numstat`, …).
+    pub hunks: bool,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            context: 3,
+            renames: None,
+            hunks: true,
+        }
+    }
+}
+
+/// Compute the per-file diff of `changes` (from [`crate::treediff::changes`]), reading blobs
+/// from `repo`.
+pub fn file_diffs(
+    repo: &gix::Repository,
+    changes: &[FileChange],
+    options: DiffOptions,
+) -> Result<Vec<FileDiff>> {
+    let mut out = Vec::with_capacity(changes.len());
+    let mut pairs: Vec<Pair> = changes
+        .iter()
+        .map(|c| (None, c.path.clone(), c.old, c.new, None))
+        .collect();
+    if let Some(min) = options.renames {
+        pairs = detect_renames(repo, pairs, min)?;
+    }
+    for (old_path, path, old, new, score) in pairs {
+        let old_data = content(repo, old)?;
+        let new_data = content(repo, new)?;
+        let binary = is_binary(&old_data) || is_binary(&new_data);
+        let status = match (old, new, score) {
+            (_, _, Some(score)) => Status::Renamed(score),
+            (None, _, _) => Status::Added,
+            (_, None, _) => Status::Deleted,
+            (Some(o), Some(n), _) if kind_class(o.kind) != kind_class(n.kind) => {
+                Status::TypeChanged
+            }
+            _ => Status::Modified,
+        };
+        let (added, deleted, hunks) = if binary {
+            (0, 0, Vec::new())
+        } else {
+            let (a, d) = count_lines(&old_data, &new_data);
+            let hunks = if options.hunks {
+                hunks(&old_data, &new_data, options.context)
+            } else {
+                Vec::new()
+            };
+            (a, d, hunks)
+        };
+        out.push(FileDiff {
+            path,
+            old_path,
+            status,
+            old,
+            new,
+            added,
+            deleted,
+            binary,
+            sizes: (old_data.len() as u64, new_data.len() as u64),
+            hunks,
+        });
+    }
+    Ok(out)
+}
+
+/// Files, symlinks and submodules are different kinds of thing; executable or not is a mode.
+fn kind_class(kind: EntryKind) -> u8 {
+    match kind {
+        EntryKind::Blob | EntryKind::BlobExecutable => 0,
+        EntryKind::Link => 1,
+        EntryKind::Commit => 2,
+        EntryKind::Tree => 3,
+    }
+}
+
+type Pair = (
+    Option<BString>,
+    BString,
+    Option<Side>,
+    Option<Side>,
+    Option<u8>,
+);
+
+/// Pair deleted and added files whose content is similar enough: identical ids first, then the
+/// best line similarity at or above `min` percent.
+fn detect_renames(repo: &gix::Repository, pairs: Vec<Pair>, min: u8) -> Result<Vec<Pair>> {
+    let (mut deleted, mut rest): (Vec<Pair>, Vec<Pair>) = pairs
+        .into_iter()
+        .partition(|p| p.2.is_some() && p.3.is_none());
+    let mut out = Vec::with_capacity(rest.len() + deleted.len());
+    for pair in rest.iter_mut() {
+        let (None, Some(new)) = (pair.2, pair.3) else {
+            continue;
+        };
+        if kind_class(new.kind) != 0 {
+            continue;
+        }
+        // Exact renames first, else the most similar deleted file.
+        let exact = deleted
+            .iter()
+            .position(|d| d.2.is_some_and(|o| o.id == new.id));
+        let choice = match exact {
+            Some(i) => Some((i, 100)),
+            None => {
+                let new_data = content(repo, Some(new))?;
+                if is_binary(&new_data) {
+                    None
+                } else {
+                    let mut best: Option<(usize, u8)> = None;
+                    for (i, d) in deleted.iter().enumerate() {
+                        let old_data = content(repo, d.2)?;
+                        if is_binary(&old_data) || d.2.is_some_and(|o| kind_class(o.kind) != 0) {
+                            continue;
+                        }
+                        let score = similarity(&old_data, &new_data);
+                        if score >= min && best.is_none_or(|(_, s)| score > s) {
+                            best = Some((i, score));
+                        }
+                    }
+                    best
+                }
+            }
+        };
+        if let Some((i, score)) = choice {
+            let source = deleted.remove(i);
+            pair.0 = Some(source.1);
+            pair.2 = source.2;
+            pair.4 = Some(score);
+        }
+    }
+    out.append(&mut rest);
+    out.append(&mut deleted);
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    Ok(out)
+}
+
+/// Similarity in percent: bytes of unchanged lines over the larger file's size.
+fn similarity(old: &[u8], new: &[u8]) -> u8 {
+    let larger = old.len().max(new.len());
+    if larger == 0 {
+        return 100;
+    }
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .diff_lines(old, new);
+    let mut same = 0usize;
+    for op in diff.ops() {
+        if let similar::DiffOp::Equal { old_index, len, .. } = op {
+            same += diff.old_slices()[*old_index..old_index + len]
+                .iter()
+                .map(|l| l.len())
+                .sum::<usize>();
+        }
+    }
+    (same * 100 / larger).min(100) as u8
+}
+
+/// Unified-diff hunks between two texts, with `context` lines around each change.
+pub fn hunks(old: &[u8], new: &[u8], context: usize) -> Vec<Hunk> {
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .diff_lines(old, new);
+    let old_lines = diff.old_slices();
+    let new_lines = diff.new_slices();
+    let mut out = Vec::new();
+    for group in diff.grouped_ops(context) {
+        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+            continue;
+        };
+        let old_range = first.old_range().start..last.old_range().end;
+        let new_range = first.new_range().start..last.new_range().end;
+        let mut lines = Vec::new();
+        let mut push = |origin: char, line: &[u8]| {
+            let no_newline = !line.ends_with(b"\n");
+            let text = line.strip_suffix(b"\n").unwrap_or(line).to_vec();
+            lines.push(Line {
+                origin,
+                text,
+                no_newline,
+            });
+        };
+        for op in &group {
+            match *op {
+                similar::DiffOp::Equal { old_index, len, .. } => {
+                    for line in &old_lines[old_index..old_index + len] {
+                        push(' ', line);
+                    }
+                }
+                similar::DiffOp::Delete {
+                    old_index, old_len, ..
+                } => {
+                    for line in &old_lines[old_index..old_index + old_len] {
+                        push('-', line);
+                    }
+                }
+                similar::DiffOp::Insert {
+                    new_index, new_len, ..
+                } => {
+                    for line in &new_lines[new_index..new_index + new_len] {
+                        push('+', line);
+                    }
+                }
+                similar::DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => {
+                    for line in &old_lines[old_index..old_index + old_len] {
+                        push('-', line);
+                    }
+                    for line in &new_lines[new_index..new_index + new_len] {
+                        push('+', line);
+                    }
+                }
+            }
+        }
+        let function = old_lines[..old_range.start]
+            .iter()
+            .rev()
+            .find_map(|line| function_line(line));
+        out.push(Hunk {
+            old_start: if old_range.is_empty() {
+                old_range.start
+            } else {
+                old_range.start + 1
+            },
+            old_len: old_range.len(),
+            new_start: if new_range.is_empty() {
+                new_range.start
+            } else {
+                new_range.start + 1
+            },
+            new_len: new_range.len(),
+            function,
+            lines,
+        });
+    }
+    out
+}
+
+/// git's default function-name rule (`def_ff` in xdiff): a line starting with a letter, `_`
+/// or `$`, cut to 80 bytes, without trailing white space.
+fn function_line(line: &[u8]) -> Option<Vec<u8>> {
+    let first = *line.first()?;
+    if !(first.is_ascii_alphabetic() || first == b'_' || first == b'$') {
+        return None;
+    }
+    let mut text = &line[..line.len().min(80)];
+    while let Some((last, rest)) = text.split_last() {
+        if last.is_ascii_whitespace() {
+            text = rest;
+        } else {
+            break;
+        }
+    }
+    Some(text.to_vec())
 }

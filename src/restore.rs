@@ -425,7 +425,7 @@ fn restore_captured(
 }
 
 /// Whether `path` is `prefix` or below it (`prefix` empty means everything).
-fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
+pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
     let prefix = prefix.trim_end_with(|c| c == '/');
     prefix.is_empty()
         || path == prefix

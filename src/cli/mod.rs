@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod diff;
 mod list;
 mod output;
 mod restore;
@@ -47,6 +48,8 @@ enum Command {
     List(list::Args),
     /// Show a checkpoint's metadata and what it changed relative to its HEAD.
     Show(show::Args),
+    /// Show changes between checkpoints, or a checkpoint and the working tree, as a patch.
+    Diff(diff::Args),
     /// Make the working tree equal to a checkpoint; undoable.
     Restore(restore::Args),
     /// Go back to the previous checkpoint whose files differ from now; undoable.
@@ -92,7 +95,8 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Save(args) => save::run(&ui, args),
         Command::List(args) => list::run(&ui, args),
-        Command::Show(args) => show::run(&ui, args),
+        Command::Show(args) => show::run(&ui, cli.color, args),
+        Command::Diff(args) => diff::run(&ui, cli.color, args),
         Command::Restore(args) => restore::run(&ui, args),
         Command::Undo(args) => undo::run(&ui, args),
     };
@@ -147,6 +151,55 @@ fn open_repo() -> Result<gix::Repository, Failure> {
         source,
     })?;
     Ok(git_checkpoint::repo::open(&cwd)?)
+}
+
+/// Turn paths given relative to the current directory into paths relative to the top of the
+/// working tree.
+fn repo_paths(
+    repo: &gix::Repository,
+    paths: &[std::path::PathBuf],
+) -> Result<Vec<gix::bstr::BString>, Failure> {
+    use git_checkpoint::Error;
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let workdir = repo.workdir().ok_or(Error::BareRepository)?;
+    let workdir = workdir
+        .canonicalize()
+        .unwrap_or_else(|_| workdir.to_owned());
+    let cwd = std::env::current_dir().map_err(|source| Error::Io {
+        context: "cannot read the current directory".into(),
+        source,
+    })?;
+    let cwd = cwd.canonicalize().unwrap_or(cwd);
+    paths
+        .iter()
+        .map(|p| {
+            let joined = normalize(&cwd.join(p));
+            let rela = joined.strip_prefix(&workdir).map_err(|_| {
+                Error::InvalidInput(format!("`{}` is outside the working tree", p.display()))
+            })?;
+            let rela = gix::path::into_bstr(rela)
+                .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", p.display())))?;
+            Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
+        })
+        .collect()
+}
+
+/// Resolve `.` and `..` without touching the file system.
+fn normalize(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -39,6 +39,11 @@ impl Painter {
         Painter { enabled }
     }
 
+    /// Colours for stdout.
+    pub fn for_stdout(choice: ColorChoice) -> Painter {
+        Painter::new(choice, std::io::stdout().is_terminal())
+    }
+
     fn paint(&self, text: &str, f: impl FnOnce(&str) -> String) -> String {
         if self.enabled {
             f(text)
@@ -66,6 +71,31 @@ impl Painter {
     /// Deletions.
     pub fn deleted(&self, text: &str) -> String {
         self.paint(text, |t| t.red().to_string())
+    }
+    /// Diff headers (git's `meta` slot: bold).
+    pub fn meta(&self, text: &str) -> String {
+        self.paint(text, |t| t.bold().to_string())
+    }
+    /// Hunk headers (git's `frag` slot: cyan).
+    pub fn frag(&self, text: &str) -> String {
+        self.paint(text, |t| t.cyan().to_string())
+    }
+    /// A removed line (git's `old` slot: red), as bytes.
+    pub fn deleted_bytes(&self, text: &[u8]) -> Vec<u8> {
+        self.wrap(text, "\x1b[31m")
+    }
+    /// An added line (git's `new` slot: green), as bytes.
+    pub fn added_bytes(&self, text: &[u8]) -> Vec<u8> {
+        self.wrap(text, "\x1b[32m")
+    }
+    fn wrap(&self, text: &[u8], start: &str) -> Vec<u8> {
+        if !self.enabled {
+            return text.to_vec();
+        }
+        let mut out = start.as_bytes().to_vec();
+        out.extend_from_slice(text);
+        out.extend_from_slice(b"\x1b[m");
+        out
     }
     /// `error:`.
     pub fn error(&self, text: &str) -> String {

@@ -1,11 +1,11 @@
 //! `git checkpoint restore`.
 
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 
+use git_checkpoint::resolve;
 use git_checkpoint::restore::{RestoreOptions, Restored};
 use git_checkpoint::save::Saved;
-use git_checkpoint::{Error, resolve};
 
 use super::output::Ui;
 use super::{Failure, open_repo};
@@ -73,58 +73,9 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     if !args.flags.quiet {
         ui.warn_damaged([target]);
     }
-    let paths = repo_paths(&repo, &args.paths)?;
+    let paths = super::repo_paths(&repo, &args.paths)?;
     let restored = git_checkpoint::restore::restore(&repo, target, &args.flags.options(paths))?;
     report(ui, &args.flags, &restored)
-}
-
-/// Turn paths given relative to the current directory into paths relative to the top of the
-/// working tree.
-fn repo_paths(
-    repo: &gix::Repository,
-    paths: &[PathBuf],
-) -> Result<Vec<gix::bstr::BString>, Failure> {
-    if paths.is_empty() {
-        return Ok(Vec::new());
-    }
-    let workdir = repo.workdir().ok_or(Error::BareRepository)?;
-    let workdir = workdir
-        .canonicalize()
-        .unwrap_or_else(|_| workdir.to_owned());
-    let cwd = std::env::current_dir().map_err(|source| Error::Io {
-        context: "cannot read the current directory".into(),
-        source,
-    })?;
-    let cwd = cwd.canonicalize().unwrap_or(cwd);
-    paths
-        .iter()
-        .map(|p| {
-            let joined = normalize(&cwd.join(p));
-            let rela = joined.strip_prefix(&workdir).map_err(|_| {
-                Error::InvalidInput(format!("`{}` is outside the working tree", p.display()))
-            })?;
-            let rela = gix::path::to_unix_separators_on_windows(
-                gix::path::into_bstr(rela)
-                    .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", p.display())))?,
-            );
-            Ok(rela.into_owned())
-        })
-        .collect()
-}
-
-/// Resolve `.` and `..` without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Print what a restore (or undo) did, and how to take it back.

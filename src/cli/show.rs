@@ -1,17 +1,18 @@
 //! `git checkpoint show`.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use chrono::Utc;
 
-use git_checkpoint::{Checkpoint, diff, resolve, treediff};
+use git_checkpoint::diff::{DiffOptions, file_diffs};
+use git_checkpoint::{Checkpoint, resolve, treediff};
 
-use super::output::{Ui, checkpoint_json, relative_age, short};
+use super::output::{ColorChoice, Ui, checkpoint_json, relative_age};
 use super::save::human_size;
-use super::{Failure, open_repo, stat};
+use super::{Failure, diff, open_repo, stat};
 
-/// Show a checkpoint: its metadata, then a --stat of what it changed relative to the HEAD it
-/// was taken on.
+/// Show a checkpoint: its metadata, then a --stat (or with -p the patch) of what it changed
+/// relative to the HEAD it was taken on.
 ///
 /// <CP> is an id, `@`/`latest` (newest), `@{N}` (N-th newest), a name, an id prefix or a commit
 /// prefix.
@@ -20,12 +21,18 @@ pub struct Args {
     /// The checkpoint.
     #[arg(value_name = "CP")]
     checkpoint: String,
+    /// A diffstat of what it changed relative to its HEAD (the default).
+    #[arg(long, conflicts_with = "patch")]
+    stat: bool,
+    /// The patch of what it changed relative to its HEAD.
+    #[arg(short = 'p', long = "patch")]
+    patch: bool,
     /// Print the metadata as JSON (the note's fields plus "commit").
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["stat", "patch"])]
     json: bool,
 }
 
-pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     let repo = open_repo()?;
     let worktree = git_checkpoint::repo::worktree_name(&repo)?;
     let all = resolve::load_all(&repo)?;
@@ -51,16 +58,29 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     };
     let tree = tree_of(&repo, checkpoint.commit)?;
     let changes = treediff::changes(&repo, head_tree, Some(tree))?;
-    let stats = diff::numstat(&repo, &changes)?;
-    if !stats.is_empty() {
+    let files = file_diffs(
+        &repo,
+        &changes,
+        DiffOptions {
+            hunks: args.patch,
+            renames: diff::renames(&repo, None, false),
+            ..DiffOptions::default()
+        },
+    )?;
+    if !files.is_empty() {
         writeln!(out)?;
     }
-    let width = if std::io::stdout().is_terminal() {
-        terminal_width().unwrap_or(80)
+    let paint = diff::diff_painter(&repo, color);
+    if args.patch {
+        diff::render_patch(&mut out, &paint, &repo, &files)?;
     } else {
-        80
-    };
-    stat::render(&mut out, &ui.out_paint, &stats, width)?;
+        stat::render(
+            &mut out,
+            &paint,
+            &diff::stat_entries(&files),
+            diff::stat_width(),
+        )?;
+    }
     Ok(())
 }
 
@@ -73,10 +93,6 @@ fn tree_of(repo: &gix::Repository, commit: gix::ObjectId) -> Result<gix::ObjectI
             source: Box::new(e),
         })?;
     Ok(tree.detach())
-}
-
-fn terminal_width() -> Option<usize> {
-    std::env::var("COLUMNS").ok()?.parse().ok()
 }
 
 fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> {
@@ -146,6 +162,5 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
             serde_json::Value::Object(m.meta.clone())
         )?;
     }
-    let _ = short;
     Ok(())
 }

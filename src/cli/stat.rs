@@ -2,25 +2,33 @@
 
 use std::io::Write;
 
-use git_checkpoint::diff::FileStat;
-
 use super::output::Painter;
+
+/// One line of a stat.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The path as printed (quoted, or `{old => new}` for a rename).
+    pub name: String,
+    /// Lines added.
+    pub added: u64,
+    /// Lines deleted.
+    pub deleted: u64,
+    /// Sizes (old, new) when binary.
+    pub binary: Option<(u64, u64)>,
+}
 
 /// Write the stat lines and the summary line, as `git diff --stat` does for a `width`-column
 /// terminal (git uses 80 when the output is not a terminal).
 pub fn render(
     out: &mut impl Write,
     paint: &Painter,
-    stats: &[FileStat],
+    stats: &[Entry],
     width: usize,
 ) -> std::io::Result<()> {
     if stats.is_empty() {
         return Ok(());
     }
-    let names: Vec<String> = stats
-        .iter()
-        .map(|s| String::from_utf8_lossy(&s.path).into_owned())
-        .collect();
+    let names: Vec<String> = stats.iter().map(|s| s.name.clone()).collect();
     let max_len = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     let max_change = stats
         .iter()
