@@ -262,78 +262,134 @@ type Pair = (
     Option<u8>,
 );
 
-/// Pair deleted and added files whose content is similar enough: identical ids first, then the
-/// best line similarity at or above `min` percent.
+/// Pair deleted and added files whose content is similar enough, as git's `diffcore-rename`
+/// does: identical blobs first, then the best-scoring pairs at or above `min` percent.
 fn detect_renames(repo: &gix::Repository, pairs: Vec<Pair>, min: u8) -> Result<Vec<Pair>> {
-    let (mut deleted, mut rest): (Vec<Pair>, Vec<Pair>) = pairs
+    let is_file = |s: Option<Side>| s.is_some_and(|s| kind_class(s.kind) == 0);
+    let (sources, rest): (Vec<Pair>, Vec<Pair>) = pairs
         .into_iter()
-        .partition(|p| p.2.is_some() && p.3.is_none());
-    let mut out = Vec::with_capacity(rest.len() + deleted.len());
-    for pair in rest.iter_mut() {
-        let (None, Some(new)) = (pair.2, pair.3) else {
-            continue;
-        };
-        if kind_class(new.kind) != 0 {
-            continue;
-        }
-        // Exact renames first, else the most similar deleted file.
-        let exact = deleted
-            .iter()
-            .position(|d| d.2.is_some_and(|o| o.id == new.id));
-        let choice = match exact {
-            Some(i) => Some((i, 100)),
-            None => {
-                let new_data = content(repo, Some(new))?;
-                if is_binary(&new_data) {
-                    None
-                } else {
-                    let mut best: Option<(usize, u8)> = None;
-                    for (i, d) in deleted.iter().enumerate() {
-                        let old_data = content(repo, d.2)?;
-                        if is_binary(&old_data) || d.2.is_some_and(|o| kind_class(o.kind) != 0) {
-                            continue;
-                        }
-                        let score = similarity(&old_data, &new_data);
-                        if score >= min && best.is_none_or(|(_, s)| score > s) {
-                            best = Some((i, score));
-                        }
-                    }
-                    best
-                }
-            }
-        };
-        if let Some((i, score)) = choice {
-            let source = deleted.remove(i);
-            pair.0 = Some(source.1);
-            pair.2 = source.2;
-            pair.4 = Some(score);
+        .partition(|p| p.3.is_none() && is_file(p.2));
+    let (mut dests, others): (Vec<Pair>, Vec<Pair>) = rest
+        .into_iter()
+        .partition(|p| p.2.is_none() && is_file(p.3));
+    let mut used = vec![false; sources.len()];
+    let mut assigned: Vec<Option<(usize, u8)>> = vec![None; dests.len()];
+    // Exact renames.
+    for (d, dest) in dests.iter().enumerate() {
+        let id = dest.3.map(|s| s.id);
+        if let Some(s) = (0..sources.len()).find(|&s| !used[s] && sources[s].2.map(|x| x.id) == id)
+        {
+            used[s] = true;
+            assigned[d] = Some((s, 100));
         }
     }
-    out.append(&mut rest);
-    out.append(&mut deleted);
+    // Inexact ones, best score first.
+    let min_score = u64::from(min) * MAX_SCORE / 100;
+    let mut source_data = Vec::with_capacity(sources.len());
+    for source in &sources {
+        source_data.push(content(repo, source.2)?);
+    }
+    let mut candidates = Vec::new();
+    for (d, dest) in dests.iter().enumerate() {
+        if assigned[d].is_some() {
+            continue;
+        }
+        let dest_data = content(repo, dest.3)?;
+        for (s, src) in source_data.iter().enumerate() {
+            if used[s] {
+                continue;
+            }
+            let score = similarity_score(src, &dest_data, min_score);
+            if score >= min_score {
+                let same_name = basename(&sources[s].1) == basename(&dest.1);
+                candidates.push((score, same_name, d, s));
+            }
+        }
+    }
+    candidates.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    for (score, _, d, s) in candidates {
+        if used[s] || assigned[d].is_some() {
+            continue;
+        }
+        used[s] = true;
+        assigned[d] = Some((s, (score * 100 / MAX_SCORE) as u8));
+    }
+    let mut out = others;
+    for (d, dest) in dests.iter_mut().enumerate() {
+        if let Some((s, score)) = assigned[d] {
+            dest.0 = Some(sources[s].1.clone());
+            dest.2 = sources[s].2;
+            dest.4 = Some(score);
+        }
+    }
+    out.extend(dests);
+    out.extend(
+        sources
+            .into_iter()
+            .enumerate()
+            .filter(|(s, _)| !used[*s])
+            .map(|(_, p)| p),
+    );
     out.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(out)
 }
 
-/// Similarity in percent: bytes of unchanged lines over the larger file's size.
-fn similarity(old: &[u8], new: &[u8]) -> u8 {
-    let larger = old.len().max(new.len());
-    if larger == 0 {
-        return 100;
+fn basename(path: &BString) -> &[u8] {
+    path.rsplit(|b| *b == b'/').next().unwrap_or(path)
+}
+
+/// git's scale for similarity scores.
+const MAX_SCORE: u64 = 60000;
+
+/// git's `estimate_similarity`: bytes of `old` found again in `new`, counted in line-sized
+/// spans by `diffcore-delta`'s hash, over the larger size; on git's 0..60000 scale.
+fn similarity_score(old: &[u8], new: &[u8], min_score: u64) -> u64 {
+    let (max, min) = (
+        old.len().max(new.len()) as u64,
+        old.len().min(new.len()) as u64,
+    );
+    if new.is_empty() || max * (MAX_SCORE - min_score) < (max - min) * MAX_SCORE {
+        return 0;
     }
-    let diff = similar::TextDiff::configure()
-        .algorithm(similar::Algorithm::Myers)
-        .diff_lines(old, new);
-    let mut same = 0usize;
-    for op in diff.ops() {
-        if let similar::DiffOp::Equal { old_index, len, .. } = op {
-            same += diff.old_slices()[*old_index..old_index + len]
-                .iter()
-                .map(|l| l.len())
-                .sum::<usize>();
+    let text = !is_binary(old) && !is_binary(new);
+    let src = span_hashes(old, text);
+    let dst = span_hashes(new, text);
+    let mut copied = 0u64;
+    for (hash, &count) in &src {
+        copied += count.min(dst.get(hash).copied().unwrap_or(0));
+    }
+    copied * MAX_SCORE / max
+}
+
+/// `hash_chars` of git's `diffcore-delta.c`: spans end at a newline or after 64 bytes.
+fn span_hashes(data: &[u8], text: bool) -> std::collections::HashMap<u32, u64> {
+    const HASHBASE: u32 = 107_927;
+    let mut out = std::collections::HashMap::new();
+    let (mut accum1, mut accum2, mut n) = (0u32, 0u32, 0u64);
+    let mut i = 0;
+    while i < data.len() {
+        let c = data[i];
+        i += 1;
+        if text && c == b'\r' && data.get(i) == Some(&b'\n') {
+            continue;
         }
+        let old1 = accum1;
+        accum1 = (accum1 << 7) ^ (accum2 >> 25);
+        accum2 = (accum2 << 7) ^ (old1 >> 25);
+        accum1 = accum1.wrapping_add(u32::from(c));
+        n += 1;
+        if n < 64 && c != b'\n' {
+            continue;
+        }
+        let hash = accum1.wrapping_add(accum2.wrapping_mul(0x61)) % HASHBASE;
+        *out.entry(hash).or_insert(0) += n;
+        (accum1, accum2, n) = (0, 0, 0);
     }
-    (same * 100 / larger).min(100) as u8
+    if n > 0 {
+        let hash = accum1.wrapping_add(accum2.wrapping_mul(0x61)) % HASHBASE;
+        *out.entry(hash).or_insert(0) += n;
+    }
+    out
 }
 
 /// Unified-diff hunks between two texts, with `context` lines around each change.
@@ -345,11 +401,17 @@ pub fn hunks(old: &[u8], new: &[u8], context: usize) -> Vec<Hunk> {
     let new_lines = diff.new_slices();
     let mut out = Vec::new();
     for group in diff.grouped_ops(context) {
-        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+        let Some(first) = group.first() else {
             continue;
         };
-        let old_range = first.old_range().start..last.old_range().end;
-        let new_range = first.new_range().start..last.new_range().end;
+        // Ranges from the first op's start and the ops' lengths (an op's empty range may sit
+        // at a position that is not where the hunk continues).
+        let old_start = first.old_range().start;
+        let new_start = first.new_range().start;
+        let old_range =
+            old_start..old_start + group.iter().map(|op| op.old_range().len()).sum::<usize>();
+        let new_range =
+            new_start..new_start + group.iter().map(|op| op.new_range().len()).sum::<usize>();
         let mut lines = Vec::new();
         let mut push = |origin: char, line: &[u8]| {
             let no_newline = !line.ends_with(b"\n");
@@ -436,4 +498,44 @@ fn function_line(line: &[u8]) -> Option<Vec<u8>> {
         }
     }
     Some(text.to_vec())
+}
+
+#[cfg(test)]
+mod hunk_tests {
+    use super::*;
+
+    fn text(seed: &mut u64) -> Vec<u8> {
+        let words: [&[u8]; 6] = [b"alpha\n", b"beta\n", b"}\n", b"\n", b"gamma\n", b"delta\n"];
+        let mut out = Vec::new();
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let n = (*seed >> 33) % 20;
+        for _ in 0..n {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            out.extend_from_slice(words[((*seed >> 33) % 6) as usize]);
+        }
+        out
+    }
+
+    #[test]
+    fn hunk_headers_count_their_lines() {
+        let mut seed = 7u64;
+        for _ in 0..3000 {
+            let (a, b) = (text(&mut seed), text(&mut seed));
+            for hunk in hunks(&a, &b, 3) {
+                let old = hunk.lines.iter().filter(|l| l.origin != '+').count();
+                let new = hunk.lines.iter().filter(|l| l.origin != '-').count();
+                assert_eq!(
+                    (old, new),
+                    (hunk.old_len, hunk.new_len),
+                    "{:?} -> {:?}",
+                    String::from_utf8_lossy(&a),
+                    String::from_utf8_lossy(&b)
+                );
+            }
+        }
+    }
 }

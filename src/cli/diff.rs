@@ -485,8 +485,12 @@ fn render_file(
     if f.hunks.is_empty() {
         return Ok(());
     }
-    writeln!(out, "{}", meta(format!("--- {a}")))?;
-    writeln!(out, "{}", meta(format!("+++ {b}")))?;
+    // git ends these lines with a tab when the name has a space, so the name is unambiguous.
+    let tab = |p: &BStr| if p.contains(&b' ') { "\t" } else { "" };
+    let a_tab = if f.old.is_some() { tab(old_path) } else { "" };
+    let b_tab = if f.new.is_some() { tab(new_path) } else { "" };
+    writeln!(out, "{}", meta(format!("--- {a}{a_tab}")))?;
+    writeln!(out, "{}", meta(format!("+++ {b}{b_tab}")))?;
     for hunk in &f.hunks {
         let range = |start: usize, len: usize| {
             if len == 1 {

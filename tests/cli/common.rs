@@ -283,7 +283,16 @@ impl Repo {
             .join(format!("oracle-index-{}", std::process::id()));
         let _ = fs::remove_file(&copy);
         if index.exists() {
+            // Keep the index's mtime: git's racy-git check compares file times with it, and a
+            // fresh mtime would make the oracle miss same-size edits made in the same tick.
             fs::copy(&index, &copy).unwrap();
+            let mtime = fs::metadata(&index).unwrap().modified().unwrap();
+            fs::File::options()
+                .write(true)
+                .open(&copy)
+                .unwrap()
+                .set_modified(mtime)
+                .unwrap();
         }
         let copy_str = copy.to_str().unwrap();
         let mut add = self.git_command(dir, &["add", "-A"]);

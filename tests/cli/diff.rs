@@ -1,0 +1,297 @@
+//! `diff`, checked against `git diff` on the same two commits and with `git apply`.
+
+use crate::common::Repo;
+
+fn save(repo: &Repo) -> String {
+    let out = repo.cp(&["save", "-q", "--allow-empty"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout.trim().to_string()
+}
+
+fn commit_of(repo: &Repo, id: &str) -> String {
+    repo.git(&["rev-parse", &format!("refs/checkpoints/{id}")])
+}
+
+/// Two checkpoints A and B differing in every way a patch can express.
+fn two_checkpoints() -> (Repo, String, String) {
+    let repo = Repo::new();
+    repo.write(
+        "edit.rs",
+        "fn a() {\n    1\n}\n\nfn b() {\n    2\n    3\n    4\n    5\n    6\n}\n",
+    );
+    repo.write("no-newline.txt", "x\ny");
+    repo.write("gone.txt", "bye\n");
+    repo.write("empty-then-full", "");
+    repo.write("to-empty", "content\n");
+    repo.write("crlf.txt", "one\r\ntwo\r\n");
+    repo.write_bytes("image.bin", b"\x89PNG\0\x01\x02");
+    repo.write("mode.sh", "#!/bin/sh\n");
+    repo.write("file-then-link", "plain\n");
+    repo.symlink("edit.rs", "link");
+    repo.write(
+        "old/name.txt",
+        "a file that moves\nwith several lines\nof text\n",
+    );
+    repo.write("ünïcode name.txt", "u\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let a = save(&repo);
+
+    repo.write(
+        "edit.rs",
+        "fn a() {\n    1\n}\n\nfn b() {\n    2\n    3\n    four\n    5\n    6\n}\nfn c() {}\n",
+    );
+    repo.write("no-newline.txt", "x\nz");
+    repo.remove("gone.txt");
+    repo.write("empty-then-full", "now full\n");
+    repo.write("to-empty", "");
+    repo.write("crlf.txt", "one\r\nTWO\r\n");
+    repo.write_bytes("image.bin", b"\x89PNG\0\x03");
+    repo.chmod_x("mode.sh", true);
+    repo.remove("file-then-link");
+    repo.symlink("edit.rs", "file-then-link");
+    repo.remove("link");
+    repo.symlink("no-newline.txt", "link");
+    repo.remove("old/name.txt");
+    repo.write(
+        "new/name.txt",
+        "a file that moves\nwith several lines\nof text\n",
+    );
+    repo.write("added.txt", "new\n");
+    repo.write("ünïcode name.txt", "v\n");
+    let b = save(&repo);
+    (repo, a, b)
+}
+
+#[test]
+fn output_matches_git_diff_on_the_same_commits() {
+    let (repo, a, b) = two_checkpoints();
+    let (ca, cb) = (commit_of(&repo, &a), commit_of(&repo, &b));
+    for flags in [
+        &[][..],
+        &["--numstat"],
+        &["--name-status"],
+        &["--name-only"],
+        &["--stat"],
+        &["--no-renames"],
+        &["--no-renames", "--stat"],
+        &["-U1"],
+        &["-U0"],
+    ] {
+        let mut ours_args = vec!["diff", a.as_str(), b.as_str()];
+        ours_args.extend_from_slice(flags);
+        let ours = repo.cp(&ours_args);
+        assert_eq!(ours.code, 0, "{flags:?}: {}", ours.stderr);
+        let mut git_args = vec!["diff"];
+        git_args.extend_from_slice(flags);
+        git_args.extend_from_slice(&[ca.as_str(), cb.as_str()]);
+        let git = repo.git(&git_args);
+        assert_eq!(ours.stdout.trim_end(), git, "{flags:?}");
+    }
+}
+
+#[test]
+fn the_patch_applies_and_gives_b_exactly() {
+    let (repo, a, b) = two_checkpoints();
+    let out = repo.cp(&["diff", &a, &b, "--binary"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_applies(&repo, &a, &b, &out.stdout);
+}
+
+/// `git apply --cached` of `patch` onto A's tree gives B's tree.
+fn assert_applies(repo: &Repo, a: &str, b: &str, patch: &str) {
+    let index = repo.scratch().join("apply-index");
+    let index = index.to_str().unwrap();
+    let env = [("GIT_INDEX_FILE", index)];
+    repo.git_env(
+        &env,
+        &["read-tree", &format!("refs/checkpoints/{a}^{{tree}}")],
+    );
+    let patch_file = repo.scratch().join("patch");
+    std::fs::write(&patch_file, patch).unwrap();
+    repo.git_env(&env, &["apply", "--cached", patch_file.to_str().unwrap()]);
+    assert_eq!(
+        repo.git_env(&env, &["write-tree"]),
+        repo.checkpoint_tree(b),
+        "applying the patch does not give B"
+    );
+}
+
+/// A small deterministic generator (xorshift), so every run tries the same scripts.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_text(rng: &mut Rng) -> String {
+    let words = [
+        "alpha",
+        "beta",
+        "gamma",
+        "",
+        "fn x() {",
+        "}",
+        "    return",
+        "delta",
+    ];
+    let mut text = String::new();
+    for _ in 0..rng.below(30) {
+        text.push_str(words[rng.below(words.len() as u64) as usize]);
+        text.push('\n');
+    }
+    if rng.below(5) == 0 {
+        text.push_str("no newline at the end");
+    }
+    text
+}
+
+#[test]
+fn random_edit_scripts_round_trip_through_git_apply() {
+    for seed in 1..=40u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let repo = Repo::new();
+        let mut files: Vec<String> = Vec::new();
+        for i in 0..8 {
+            let name = format!("d{}/f{i}.txt", rng.below(3));
+            repo.write(&name, &random_text(&mut rng));
+            files.push(name);
+        }
+        let a = save(&repo);
+        for _ in 0..10 {
+            let pick = rng.below(files.len() as u64) as usize;
+            match rng.below(4) {
+                0 => {
+                    repo.remove(&files[pick]);
+                    files.remove(pick);
+                    if files.is_empty() {
+                        break;
+                    }
+                }
+                1 => {
+                    let name = format!("n{}/g{}.txt", rng.below(3), rng.next() % 1000);
+                    repo.write(&name, &random_text(&mut rng));
+                    files.push(name);
+                }
+                _ => {
+                    // Edit some lines of an existing file.
+                    let old = repo.read(&files[pick]);
+                    let mut lines: Vec<String> = old.lines().map(String::from).collect();
+                    for _ in 0..3 {
+                        let at = rng.below(lines.len() as u64 + 1) as usize;
+                        if rng.below(2) == 0 && at < lines.len() {
+                            lines.remove(at);
+                        } else {
+                            lines.insert(at, format!("line {}", rng.next() % 100));
+                        }
+                    }
+                    let mut text = lines.join("\n");
+                    if rng.below(4) != 0 {
+                        text.push('\n');
+                    }
+                    repo.write(&files[pick], &text);
+                }
+            }
+        }
+        let b = save(&repo);
+        let out = repo.cp(&["diff", &a, &b]);
+        assert_eq!(out.code, 0, "seed {seed}: {}", out.stderr);
+        let ca = commit_of(&repo, &a);
+        let cb = commit_of(&repo, &b);
+        if std::env::var_os("DEBUG_SEED").is_some() {
+            eprintln!(
+                "seed {seed}\n--- ours\n{}\n--- git\n{}",
+                out.stdout,
+                repo.git(&["diff", &ca, &cb])
+            );
+        }
+        assert_applies(&repo, &a, &b, &out.stdout);
+        assert_eq!(
+            repo.cp(&["diff", &a, &b, "--numstat"]).stdout.trim_end(),
+            repo.git(&["diff", "--numstat", &ca, &cb]),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn diff_against_the_working_tree_writes_nothing() {
+    let repo = Repo::new();
+    repo.write("a", "a\n");
+    repo.git(&["add", "a"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let a = save(&repo);
+    repo.write("a", "changed\n");
+    repo.write("untracked.txt", "new and untracked\n");
+    repo.write(".gitignore", "*.log\n");
+    repo.write("ignored.log", "never shown\n");
+    let objects = repo.object_files();
+    let refs = repo.git(&["for-each-ref"]);
+    let fingerprint = repo.fingerprint();
+
+    let with_id = repo.cp(&["diff", &a, "--name-status"]);
+    assert_eq!(with_id.code, 0, "{}", with_id.stderr);
+    assert_eq!(with_id.stdout, "A\t.gitignore\nM\ta\nA\tuntracked.txt\n");
+    let newest = repo.cp(&["diff", "--name-status"]);
+    assert_eq!(
+        newest.stdout, with_id.stdout,
+        "no argument: the newest checkpoint"
+    );
+    let patch = repo.cp(&["diff"]);
+    assert!(
+        patch.stdout.contains("+new and untracked"),
+        "{}",
+        patch.stdout
+    );
+    assert!(!patch.stdout.contains("never shown"));
+
+    assert_eq!(repo.object_files(), objects, "no object written");
+    assert_eq!(repo.git(&["for-each-ref"]), refs);
+    assert_eq!(repo.fingerprint(), fingerprint);
+}
+
+#[test]
+fn paths_json_and_colour() {
+    let (repo, a, b) = two_checkpoints();
+    let only = repo.cp(&["diff", &a, &b, "--name-only", "--", "new", "edit.rs"]);
+    assert_eq!(only.stdout, "edit.rs\nnew/name.txt\n");
+    let json = repo.cp(&["diff", &a, &b, "--json"]).stdout;
+    let files = Repo::json_get(&json, "files");
+    assert!(files.contains(r#""path": "new/name.txt""#), "{files}");
+    assert!(files.contains(r#""old_path": "old/name.txt""#), "{files}");
+    assert!(files.contains(r#""status": "R100""#), "{files}");
+    assert_eq!(
+        Repo::json_get(&json, "files.0.path"),
+        "added.txt",
+        "sorted by path"
+    );
+    assert_eq!(Repo::json_get(&json, "files.0.additions"), "1");
+
+    let plain = repo.cp(&["diff", &a, &b]);
+    assert!(!plain.stdout.contains('\x1b'), "NO_COLOR / not a terminal");
+    let always = repo.cp(&["--color=always", "diff", &a, &b]);
+    assert!(always.stdout.contains("\x1b[32m+"), "{}", always.stdout);
+    repo.git(&["config", "color.diff", "always"]);
+    let config = repo.cp(&["diff", &a, &b]);
+    assert!(config.stdout.contains('\x1b'), "color.diff=always");
+    let never = repo.cp(&["--color=never", "diff", &a, &b]);
+    assert!(!never.stdout.contains('\x1b'));
+}
+
+#[test]
+fn show_patch_uses_the_same_renderer() {
+    let (repo, _a, b) = two_checkpoints();
+    let out = repo.cp(&["show", &b, "-p"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let commit = commit_of(&repo, &b);
+    let git = repo.git(&["diff", "HEAD", &commit]);
+    assert!(out.stdout.contains(&git), "{}\n---\n{git}", out.stdout);
+}
