@@ -24,9 +24,11 @@
 pub mod diff;
 mod error;
 pub mod format;
+pub mod gitcli;
 pub mod repo;
 pub mod resolve;
 pub mod restore;
+pub mod retention;
 pub mod save;
 pub mod snapshot;
 pub mod store;

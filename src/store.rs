@@ -390,3 +390,158 @@ fn backoff(attempt: u32) {
     let jitter = rand::random::<u64>() % (base * 2 + 1);
     std::thread::sleep(Duration::from_millis(base + jitter));
 }
+
+/// Delete checkpoints (refs and notes) in one ref transaction with one notes commit. With
+/// `clean_orphans`, notes whose checkpoint ref is gone are removed too. Retried when another
+/// writer moves the notes ref meanwhile.
+pub fn delete(
+    repo: &gix::Repository,
+    checkpoints: &[Checkpoint],
+    clean_orphans: bool,
+) -> Result<()> {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        // Read the notes tip before the refs: a save that lands after this read moves the tip,
+        // and the compare-and-swap below then fails and retries.
+        let tip = notes_tip(repo)?;
+        let live = refs(repo)?;
+        let mut edits = Vec::new();
+        let mut note_edits: Vec<(ObjectId, Option<ObjectId>)> = Vec::new();
+        for c in checkpoints {
+            let Some(current) = live.iter().find(|r| r.id == c.id) else {
+                continue;
+            };
+            edits.push(RefEdit {
+                change: Change::Delete {
+                    expected: PreviousValue::MustExistAndMatch(Target::Object(current.commit)),
+                    log: RefLog::AndReference,
+                },
+                name: full_name(&format::ref_name(&c.id))?,
+                deref: false,
+            });
+            note_edits.push((current.commit, None));
+        }
+        if clean_orphans {
+            let keep: std::collections::HashSet<ObjectId> = live
+                .iter()
+                .filter(|r| !checkpoints.iter().any(|c| c.id == r.id))
+                .map(|r| r.commit)
+                .collect();
+            for annotated in note_targets(repo, tip)? {
+                if !keep.contains(&annotated) && !note_edits.iter().any(|(c, _)| *c == annotated) {
+                    note_edits.push((annotated, None));
+                }
+            }
+        }
+        if let Some(tip) = tip
+            && !note_edits.is_empty()
+        {
+            let commit = notes_commit(repo, Some(tip), &note_edits, "checkpoint: remove notes")?;
+            edits.push(notes_edit(Some(tip), commit)?);
+        }
+        if edits.is_empty() {
+            return Ok(());
+        }
+        match repo.edit_references(edits) {
+            Ok(_) => return Ok(()),
+            Err(_) if attempt < MAX_ATTEMPTS => backoff(attempt),
+            Err(err) => {
+                return Err(Error::Git {
+                    context: "cannot delete checkpoints".into(),
+                    source: Box::new(err),
+                });
+            }
+        }
+    }
+}
+
+/// Replace the note of `commit` with `meta`, with compare-and-swap and retry.
+pub fn replace_note(repo: &gix::Repository, commit: ObjectId, meta: &Metadata) -> Result<()> {
+    let blob = repo
+        .write_blob(meta.to_note().as_bytes())
+        .context(|| "cannot write the note".into())?
+        .detach();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let tip = notes_tip(repo)?;
+        let new = notes_commit(
+            repo,
+            tip,
+            &[(commit, Some(blob))],
+            &format!("checkpoint: update note of {}", meta.id),
+        )?;
+        match repo.edit_references([notes_edit(tip, new)?]) {
+            Ok(_) => return Ok(()),
+            Err(_) if attempt < MAX_ATTEMPTS => backoff(attempt),
+            Err(err) => {
+                return Err(Error::Git {
+                    context: format!("cannot update {NOTES_REF}"),
+                    source: Box::new(err),
+                });
+            }
+        }
+    }
+}
+
+/// The objects annotated in the notes tree of `tip` (names in git's fanout layout).
+fn note_targets(repo: &gix::Repository, tip: Option<ObjectId>) -> Result<Vec<ObjectId>> {
+    let Some(tip) = tip else {
+        return Ok(Vec::new());
+    };
+    let tree = repo
+        .find_commit(tip)
+        .and_then(|c| c.tree_id())
+        .context(|| format!("cannot read {NOTES_REF}"))?
+        .detach();
+    let mut out = Vec::new();
+    collect_note_targets(repo, tree, &mut String::new(), &mut out)?;
+    Ok(out)
+}
+
+fn collect_note_targets(
+    repo: &gix::Repository,
+    tree: ObjectId,
+    prefix: &mut String,
+    out: &mut Vec<ObjectId>,
+) -> Result<()> {
+    let hex_len = repo.object_hash().len_in_hex();
+    let tree_obj = repo
+        .find_tree(tree)
+        .context(|| format!("cannot read notes tree {tree}"))?;
+    let decoded = tree_obj
+        .decode()
+        .context(|| format!("cannot read notes tree {tree}"))?;
+    let entries: Vec<(String, bool, ObjectId)> = decoded
+        .entries
+        .iter()
+        .map(|e| (e.filename.to_string(), e.mode.is_tree(), e.oid.to_owned()))
+        .collect();
+    for (name, is_tree, oid) in entries {
+        if !name.bytes().all(|b| b.is_ascii_hexdigit()) {
+            continue;
+        }
+        let len = prefix.len();
+        prefix.push_str(&name);
+        if is_tree && prefix.len() < hex_len {
+            collect_note_targets(repo, oid, prefix, out)?;
+        } else if !is_tree
+            && prefix.len() == hex_len
+            && let Ok(id) = ObjectId::from_hex(prefix.as_bytes())
+        {
+            out.push(id);
+        }
+        prefix.truncate(len);
+    }
+    Ok(())
+}
+
+/// Notes in `refs/notes/checkpoints` whose checkpoint is not among `live`.
+pub fn orphan_notes(repo: &gix::Repository, live: &[ObjectId]) -> Result<Vec<ObjectId>> {
+    let live: std::collections::HashSet<&ObjectId> = live.iter().collect();
+    Ok(note_targets(repo, notes_tip(repo)?)?
+        .into_iter()
+        .filter(|id| !live.contains(id))
+        .collect())
+}

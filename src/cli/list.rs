@@ -74,7 +74,7 @@ fn render(
             };
             let mut label = c.meta.label().replace(['\n', '\r'], " ");
             if c.meta.pinned {
-                label.push_str(" [pinned]");
+                label = format!("{label} [pinned]").trim_start().to_string();
             }
             if with_worktree && let Some(w) = &c.meta.worktree {
                 label = format!("({w}) {label}");

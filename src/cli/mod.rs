@@ -7,8 +7,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod diff;
+mod drop;
 mod list;
 mod output;
+mod pin;
+mod prune;
 mod restore;
 mod save;
 mod show;
@@ -54,6 +57,14 @@ enum Command {
     Restore(restore::Args),
     /// Go back to the previous checkpoint whose files differ from now; undoable.
     Undo(undo::Args),
+    /// Delete checkpoints (refs and notes).
+    Drop(drop::Args),
+    /// Apply the retention policy now.
+    Prune(prune::Args),
+    /// Pin a checkpoint: it is never pruned.
+    Pin(pin::Args),
+    /// Unpin a checkpoint.
+    Unpin(pin::Args),
 }
 
 /// Why a command failed.
@@ -99,6 +110,10 @@ pub fn run() -> ExitCode {
         Command::Diff(args) => diff::run(&ui, cli.color, args),
         Command::Restore(args) => restore::run(&ui, args),
         Command::Undo(args) => undo::run(&ui, args),
+        Command::Drop(args) => drop::run(&ui, args),
+        Command::Prune(args) => prune::run(&ui, args),
+        Command::Pin(args) => pin::run(&ui, args, true),
+        Command::Unpin(args) => pin::run(&ui, args, false),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

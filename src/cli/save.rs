@@ -111,6 +111,9 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         },
     )?;
     let checkpoint = saved.checkpoint();
+    if let Saved::Created(c) = &saved {
+        after_save(ui, &repo, &c.id, args.quiet);
+    }
     if !args.quiet {
         for skipped in &checkpoint.meta.skipped {
             match skipped.size {
@@ -146,6 +149,30 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         writeln!(out, "{}", checkpoint.id)?;
     }
     Ok(())
+}
+
+/// Housekeeping after a new checkpoint: the configured retention (`checkpoint.autoPrune`,
+/// default on), then `git gc --auto` in the background when loose objects pile up. Neither
+/// can fail the save: problems are warnings.
+fn after_save(ui: &Ui, repo: &gix::Repository, id: &str, quiet: bool) {
+    let auto = repo
+        .config_snapshot()
+        .boolean("checkpoint.autoPrune")
+        .unwrap_or(true);
+    if auto {
+        let pruned = git_checkpoint::retention::auto_prune(repo, id);
+        match pruned {
+            Ok(p) if !quiet && !p.removed.is_empty() => ui.info(&format!(
+                "pruned {} old checkpoint{} (checkpoint.keep / checkpoint.maxAge)",
+                p.removed.len(),
+                if p.removed.len() == 1 { "" } else { "s" }
+            )),
+            Ok(_) => {}
+            Err(err) if !quiet => ui.warn(&format!("automatic prune failed: {err}")),
+            Err(_) => {}
+        }
+    }
+    git_checkpoint::gitcli::maybe_gc_in_background(repo);
 }
 
 /// Sizes as people read them: `700.0 MiB`.

@@ -7,4 +7,5 @@ mod common;
 mod diff;
 mod list_show;
 mod restore;
+mod retention;
 mod save;

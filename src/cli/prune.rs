@@ -1,0 +1,88 @@
+//! `git checkpoint prune`.
+
+use std::io::Write;
+
+use git_checkpoint::retention::{self, Policy};
+
+use super::output::{Ui, checkpoint_json};
+use super::{Failure, open_repo};
+
+/// Apply the retention policy now: delete the checkpoints it does not keep, and notes whose
+/// checkpoint is gone. Pinned checkpoints are never pruned.
+///
+/// The policy comes from git config: checkpoint.keep (default 50, all worktrees together),
+/// checkpoint.<kind>.keep, checkpoint.maxAge. A flag overrides its setting for this run.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind).
+    #[arg(long, value_name = "N")]
+    keep: Option<usize>,
+    /// Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge).
+    #[arg(long, value_name = "DURATION", value_parser = retention::parse_duration)]
+    older_than: Option<chrono::Duration>,
+    /// Only prune checkpoints of this kind.
+    #[arg(long, value_name = "KIND")]
+    kind: Option<String>,
+    /// Print what would be pruned; delete nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print the pruned checkpoints as a JSON array.
+    #[arg(long)]
+    json: bool,
+    /// Print nothing on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+    let repo = open_repo()?;
+    let mut policy = Policy::from_config(&repo)?;
+    if let Some(kind) = &args.kind {
+        // With --kind, the kind's own keep applies, or --keep.
+        policy.keep = args
+            .keep
+            .or_else(|| policy.keep_per_kind.get(kind).copied());
+        policy.keep_per_kind.clear();
+        policy.only_kind = Some(kind.clone());
+    } else if let Some(keep) = args.keep {
+        policy.keep = Some(keep);
+    }
+    if let Some(age) = args.older_than {
+        policy.max_age = Some(age);
+    }
+    let pruned = retention::prune(&repo, &policy, args.dry_run, None)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let array: Vec<_> = pruned.removed.iter().map(checkpoint_json).collect();
+        writeln!(out, "{}", serde_json::Value::Array(array))?;
+    } else {
+        for c in &pruned.removed {
+            writeln!(
+                out,
+                "{} {} ({})",
+                if args.dry_run {
+                    "would prune"
+                } else {
+                    "pruned"
+                },
+                c.id,
+                c.commit
+            )?;
+        }
+    }
+    if !args.quiet {
+        let verb = if args.dry_run {
+            "would remove"
+        } else {
+            "removed"
+        };
+        ui.info(&format!(
+            "{verb} {} checkpoint{} and {} orphaned note{}",
+            pruned.removed.len(),
+            if pruned.removed.len() == 1 { "" } else { "s" },
+            pruned.orphan_notes,
+            if pruned.orphan_notes == 1 { "" } else { "s" },
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,312 @@
+//! Retention: which checkpoints to delete (`drop`, `prune`, the automatic prune after `save`),
+//! and pinning. Deleting a checkpoint deletes its ref and its note; `git gc` then frees the
+//! objects nothing else holds.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::error::{Error, Result};
+use crate::store::{self, Checkpoint};
+
+/// Default of `checkpoint.keep`.
+pub const DEFAULT_KEEP: usize = 50;
+
+/// What to keep.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Policy {
+    /// Keep at most this many (unpinned) checkpoints, all worktrees together.
+    pub keep: Option<usize>,
+    /// Keep at most this many of a kind.
+    pub keep_per_kind: HashMap<String, usize>,
+    /// Prune checkpoints older than this.
+    pub max_age: Option<Duration>,
+    /// Only consider checkpoints of this kind (`prune --kind`).
+    pub only_kind: Option<String>,
+}
+
+impl Policy {
+    /// The policy configured in git config: `checkpoint.keep` (default 50),
+    /// `checkpoint.<kind>.keep`, `checkpoint.maxAge`.
+    pub fn from_config(repo: &gix::Repository) -> Result<Policy> {
+        let config = repo.config_snapshot();
+        let keep = match config.string("checkpoint.keep") {
+            Some(raw) => Some(parse_count("checkpoint.keep", &raw.to_string())?),
+            None => Some(DEFAULT_KEEP),
+        };
+        let max_age = match config.string("checkpoint.maxAge") {
+            Some(raw) => {
+                Some(
+                    parse_duration(&raw.to_string()).map_err(|message| Error::Config {
+                        key: "checkpoint.maxAge".into(),
+                        message,
+                    })?,
+                )
+            }
+            None => None,
+        };
+        let mut keep_per_kind = HashMap::new();
+        let file = config.plumbing();
+        if let Some(sections) = file.sections_by_name("checkpoint") {
+            for section in sections {
+                let Some(kind) = section.header().subsection_name() else {
+                    continue;
+                };
+                if let Some(raw) = section.value("keep") {
+                    let key = format!("checkpoint.{kind}.keep");
+                    keep_per_kind.insert(kind.to_string(), parse_count(&key, &raw.to_string())?);
+                }
+            }
+        }
+        Ok(Policy {
+            keep,
+            keep_per_kind,
+            max_age,
+            only_kind: None,
+        })
+    }
+}
+
+fn parse_count(key: &str, raw: &str) -> Result<usize> {
+    raw.trim().parse().map_err(|_| Error::Config {
+        key: key.into(),
+        message: format!("`{raw}` is not a number"),
+    })
+}
+
+/// Parse a duration: a number followed by `s`, `m`, `h`, `d` or `w` (`90m`, `12h`, `30d`, `2w`).
+pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
+    let text = text.trim();
+    let bad = || format!("`{text}` is not a duration (use e.g. 90m, 12h, 30d, 2w)");
+    let unit = text.chars().last().ok_or_else(bad)?;
+    let number: i64 = text[..text.len() - unit.len_utf8()]
+        .parse()
+        .map_err(|_| bad())?;
+    if number < 0 {
+        return Err(bad());
+    }
+    let seconds = match unit {
+        's' => Some(number),
+        'm' => number.checked_mul(60),
+        'h' => number.checked_mul(3600),
+        'd' => number.checked_mul(86_400),
+        'w' => number.checked_mul(7 * 86_400),
+        _ => None,
+    }
+    .ok_or_else(bad)?;
+    Duration::try_seconds(seconds).ok_or_else(bad)
+}
+
+/// The checkpoints `policy` removes from `all` (newest first), at time `now`. Pinned ones are
+/// never removed and do not count toward any `keep`; `protect` (the id just saved) is kept.
+pub fn select<'a>(
+    all: &'a [Checkpoint],
+    policy: &Policy,
+    now: DateTime<Utc>,
+    protect: Option<&str>,
+) -> Vec<&'a Checkpoint> {
+    let mut kept_total = 0usize;
+    let mut kept_per_kind: HashMap<&str, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for c in all {
+        if c.meta.pinned {
+            continue;
+        }
+        if policy.only_kind.as_ref().is_some_and(|k| k != &c.meta.kind) {
+            continue;
+        }
+        if protect == Some(c.id.as_str()) {
+            kept_total += 1;
+            *kept_per_kind.entry(&c.meta.kind).or_default() += 1;
+            continue;
+        }
+        let too_old = policy
+            .max_age
+            .zip(c.meta.created())
+            .is_some_and(|(age, created)| now - created > age);
+        let over_total = policy.keep.is_some_and(|keep| kept_total >= keep);
+        let kind_count = kept_per_kind
+            .get(c.meta.kind.as_str())
+            .copied()
+            .unwrap_or(0);
+        let over_kind = policy
+            .keep_per_kind
+            .get(&c.meta.kind)
+            .is_some_and(|keep| kind_count >= *keep);
+        if too_old || over_total || over_kind {
+            out.push(c);
+        } else {
+            kept_total += 1;
+            *kept_per_kind.entry(&c.meta.kind).or_default() += 1;
+        }
+    }
+    out
+}
+
+/// What a prune did (or would do).
+#[derive(Debug, Clone, Default)]
+pub struct Pruned {
+    /// The checkpoints removed.
+    pub removed: Vec<Checkpoint>,
+    /// Notes removed because their checkpoint ref is gone.
+    pub orphan_notes: usize,
+}
+
+/// Apply `policy` now: delete the selected checkpoints and the notes whose checkpoint is gone,
+/// in one ref transaction and one notes commit. With `dry_run`, only say what would go.
+pub fn prune(
+    repo: &gix::Repository,
+    policy: &Policy,
+    dry_run: bool,
+    protect: Option<&str>,
+) -> Result<Pruned> {
+    let all = crate::resolve::load_all(repo)?;
+    let selected: Vec<Checkpoint> = select(&all, policy, Utc::now(), protect)
+        .into_iter()
+        .cloned()
+        .collect();
+    let live: Vec<gix::ObjectId> = all.iter().map(|c| c.commit).collect();
+    let orphans = store::orphan_notes(repo, &live)?;
+    if !dry_run && (!selected.is_empty() || !orphans.is_empty()) {
+        store::delete(repo, &selected, true)?;
+    }
+    Ok(Pruned {
+        removed: selected,
+        orphan_notes: orphans.len(),
+    })
+}
+
+/// The prune that follows a save: the configured policy, protecting the checkpoint just made.
+/// It costs only a listing of refs when the policy cannot remove anything.
+pub fn auto_prune(repo: &gix::Repository, protect: &str) -> Result<Pruned> {
+    let policy = Policy::from_config(repo)?;
+    if policy.max_age.is_none() && policy.keep_per_kind.is_empty() {
+        let count = store::refs(repo)?.len();
+        if policy.keep.is_none_or(|keep| count <= keep) {
+            return Ok(Pruned::default());
+        }
+    }
+    prune(repo, &policy, false, Some(protect))
+}
+
+/// Pin or unpin `checkpoint`, rewriting its note and keeping the fields this version does not
+/// know. A damaged note is replaced by the metadata derived from the commit.
+pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool) -> Result<()> {
+    let mut meta = checkpoint.meta.clone();
+    meta.pinned = pinned;
+    store::replace_note(repo, checkpoint.commit, &meta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{Metadata, Tool};
+
+    fn cp(id: &str, kind: &str, hours_ago: i64, pinned: bool, now: DateTime<Utc>) -> Checkpoint {
+        Checkpoint {
+            id: id.into(),
+            commit: gix::ObjectId::null(gix::hash::Kind::Sha1),
+            meta: Metadata {
+                schema: 1,
+                id: id.into(),
+                name: None,
+                message: None,
+                kind: kind.into(),
+                created_at: crate::format::rfc3339(now - Duration::hours(hours_ago)),
+                head: Default::default(),
+                worktree: None,
+                index: Default::default(),
+                stats: Default::default(),
+                skipped: vec![],
+                pinned,
+                meta: Default::default(),
+                tool: Tool::default(),
+                extra: Default::default(),
+            },
+            note_problem: None,
+        }
+    }
+
+    fn ids(v: Vec<&Checkpoint>) -> Vec<&str> {
+        v.into_iter().map(|c| c.id.as_str()).collect()
+    }
+
+    #[test]
+    fn keep_counts_unpinned_only_and_pins_survive() {
+        let now = Utc::now();
+        let all = vec![
+            cp("5", "auto", 1, false, now),
+            cp("4", "manual", 2, true, now),
+            cp("3", "auto", 3, false, now),
+            cp("2", "auto", 4, false, now),
+            cp("1", "manual", 5, true, now),
+        ];
+        let policy = Policy {
+            keep: Some(1),
+            ..Policy::default()
+        };
+        assert_eq!(ids(select(&all, &policy, now, None)), ["3", "2"]);
+        let none = Policy {
+            keep: Some(0),
+            ..Policy::default()
+        };
+        assert_eq!(
+            ids(select(&all, &none, now, Some("5"))),
+            ["3", "2"],
+            "protected"
+        );
+    }
+
+    #[test]
+    fn per_kind_keep_age_and_kind_filter() {
+        let now = Utc::now();
+        let all = vec![
+            cp("6", "auto", 1, false, now),
+            cp("5", "manual", 2, false, now),
+            cp("4", "auto", 3, false, now),
+            cp("3", "auto", 30, false, now),
+            cp("2", "manual", 48, false, now),
+            cp("1", "manual", 100, true, now),
+        ];
+        let mut per_kind = HashMap::new();
+        per_kind.insert("auto".to_string(), 2);
+        let policy = Policy {
+            keep: Some(50),
+            keep_per_kind: per_kind,
+            ..Policy::default()
+        };
+        assert_eq!(ids(select(&all, &policy, now, None)), ["3"]);
+        let aged = Policy {
+            max_age: Some(Duration::hours(24)),
+            ..Policy::default()
+        };
+        assert_eq!(ids(select(&all, &aged, now, None)), ["3", "2"]);
+        let only_manual = Policy {
+            keep: Some(1),
+            only_kind: Some("manual".into()),
+            ..Policy::default()
+        };
+        assert_eq!(ids(select(&all, &only_manual, now, None)), ["2"]);
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90m"), Ok(Duration::minutes(90)));
+        assert_eq!(parse_duration("12h"), Ok(Duration::hours(12)));
+        assert_eq!(parse_duration("30d"), Ok(Duration::days(30)));
+        assert_eq!(parse_duration("2w"), Ok(Duration::weeks(2)));
+        assert_eq!(parse_duration("45s"), Ok(Duration::seconds(45)));
+        for bad in [
+            "",
+            "d",
+            "12",
+            "1y",
+            "-1d",
+            "1.5h",
+            "99999999999999999w",
+            "ü",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+}
