@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod diff;
 mod drop;
+mod generate;
 mod list;
 mod output;
 mod pin;
@@ -28,7 +29,6 @@ use output::Ui;
 #[derive(Debug, Parser)]
 #[command(
     name = "git-checkpoint",
-    bin_name = "git checkpoint",
     version,
     propagate_version = true,
     max_term_width = 100
@@ -65,6 +65,8 @@ enum Command {
     Pin(pin::Args),
     /// Unpin a checkpoint.
     Unpin(pin::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(generate::Args),
 }
 
 /// Why a command failed.
@@ -114,6 +116,7 @@ pub fn run() -> ExitCode {
         Command::Prune(args) => prune::run(&ui, args),
         Command::Pin(args) => pin::run(&ui, args, true),
         Command::Unpin(args) => pin::run(&ui, args, false),
+        Command::Completions(args) => generate::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

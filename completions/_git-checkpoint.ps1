@@ -1,0 +1,258 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'git-checkpoint'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'git-checkpoint' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Snapshot the working tree now and print the checkpoint''s id')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List checkpoints, newest first')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List checkpoints, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a checkpoint''s metadata and what it changed relative to its HEAD')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Make the working tree equal to a checkpoint; undoable')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Go back to the previous checkpoint whose files differ from now; undoable')
+            [CompletionResult]::new('drop', 'drop', [CompletionResultType]::ParameterValue, 'Delete checkpoints (refs and notes)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Apply the retention policy now')
+            [CompletionResult]::new('pin', 'pin', [CompletionResultType]::ParameterValue, 'Pin a checkpoint: it is never pruned')
+            [CompletionResult]::new('unpin', 'unpin', [CompletionResultType]::ParameterValue, 'Unpin a checkpoint')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'git-checkpoint;save' {
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'A message describing the checkpoint')
+            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'A message describing the checkpoint')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A name to find the checkpoint by later (the newest of a name wins)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kind: a short lowercase word such as manual (the default), auto or session')
+            [CompletionResult]::new('--meta', '--meta', [CompletionResultType]::ParameterName, 'Free-form metadata stored in the note''s "meta" object; repeatable')
+            [CompletionResult]::new('--meta-json', '--meta-json', [CompletionResultType]::ParameterName, 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--pin', '--pin', [CompletionResultType]::ParameterName, 'Pin the checkpoint: it is never pruned')
+            [CompletionResult]::new('--allow-empty', '--allow-empty', [CompletionResultType]::ParameterName, 'Make a checkpoint even if nothing changed since the newest one')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the id is still printed on stdout)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the id is still printed on stdout)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the checkpoint''s metadata as JSON instead of its id')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;list' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N checkpoints')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N checkpoints')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only checkpoints of this kind')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Checkpoints of every worktree, not just this one')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array of the checkpoints'' metadata')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;ls' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N checkpoints')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N checkpoints')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only checkpoints of this kind')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Checkpoints of every worktree, not just this one')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array of the checkpoints'' metadata')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;show' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'A diffstat of what it changed relative to its HEAD (the default)')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The patch of what it changed relative to its HEAD')
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'The patch of what it changed relative to its HEAD')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the metadata as JSON (the note''s fields plus "commit")')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;diff' {
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Lines of context')
+            [CompletionResult]::new('--unified', '--unified', [CompletionResultType]::ParameterName, 'Lines of context')
+            [CompletionResult]::new('-M', '-M ', [CompletionResultType]::ParameterName, 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false')
+            [CompletionResult]::new('--find-renames', '--find-renames', [CompletionResultType]::ParameterName, 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'A diffstat, as `git diff --stat`')
+            [CompletionResult]::new('--numstat', '--numstat', [CompletionResultType]::ParameterName, 'Added and deleted lines per file, as `git diff --numstat`')
+            [CompletionResult]::new('--name-status', '--name-status', [CompletionResultType]::ParameterName, 'Status letter and path per file, as `git diff --name-status`')
+            [CompletionResult]::new('--name-only', '--name-only', [CompletionResultType]::ParameterName, 'Changed paths only')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'A JSON object with a "files" array')
+            [CompletionResult]::new('--no-renames', '--no-renames', [CompletionResultType]::ParameterName, 'Do not detect renames')
+            [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'Emit binary files as git binary patches (with full index lines) so they apply too')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;restore' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be written and deleted; change nothing, save nothing')
+            [CompletionResult]::new('--staged', '--staged', [CompletionResultType]::ParameterName, 'Also restore the index (staged changes) recorded in the checkpoint')
+            [CompletionResult]::new('--no-save', '--no-save', [CompletionResultType]::ParameterName, 'Do not save a pre-restore checkpoint first (the restore cannot be undone)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the outcome as JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;undo' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be written and deleted; change nothing, save nothing')
+            [CompletionResult]::new('--staged', '--staged', [CompletionResultType]::ParameterName, 'Also restore the index (staged changes) recorded in the checkpoint')
+            [CompletionResult]::new('--no-save', '--no-save', [CompletionResultType]::ParameterName, 'Do not save a pre-restore checkpoint first (the restore cannot be undone)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the outcome as JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;drop' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;prune' {
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)')
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only prune checkpoints of this kind')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be pruned; delete nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the pruned checkpoints as a JSON array')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;pin' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;unpin' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;completions' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;help' {
+            [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Snapshot the working tree now and print the checkpoint''s id')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List checkpoints, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a checkpoint''s metadata and what it changed relative to its HEAD')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Make the working tree equal to a checkpoint; undoable')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Go back to the previous checkpoint whose files differ from now; undoable')
+            [CompletionResult]::new('drop', 'drop', [CompletionResultType]::ParameterValue, 'Delete checkpoints (refs and notes)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Apply the retention policy now')
+            [CompletionResult]::new('pin', 'pin', [CompletionResultType]::ParameterValue, 'Pin a checkpoint: it is never pruned')
+            [CompletionResult]::new('unpin', 'unpin', [CompletionResultType]::ParameterValue, 'Unpin a checkpoint')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'git-checkpoint;help;save' {
+            break
+        }
+        'git-checkpoint;help;list' {
+            break
+        }
+        'git-checkpoint;help;show' {
+            break
+        }
+        'git-checkpoint;help;diff' {
+            break
+        }
+        'git-checkpoint;help;restore' {
+            break
+        }
+        'git-checkpoint;help;undo' {
+            break
+        }
+        'git-checkpoint;help;drop' {
+            break
+        }
+        'git-checkpoint;help;prune' {
+            break
+        }
+        'git-checkpoint;help;pin' {
+            break
+        }
+        'git-checkpoint;help;unpin' {
+            break
+        }
+        'git-checkpoint;help;completions' {
+            break
+        }
+        'git-checkpoint;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,227 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[git-checkpoint] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'git-checkpoint'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'git-checkpoint'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand save 'Snapshot the working tree now and print the checkpoint''s id'
+            cand list 'List checkpoints, newest first'
+            cand ls 'List checkpoints, newest first'
+            cand show 'Show a checkpoint''s metadata and what it changed relative to its HEAD'
+            cand diff 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
+            cand restore 'Make the working tree equal to a checkpoint; undoable'
+            cand undo 'Go back to the previous checkpoint whose files differ from now; undoable'
+            cand drop 'Delete checkpoints (refs and notes)'
+            cand prune 'Apply the retention policy now'
+            cand pin 'Pin a checkpoint: it is never pruned'
+            cand unpin 'Unpin a checkpoint'
+            cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-checkpoint;save'= {
+            cand -m 'A message describing the checkpoint'
+            cand --message 'A message describing the checkpoint'
+            cand --name 'A name to find the checkpoint by later (the newest of a name wins)'
+            cand --kind 'The kind: a short lowercase word such as manual (the default), auto or session'
+            cand --meta 'Free-form metadata stored in the note''s "meta" object; repeatable'
+            cand --meta-json 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --pin 'Pin the checkpoint: it is never pruned'
+            cand --allow-empty 'Make a checkpoint even if nothing changed since the newest one'
+            cand -q 'Print nothing on stderr (the id is still printed on stdout)'
+            cand --quiet 'Print nothing on stderr (the id is still printed on stdout)'
+            cand --json 'Print the checkpoint''s metadata as JSON instead of its id'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;list'= {
+            cand -n 'Show at most N checkpoints'
+            cand --max-count 'Show at most N checkpoints'
+            cand --kind 'Only checkpoints of this kind'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --all 'Checkpoints of every worktree, not just this one'
+            cand --json 'Print a JSON array of the checkpoints'' metadata'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;ls'= {
+            cand -n 'Show at most N checkpoints'
+            cand --max-count 'Show at most N checkpoints'
+            cand --kind 'Only checkpoints of this kind'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --all 'Checkpoints of every worktree, not just this one'
+            cand --json 'Print a JSON array of the checkpoints'' metadata'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;show'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --stat 'A diffstat of what it changed relative to its HEAD (the default)'
+            cand -p 'The patch of what it changed relative to its HEAD'
+            cand --patch 'The patch of what it changed relative to its HEAD'
+            cand --json 'Print the metadata as JSON (the note''s fields plus "commit")'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;diff'= {
+            cand -U 'Lines of context'
+            cand --unified 'Lines of context'
+            cand -M 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false'
+            cand --find-renames 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --stat 'A diffstat, as `git diff --stat`'
+            cand --numstat 'Added and deleted lines per file, as `git diff --numstat`'
+            cand --name-status 'Status letter and path per file, as `git diff --name-status`'
+            cand --name-only 'Changed paths only'
+            cand --json 'A JSON object with a "files" array'
+            cand --no-renames 'Do not detect renames'
+            cand --binary 'Emit binary files as git binary patches (with full index lines) so they apply too'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;restore'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
+            cand --staged 'Also restore the index (staged changes) recorded in the checkpoint'
+            cand --no-save 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
+            cand --force 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand --json 'Print the outcome as JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;undo'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
+            cand --staged 'Also restore the index (staged changes) recorded in the checkpoint'
+            cand --no-save 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
+            cand --force 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand --json 'Print the outcome as JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;drop'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;prune'= {
+            cand --keep 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)'
+            cand --older-than 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)'
+            cand --kind 'Only prune checkpoints of this kind'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --dry-run 'Print what would be pruned; delete nothing'
+            cand --json 'Print the pruned checkpoints as a JSON array'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;pin'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;unpin'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;completions'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;help'= {
+            cand save 'Snapshot the working tree now and print the checkpoint''s id'
+            cand list 'List checkpoints, newest first'
+            cand show 'Show a checkpoint''s metadata and what it changed relative to its HEAD'
+            cand diff 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
+            cand restore 'Make the working tree equal to a checkpoint; undoable'
+            cand undo 'Go back to the previous checkpoint whose files differ from now; undoable'
+            cand drop 'Delete checkpoints (refs and notes)'
+            cand prune 'Apply the retention policy now'
+            cand pin 'Pin a checkpoint: it is never pruned'
+            cand unpin 'Unpin a checkpoint'
+            cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-checkpoint;help;save'= {
+        }
+        &'git-checkpoint;help;list'= {
+        }
+        &'git-checkpoint;help;show'= {
+        }
+        &'git-checkpoint;help;diff'= {
+        }
+        &'git-checkpoint;help;restore'= {
+        }
+        &'git-checkpoint;help;undo'= {
+        }
+        &'git-checkpoint;help;drop'= {
+        }
+        &'git-checkpoint;help;prune'= {
+        }
+        &'git-checkpoint;help;pin'= {
+        }
+        &'git-checkpoint;help;unpin'= {
+        }
+        &'git-checkpoint;help;completions'= {
+        }
+        &'git-checkpoint;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

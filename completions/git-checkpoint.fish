@@ -1,0 +1,183 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_git_checkpoint_global_optspecs
+    string join \n color= h/help V/version
+end
+
+function __fish_git_checkpoint_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_git_checkpoint_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_git_checkpoint_using_subcommand
+    set -l cmd (__fish_git_checkpoint_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "list" -d 'List checkpoints, newest first'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "ls" -d 'List checkpoints, newest first'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "undo" -d 'Go back to the previous checkpoint whose files differ from now; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "prune" -d 'Apply the retention policy now'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "unpin" -d 'Unpin a checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s m -l message -d 'A message describing the checkpoint' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l name -d 'A name to find the checkpoint by later (the newest of a name wins)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l kind -d 'The kind: a short lowercase word such as manual (the default), auto or session' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l meta -d 'Free-form metadata stored in the note\'s "meta" object; repeatable' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l meta-json -d 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l pin -d 'Pin the checkpoint: it is never pruned'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l allow-empty -d 'Make a checkpoint even if nothing changed since the newest one'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s q -l quiet -d 'Print nothing on stderr (the id is still printed on stdout)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l json -d 'Print the checkpoint\'s metadata as JSON instead of its id'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s n -l max-count -d 'Show at most N checkpoints' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l kind -d 'Only checkpoints of this kind' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l all -d 'Checkpoints of every worktree, not just this one'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l json -d 'Print a JSON array of the checkpoints\' metadata'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -s n -l max-count -d 'Show at most N checkpoints' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l kind -d 'Only checkpoints of this kind' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l all -d 'Checkpoints of every worktree, not just this one'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l json -d 'Print a JSON array of the checkpoints\' metadata'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l stat -d 'A diffstat of what it changed relative to its HEAD (the default)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s p -l patch -d 'The patch of what it changed relative to its HEAD'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l json -d 'Print the metadata as JSON (the note\'s fields plus "commit")'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s U -l unified -d 'Lines of context' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s M -l find-renames -d 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l stat -d 'A diffstat, as `git diff --stat`'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat`'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l name-status -d 'Status letter and path per file, as `git diff --name-status`'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l name-only -d 'Changed paths only'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l json -d 'A JSON object with a "files" array'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l no-renames -d 'Do not detect renames'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l binary -d 'Emit binary files as git binary patches (with full index lines) so they apply too'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l no-save -d 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l force -d 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l json -d 'Print the outcome as JSON'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l no-save -d 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l force -d 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l json -d 'Print the outcome as JSON'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l keep -d 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l older-than -d 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l kind -d 'Only prune checkpoints of this kind' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l dry-run -d 'Print what would be pruned; delete nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l json -d 'Print the pruned checkpoints as a JSON array'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand pin" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand pin" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand pin" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand pin" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "list" -d 'List checkpoints, newest first'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "undo" -d 'Go back to the previous checkpoint whose files differ from now; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "prune" -d 'Apply the retention policy now'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "unpin" -d 'Unpin a checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+
+# --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
+function __git_checkpoint_ids
+    git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/ 2>/dev/null
+    git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null | string match -v ''
+    printf '%s\n' @ latest
+end
+complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin" -f -a "(__git_checkpoint_ids)"
+
+# `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
+function __git_checkpoint_delegate
+    set -l tokens (commandline -opc)
+    set -l at (contains -i -- checkpoint $tokens); or return
+    set -e tokens[1..$at]
+    complete -C "git-checkpoint $tokens "(commandline -ct)
+end
+complete -c git -n "__fish_seen_subcommand_from checkpoint" -f -a "(__git_checkpoint_delegate)"

@@ -1,0 +1,378 @@
+//! Shell completions and the man page, generated from the clap definitions.
+//!
+//! Completion scripts from clap alone only fire for `git-checkpoint <TAB>`. `git checkpoint
+//! <TAB>` goes through git's own completion, which calls `_git_checkpoint` (bash),
+//! `_git-checkpoint` (zsh) or the fish rules for `git`; the scripts here add those hooks, and
+//! complete checkpoint ids and names (read with `git for-each-ref`, so completing stays fast)
+//! wherever a checkpoint goes.
+
+use std::io::Write;
+
+use clap::CommandFactory;
+use clap_complete::Shell;
+
+use super::Cli;
+use super::Failure;
+use super::output::Ui;
+
+/// Print a completion script for a shell.
+///
+/// Install, for example: bash: `git checkpoint completions bash >
+/// ~/.local/share/bash-completion/completions/git-checkpoint`; zsh: into a directory of
+/// `$fpath` as `_git-checkpoint`; fish: `~/.config/fish/completions/git-checkpoint.fish`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The shell.
+    #[arg(value_name = "SHELL")]
+    shell: Shell,
+}
+
+pub fn run(_ui: &Ui, args: Args) -> Result<(), Failure> {
+    std::io::stdout()
+        .lock()
+        .write_all(&completion(args.shell))?;
+    Ok(())
+}
+
+/// Subcommands whose positional arguments are checkpoints.
+const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin";
+
+/// The completion script for `shell`.
+pub fn completion(shell: Shell) -> Vec<u8> {
+    let mut out = Vec::new();
+    if shell == Shell::Bash {
+        // clap_complete's bash script names its cases inconsistently when the command name has
+        // a hyphen: generate it under a plain name, called from the wrappers below, and leave
+        // the registration to them.
+        let mut cmd = Cli::command().name("gitcheckpoint");
+        clap_complete::generate(shell, &mut cmd, "gitcheckpoint", &mut out);
+        let script: String = String::from_utf8_lossy(&out)
+            .lines()
+            .map(|l| {
+                if l.trim_start().starts_with("complete -F _gitcheckpoint") {
+                    "    :".to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .map(|l| l + "\n")
+            .collect();
+        out = script.into_bytes();
+    } else {
+        let mut cmd = Cli::command();
+        clap_complete::generate(shell, &mut cmd, "git-checkpoint", &mut out);
+    }
+    let extra = match shell {
+        Shell::Bash => bash_extra(),
+        Shell::Zsh => {
+            let script = String::from_utf8_lossy(&out).into_owned();
+            return zsh(script).into_bytes();
+        }
+        Shell::Fish => fish_extra(),
+        _ => String::new(),
+    };
+    out.extend_from_slice(extra.as_bytes());
+    out
+}
+
+fn bash_extra() -> String {
+    format!(
+        r#"
+# --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
+
+__git_checkpoint_ids() {{
+    git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/ 2>/dev/null
+    git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' \
+        refs/checkpoints/ 2>/dev/null | sed '/^$/d' | sort -u
+    printf '%s\n' @ latest
+}}
+
+# Complete a checkpoint where one goes. $1: index in COMP_WORDS of the first word after the
+# command. Returns 1 when the word is not a checkpoint.
+__git_checkpoint_complete_ids() {{
+    local first=$1 cur="${{COMP_WORDS[COMP_CWORD]}}" sub="" i
+    for ((i = first; i < COMP_CWORD; i++)); do
+        case "${{COMP_WORDS[i]}}" in
+            --) return 1 ;;
+            -*) ;;
+            *) [ -z "$sub" ] && sub="${{COMP_WORDS[i]}}" ;;
+        esac
+    done
+    [ -n "$sub" ] || return 1
+    [[ "$cur" == -* ]] && return 1
+    case " {TAKES_CHECKPOINTS} " in
+        *" $sub "*)
+            local IFS=$'\n'
+            COMPREPLY=($(compgen -W "$(__git_checkpoint_ids)" -- "$cur"))
+            return 0 ;;
+    esac
+    return 1
+}}
+
+__git_checkpoint_main() {{
+    __git_checkpoint_complete_ids 1 && return 0
+    _gitcheckpoint "$@"
+}}
+complete -F __git_checkpoint_main -o bashdefault -o default git-checkpoint
+
+# git's completion calls this for `git checkpoint …`.
+_git_checkpoint() {{
+    local at=$(( ${{__git_cmd_idx:-1}} + 1 ))
+    __git_checkpoint_complete_ids "$at" && return 0
+    local COMP_WORDS=(git-checkpoint "${{COMP_WORDS[@]:at}}")
+    local COMP_CWORD=$(( COMP_CWORD - at + 1 ))
+    _gitcheckpoint git-checkpoint "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+}}
+"#
+    )
+}
+
+fn zsh(script: String) -> String {
+    // Positional checkpoints complete from the repository.
+    let mut out = String::new();
+    for line in script.lines() {
+        let is_cp = [
+            ":checkpoint -- ",
+            ":checkpoints -- ",
+            ":from -- ",
+            ":to -- ",
+        ]
+        .iter()
+        .any(|p| line.contains(p));
+        if is_cp && line.contains(":_default") {
+            out.push_str(&line.replace(":_default", ":__git_checkpoint_ids"));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    let hook = r#"
+# --- git-checkpoint: checkpoint ids and names ---
+(( $+functions[__git_checkpoint_ids] )) ||
+__git_checkpoint_ids() {
+    local -a ids
+    ids=(${(f)"$(git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/ 2>/dev/null)"}
+         ${(f)"$(git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null)"}
+         @ latest)
+    compadd -a ids
+}
+"#;
+    // The hook must be defined before the final dispatch lines clap writes.
+    match out.rfind("\nif [ \"$funcstack[1]\"") {
+        Some(pos) => {
+            out.insert_str(pos + 1, hook);
+            out
+        }
+        None => out + hook,
+    }
+}
+
+fn fish_extra() -> String {
+    format!(
+        r#"
+# --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
+function __git_checkpoint_ids
+    git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/ 2>/dev/null
+    git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null | string match -v ''
+    printf '%s\n' @ latest
+end
+complete -c git-checkpoint -n "__fish_seen_subcommand_from {TAKES_CHECKPOINTS}" -f -a "(__git_checkpoint_ids)"
+
+# `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
+function __git_checkpoint_delegate
+    set -l tokens (commandline -opc)
+    set -l at (contains -i -- checkpoint $tokens); or return
+    set -e tokens[1..$at]
+    complete -C "git-checkpoint $tokens "(commandline -ct)
+end
+complete -c git -n "__fish_seen_subcommand_from checkpoint" -f -a "(__git_checkpoint_delegate)"
+"#
+    )
+}
+
+/// The man page: clap's sections plus the hand-written ones. Generated by the tests into
+/// `man/git-checkpoint.1`, which is what gets installed.
+#[cfg(test)]
+fn man_page() -> Vec<u8> {
+    use clap_mangen::roff::{Roff, bold, roman};
+    let cmd = Cli::command()
+        .name("git-checkpoint")
+        .bin_name("git checkpoint");
+    let man = clap_mangen::Man::new(cmd.clone())
+        .title("GIT-CHECKPOINT")
+        .section("1")
+        .manual("Git Manual");
+    let mut out = Vec::new();
+    let _ = man.render_title(&mut out);
+    let _ = man.render_name_section(&mut out);
+    let _ = man.render_synopsis_section(&mut out);
+
+    let mut roff = Roff::new();
+    roff.control("SH", ["DESCRIPTION"]);
+    for paragraph in DESCRIPTION {
+        roff.control("PP", []);
+        roff.text([roman(*paragraph)]);
+    }
+    let _ = out.write_all(roff.to_roff().as_bytes());
+    let _ = man.render_options_section(&mut out);
+
+    let mut roff = Roff::new();
+    roff.control("SH", ["COMMANDS"]);
+    for sub in cmd.get_subcommands() {
+        if sub.is_hide_set() {
+            continue;
+        }
+        roff.control(
+            "SS",
+            [format!("git checkpoint {}", sub.get_name()).as_str()],
+        );
+        let mut sub = sub
+            .clone()
+            .bin_name(format!("git checkpoint {}", sub.get_name()));
+        let help = sub.render_long_help().to_string();
+        roff.control("nf", []);
+        for line in help.lines() {
+            roff.text([roman(line)]);
+        }
+        roff.control("fi", []);
+    }
+    for (title, paragraphs) in SECTIONS {
+        roff.control("SH", [*title]);
+        for paragraph in *paragraphs {
+            if let Some(code) = paragraph.strip_prefix("$ ") {
+                roff.control("PP", []);
+                roff.control("nf", []);
+                roff.text([bold(code)]);
+                roff.control("fi", []);
+            } else if let Some(item) = paragraph.strip_prefix("* ") {
+                let (term, text) = item.split_once(" :: ").unwrap_or((item, ""));
+                roff.control("TP", []);
+                roff.text([bold(term)]);
+                roff.text([roman(text)]);
+            } else {
+                roff.control("PP", []);
+                roff.text([roman(*paragraph)]);
+            }
+        }
+    }
+    let _ = out.write_all(roff.to_roff().as_bytes());
+    let _ = man.render_version_section(&mut out);
+    out
+}
+
+#[cfg(test)]
+const DESCRIPTION: &[&str] = &[
+    "git-checkpoint takes cheap, complete snapshots of a working tree and brings them back, without touching the branch, the index or the stash. Use it before letting something change many files: a refactor, an AI agent's edit loop, a risky script.",
+    "A checkpoint is a commit on a hidden ref refs/checkpoints/<id>; its metadata is a JSON note in refs/notes/checkpoints. Everything is a plain git object in the repository itself: readable with git log and git show, shareable with a remote, collected by git gc.",
+];
+
+#[cfg(test)]
+const SECTIONS: &[(&str, &[&str])] = &[
+    (
+        "STORAGE FORMAT",
+        &[
+            "Format version 1. The checkpoint commit's tree is exactly what git add -A && git write-tree would write on a copy of the index: tracked files as they are on disk and untracked files that are not ignored, with clean filters applied, executable bits, symlinks and submodule gitlinks. Its first parent is the HEAD commit (none on an unborn branch); when the index differs from HEAD, its last parent is an index commit whose tree is the index. The message is checkpoint: <message> followed by the trailers Checkpoint-Id, Checkpoint-Kind and, when set, Checkpoint-Name and Checkpoint-Worktree.",
+            "The id is YYYYMMDD-HHMMSS-mmmrrr in UTC (milliseconds, then random hex digits): a greater id is a newer checkpoint. The note holds schema, id, name, message, kind, created_at, head (commit, ref), worktree, index (clean, saved, unmerged), stats (files, added, modified, deleted), skipped, pinned, meta and tool. Unknown fields are kept when a note is rewritten.",
+        ],
+    ),
+    (
+        "NAMING A CHECKPOINT",
+        &[
+            "Wherever a command takes <CP>, the first rule that matches wins:",
+            "* 1. :: an exact id;",
+            "* 2. :: @ or latest (the newest), @{N} (the N-th newest, @{0} is the newest), counted among the checkpoints of the current worktree;",
+            "* 3. :: a name given with save --name (the newest checkpoint of that name);",
+            "* 4. :: a unique prefix of an id;",
+            "* 5. :: a unique prefix (at least 4 hex digits) of the checkpoint commit.",
+            "An ambiguous prefix is an error that lists the candidates.",
+        ],
+    ),
+    (
+        "RESTORE AND SAFETY",
+        &[
+            "restore deletes or overwrites only what its safety checkpoint holds. It first saves the current state as a pre-restore checkpoint and prints the command that undoes the restore. Ignored files, files left out by the size guard, nested repositories and submodule contents are never touched; an ignored file in the way makes restore refuse unless --force. HEAD, the branch and the stash are never moved; the index only with --staged. A failure part-way puts back every path already touched. Trees with entries such as .., .git or names with a slash are refused before anything is written, and nothing is written through a symlink.",
+        ],
+    ),
+    (
+        "CONFIGURATION",
+        &[
+            "* checkpoint.maxFileSize :: Untracked files larger than this are left out of a save and listed in skipped. Default 100m; git's size suffixes k, m, g.",
+            "* checkpoint.keep :: Most checkpoints kept, all worktrees together. Default 50.",
+            "* checkpoint.<kind>.keep :: Most checkpoints of one kind kept.",
+            "* checkpoint.maxAge :: Checkpoints older than this are pruned: 90m, 12h, 30d, 2w.",
+            "* checkpoint.autoPrune :: Apply the retention policy after every save. Default true.",
+            "* color.diff, color.ui, diff.renames :: Read as git reads them, for diff and show -p.",
+            "Pinned checkpoints are never pruned and do not count toward any keep.",
+        ],
+    ),
+    (
+        "EXAMPLES",
+        &[
+            "Snapshot before a refactor, look, go back:",
+            "$ git checkpoint save -m \"before refactor\" --name pre-refactor",
+            "$ git checkpoint diff pre-refactor --stat",
+            "$ git checkpoint restore pre-refactor",
+            "Take the last restore back, or step back through history:",
+            "$ git checkpoint restore @",
+            "$ git checkpoint undo",
+            "Keep at most 20 automatic checkpoints:",
+            "$ git config checkpoint.auto.keep 20",
+        ],
+    ),
+    (
+        "EXIT STATUS",
+        &[
+            "* 0 :: Success.",
+            "* 1 :: An error; one line starting with error: on standard error, sometimes followed by a hint.",
+            "* 2 :: A usage error: unknown flag, missing argument.",
+        ],
+    ),
+    (
+        "SEE ALSO",
+        &["git(1), git-stash(1), git-notes(1), git-restore(1), git-gc(1)"],
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed man page and completion scripts must be what the code generates now.
+    /// `UPDATE_GENERATED=1 cargo test` rewrites them.
+    #[test]
+    fn generated_files_are_up_to_date() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = vec![(root.join("man/git-checkpoint.1"), man_page())];
+        for (shell, name) in [
+            (Shell::Bash, "git-checkpoint.bash"),
+            (Shell::Zsh, "_git-checkpoint"),
+            (Shell::Fish, "git-checkpoint.fish"),
+            (Shell::Elvish, "git-checkpoint.elv"),
+            (Shell::PowerShell, "_git-checkpoint.ps1"),
+        ] {
+            files.push((root.join("completions").join(name), completion(shell)));
+        }
+        let update = std::env::var_os("UPDATE_GENERATED").is_some();
+        let mut stale = Vec::new();
+        for (path, fresh) in files {
+            let current = std::fs::read(&path).unwrap_or_default();
+            if current != fresh {
+                if update {
+                    if let Some(dir) = path.parent() {
+                        let _ = std::fs::create_dir_all(dir);
+                    }
+                    assert!(
+                        std::fs::write(&path, &fresh).is_ok(),
+                        "cannot write {path:?}"
+                    );
+                } else {
+                    stale.push(path.display().to_string());
+                }
+            }
+        }
+        assert!(
+            stale.is_empty(),
+            "stale generated files (run `UPDATE_GENERATED=1 cargo test`): {stale:?}"
+        );
+    }
+}
