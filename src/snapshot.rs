@@ -1,7 +1,7 @@
 //! Turning the working tree into a tree object, the way `git add -A && git write-tree` would on
 //! a copy of the index — without writing the index.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
 
 use gix::ObjectId;
@@ -318,11 +318,30 @@ pub fn snapshot(
     leaves.sort_by(|a, b| a.path.cmp(&b.path));
     leaves.dedup_by(|later, earlier| later.path == earlier.path);
     let files = leaves.iter().filter(|l| l.kind != EntryKind::Tree).count() as u64;
-    let tree = write_tree(repo, &leaves)?;
+    // Directories whose content equals the index's reuse the index's cache-tree: no tree to
+    // build or hash for them.
+    let cache = cache_tree(index);
+    let dirty = dirty_dirs(&leaves, &index_leaves);
+    let tree = write_tree_with(
+        repo,
+        &leaves,
+        &TreeCache {
+            valid: &cache,
+            dirty: &dirty,
+        },
+    )?;
     let index_tree = if unmerged {
         None
     } else {
-        Some(index_tree_id(repo, index, &index_leaves)?)
+        let clean = HashSet::new();
+        Some(write_tree_with(
+            repo,
+            &index_leaves,
+            &TreeCache {
+                valid: &cache,
+                dirty: &clean,
+            },
+        )?)
     };
     Ok(Snapshot {
         tree,
@@ -333,19 +352,76 @@ pub fn snapshot(
     })
 }
 
-/// The index as a tree: the cache-tree's root when it is valid, else built from the entries.
-fn index_tree_id(
-    repo: &gix::Repository,
-    index: &gix::index::State,
-    leaves: &[Leaf],
-) -> Result<ObjectId> {
-    if let Some(cache) = index.tree()
-        && cache.num_entries.is_some()
-        && repo.has_object(cache.id)
-    {
-        return Ok(cache.id);
+/// Valid cache-tree entries of the index, by directory path (`""` for the root).
+fn cache_tree(index: &gix::index::State) -> HashMap<BString, ObjectId> {
+    fn walk(
+        node: &gix::index::extension::Tree,
+        path: &mut BString,
+        out: &mut HashMap<BString, ObjectId>,
+    ) {
+        if node.num_entries.is_none() {
+            return;
+        }
+        out.insert(path.clone(), node.id);
+        for child in &node.children {
+            let len = path.len();
+            if len > 0 {
+                path.push(b'/');
+            }
+            path.extend_from_slice(&child.name);
+            walk(child, path, out);
+            path.truncate(len);
+        }
     }
-    write_tree(repo, leaves)
+    let mut out = HashMap::new();
+    if let Some(root) = index.tree() {
+        walk(root, &mut BString::default(), &mut out);
+    }
+    out
+}
+
+/// Directories (and `""`, the root) holding a path whose entry differs between two sorted
+/// leaf lists.
+fn dirty_dirs(a: &[Leaf], b: &[Leaf]) -> HashSet<BString> {
+    let mut dirty = HashSet::new();
+    let mut mark = |path: &BStr| {
+        dirty.insert(BString::default());
+        for pos in path.find_iter(b"/") {
+            dirty.insert(BString::from(&path[..pos]));
+        }
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x.path == y.path => {
+                if x.kind != y.kind || x.id != y.id {
+                    mark(x.path.as_bstr());
+                }
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x.path < y.path => {
+                mark(x.path.as_bstr());
+                i += 1;
+            }
+            (Some(_), Some(y)) | (None, Some(y)) => {
+                mark(y.path.as_bstr());
+                j += 1;
+            }
+            (Some(x), None) => {
+                mark(x.path.as_bstr());
+                i += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    dirty
+}
+
+/// Subtrees that can be taken from the index's cache-tree instead of being written.
+struct TreeCache<'a> {
+    valid: &'a HashMap<BString, ObjectId>,
+    dirty: &'a HashSet<BString>,
 }
 
 /// The file system path of `rela` in the working tree.
@@ -422,10 +498,41 @@ impl Hasher<'_, '_> {
 /// Write the trees for `leaves` (sorted by path, no duplicates) and return the root tree's id.
 /// Trees that already exist are not rewritten.
 pub fn write_tree(repo: &gix::Repository, leaves: &[Leaf]) -> Result<ObjectId> {
-    write_subtree(repo, leaves, 0)
+    let (valid, dirty) = (HashMap::new(), HashSet::new());
+    write_tree_with(
+        repo,
+        leaves,
+        &TreeCache {
+            valid: &valid,
+            dirty: &dirty,
+        },
+    )
 }
 
-fn write_subtree(repo: &gix::Repository, leaves: &[Leaf], prefix_len: usize) -> Result<ObjectId> {
+fn write_tree_with(
+    repo: &gix::Repository,
+    leaves: &[Leaf],
+    cache: &TreeCache<'_>,
+) -> Result<ObjectId> {
+    write_subtree(repo, leaves, 0, cache)
+}
+
+fn write_subtree(
+    repo: &gix::Repository,
+    leaves: &[Leaf],
+    prefix_len: usize,
+    cache: &TreeCache<'_>,
+) -> Result<ObjectId> {
+    let dir = leaves
+        .first()
+        .map(|l| l.path[..prefix_len.saturating_sub(1)].as_bstr())
+        .unwrap_or_default();
+    if !cache.dirty.contains(dir)
+        && let Some(id) = cache.valid.get(dir)
+        && repo.has_object(id)
+    {
+        return Ok(*id);
+    }
     let mut entries = Vec::new();
     let mut i = 0;
     while i < leaves.len() {
@@ -446,7 +553,7 @@ fn write_subtree(repo: &gix::Repository, leaves: &[Leaf], prefix_len: usize) -> 
                     .iter()
                     .position(|l| !l.path[prefix_len..].starts_with(dir))
                     .map_or(leaves.len(), |n| i + n);
-                let oid = write_subtree(repo, &leaves[i..end], prefix_len + pos + 1)?;
+                let oid = write_subtree(repo, &leaves[i..end], prefix_len + pos + 1, cache)?;
                 entries.push(tree::Entry {
                     mode: EntryKind::Tree.into(),
                     filename: rest[..pos].into(),

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""git-checkpoint benchmark: synthetic repositories, git-checkpoint against the git CLI.
+
+    python3 bench/bench.py                       # 10k, 100k and 200k files
+    python3 bench/bench.py --sizes 10000 --runs 5
+
+Builds the release binary, then for each size generates a repository of N files in nested
+directories, commits it, applies a typical agent change (40 files edited, 20 added) and
+measures, as medians of repeated runs in the same process, side by side:
+
+  - `git status --untracked-files=all` (the floor);
+  - `git checkpoint save` against the git CLI doing the same job (copy the index, `git add -A`,
+    `git write-tree`, `git commit-tree`, `git update-ref`, `git notes add`);
+  - a save with nothing changed (what agents hit most);
+  - `git checkpoint restore` of a checkpoint 40 files away against
+    `git restore --source=<commit> --worktree -- . && git clean -fd`;
+  - peak memory (max RSS) of save and of `git add -A`.
+
+Then a large untracked directory that is not ignored, and `list` of 500 checkpoints against
+`git log --no-walk --notes=checkpoints` over the same refs. Prints Markdown tables.
+"""
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release", "git-checkpoint")
+
+ENV = dict(os.environ)
+for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+    ENV.pop(var, None)
+ENV.update(
+    GIT_CONFIG_NOSYSTEM="1",
+    GIT_AUTHOR_NAME="Bench",
+    GIT_AUTHOR_EMAIL="bench@example.com",
+    GIT_COMMITTER_NAME="Bench",
+    GIT_COMMITTER_EMAIL="bench@example.com",
+    LC_ALL="C",
+    NO_COLOR="1",
+)
+ENV["PATH"] = os.path.dirname(BIN) + os.pathsep + ENV.get("PATH", "")
+
+
+def run(cmd, cwd, env=None, check=True):
+    """Run a command; return (seconds, max RSS in KiB, stdout)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd,
+        cwd=cwd,
+        env=env or ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        shell=isinstance(cmd, str),
+    )
+    out, err = proc.communicate()
+    elapsed = time.perf_counter() - start
+    # Peak memory of the whole process tree is not available per child; wait4 gives the
+    # child's own (for shell pipelines: the largest of the processes it waited for).
+    rss = resource_usage_of(proc)
+    if check and proc.returncode != 0:
+        sys.exit(f"failed: {cmd}\n{err.decode(errors='replace')}")
+    return elapsed, rss, out.decode(errors="replace")
+
+
+_last_rusage = {}
+
+
+def resource_usage_of(proc):
+    return _last_rusage.pop(proc.pid, 0)
+
+
+_orig_wait = subprocess.Popen._try_wait
+
+
+def _try_wait(self, wait_flags):
+    # Popen uses waitpid; use wait4 instead to keep the child's peak memory.
+    try:
+        pid, status, usage = os.wait4(self.pid, wait_flags)
+    except ChildProcessError:
+        pid, status = self.pid, 0
+        usage = None
+    if pid == self.pid and usage is not None:
+        _last_rusage[pid] = usage.ru_maxrss
+    return (pid, status)
+
+
+subprocess.Popen._try_wait = _try_wait
+
+
+def median_of(runs, cmd, cwd, before=None):
+    times, rss = [], []
+    for _ in range(runs):
+        if before:
+            before()
+        t, m, _ = run(cmd, cwd)
+        times.append(t)
+        rss.append(m)
+    return statistics.median(times), max(rss)
+
+
+def git(cwd, *args):
+    return run(["git", *args], cwd)[2].strip()
+
+
+def make_repo(path, files, untracked=0):
+    os.makedirs(path)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "checkpoint.keep", "100000")
+    per_dir = 100
+    for i in range(files):
+        d = os.path.join(path, f"d{i // (per_dir * per_dir) % 100:02}", f"s{i // per_dir % 100:02}")
+        if i % per_dir == 0:
+            os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, f"f{i}.txt"), "w") as f:
+            f.write(f"file {i}\n" + "some content line\n" * (i % 7 + 1))
+    git(path, "add", "-A")
+    git(path, "commit", "-qm", "base")
+    for i in range(untracked):
+        d = os.path.join(path, "generated", f"u{i // 100:04}")
+        if i % 100 == 0:
+            os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, f"g{i}.txt"), "w") as f:
+            f.write(f"untracked {i}\n")
+
+
+def agent_change(path, files, round_no):
+    """40 files edited, 20 added."""
+    step = max(files // 40, 1)
+    for k in range(40):
+        i = (k * step + round_no) % files
+        p = os.path.join(path, f"d{i // 10000 % 100:02}", f"s{i // 100 % 100:02}", f"f{i}.txt")
+        with open(p, "a") as f:
+            f.write(f"edited in round {round_no}\n")
+    os.makedirs(os.path.join(path, "new"), exist_ok=True)
+    for k in range(20):
+        with open(os.path.join(path, "new", f"r{round_no}-n{k}.txt"), "w") as f:
+            f.write(f"new file {k} of round {round_no}\n")
+
+
+GIT_PIPELINE = r"""
+set -e
+idx=$(mktemp)
+cp "$(git rev-parse --git-path index)" "$idx"
+GIT_INDEX_FILE="$idx" git add -A
+tree=$(GIT_INDEX_FILE="$idx" git write-tree)
+commit=$(git commit-tree "$tree" -p HEAD -m "checkpoint: bench")
+git update-ref "refs/bench/$RANDOM$RANDOM" "$commit"
+git notes --ref=bench add -m '{"schema":1,"kind":"bench"}' "$commit"
+rm -f "$idx"
+"""
+
+GIT_ADD_ONLY = r"""
+idx=$(mktemp)
+cp "$(git rev-parse --git-path index)" "$idx"
+GIT_INDEX_FILE="$idx" exec git add -A
+"""
+
+
+def fmt_ms(s):
+    return f"{s * 1000:.0f} ms" if s >= 0.01 else f"{s * 1000:.1f} ms"
+
+
+def fmt_mb(kib):
+    return f"{kib / 1024:.0f} MB"
+
+
+def bench_size(files, runs, tmp, untracked=0):
+    path = os.path.join(tmp, f"repo-{files}-{untracked}")
+    t0 = time.perf_counter()
+    make_repo(path, files, untracked)
+    print(f"  generated {files} files (+{untracked} untracked) in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    agent_change(path, files, 0)
+    rows = {}
+    rows["status"] = median_of(runs, ["git", "status", "--untracked-files=all", "--porcelain"], path)
+    # Warm up: the first save writes the new blobs once, as the first git add does.
+    run([BIN, "save", "-q", "--allow-empty"], path)
+    rows["save"] = median_of(runs, [BIN, "save", "-q", "--allow-empty"], path)
+    rows["git"] = median_of(runs, ["bash", "-c", GIT_PIPELINE], path)
+    rows["git_add"] = median_of(runs, ["bash", "-c", GIT_ADD_ONLY], path)
+    rows["nochange"] = median_of(runs, [BIN, "save", "-q"], path)
+
+    result = {"rows": rows}
+    if untracked == 0:
+        # Restore 40 files away: A = before the change, B = after it.
+        b = run([BIN, "save", "-q", "--allow-empty", "--name", "bench-b"], path)[2].strip()
+        git(path, "stash", "-u", "-q")
+        a = run([BIN, "save", "-q", "--allow-empty", "--name", "bench-a"], path)[2].strip()
+        git(path, "stash", "pop", "-q")
+        a_commit = git(path, "rev-parse", f"refs/checkpoints/{a}")
+        b_restore = lambda: run([BIN, "restore", "-q", "--no-save", b], path)
+        rows["restore"] = median_of(runs, [BIN, "restore", "-q", a], path, before=b_restore)
+        rows["git_restore"] = median_of(
+            runs,
+            ["bash", "-c", f"git restore --source={a_commit} --worktree -- . && git clean -fdq"],
+            path,
+            before=b_restore,
+        )
+    return result
+
+
+def bench_list(runs, tmp, count=500):
+    path = os.path.join(tmp, "repo-list")
+    make_repo(path, 100)
+    for i in range(count):
+        run([BIN, "save", "-q", "--allow-empty", "-m", f"checkpoint {i}"], path)
+    ours = median_of(runs, [BIN, "list"], path)
+    theirs = median_of(
+        runs,
+        "git log --no-walk --notes=checkpoints --format='%H %s%n%N' --glob='refs/checkpoints/*'",
+        path,
+    )
+    return ours, theirs
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10000,100000,200000")
+    parser.add_argument("--untracked", type=int, default=20000, help="files in the untracked-directory case (0: skip)")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--keep", action="store_true", help="keep the generated repositories")
+    args = parser.parse_args()
+
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    tmp = tempfile.mkdtemp(prefix="git-checkpoint-bench-")
+    git_version = git(ROOT, "--version")
+    cpu = platform.processor() or platform.machine()
+    print(f"# git-checkpoint benchmark\n")
+    print(f"{platform.system()} {platform.release()}, {os.cpu_count()} cores, {cpu}; {git_version}; "
+          f"medians of {args.runs} runs; 40 files edited + 20 added.\n")
+    try:
+        results = {}
+        for n in sizes:
+            print(f"size {n}...", file=sys.stderr)
+            results[n] = bench_size(n, args.runs, tmp)
+        print("| files | `git status -uall` | save | git CLI save | save / git CLI | save / status | no-change save | no-change / status | restore 40 | git restore + clean | restore / git | save peak RSS | `git add -A` peak RSS |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for n, r in results.items():
+            rows = r["rows"]
+            st, sv, gc, nc = rows["status"][0], rows["save"][0], rows["git"][0], rows["nochange"][0]
+            rs, grs = rows["restore"][0], rows["git_restore"][0]
+            print(
+                f"| {n:,} | {fmt_ms(st)} | {fmt_ms(sv)} | {fmt_ms(gc)} | {sv / gc:.2f} | {sv / st:.2f} | "
+                f"{fmt_ms(nc)} | {nc / st:.2f} | {fmt_ms(rs)} | {fmt_ms(grs)} | {rs / grs:.2f} | "
+                f"{fmt_mb(rows['save'][1])} | {fmt_mb(rows['git_add'][1])} |"
+            )
+        if args.untracked and sizes:
+            n = sizes[0]
+            print(f"size {n} + {args.untracked} untracked...", file=sys.stderr)
+            r = bench_size(n, args.runs, tmp, untracked=args.untracked)["rows"]
+            print(f"\nUntracked directory that is not ignored ({n:,} tracked + {args.untracked:,} untracked files):\n")
+            print("| `git status -uall` | save | git CLI save | save / git CLI | no-change save | no-change / status |")
+            print("|---:|---:|---:|---:|---:|---:|")
+            print(f"| {fmt_ms(r['status'][0])} | {fmt_ms(r['save'][0])} | {fmt_ms(r['git'][0])} | "
+                  f"{r['save'][0] / r['git'][0]:.2f} | {fmt_ms(r['nochange'][0])} | {r['nochange'][0] / r['status'][0]:.2f} |")
+        print("size list...", file=sys.stderr)
+        ours, theirs = bench_list(args.runs, tmp)
+        print("\n`list` of 500 checkpoints:\n")
+        print("| `git checkpoint list` | `git log --no-walk --notes=checkpoints` | ratio |")
+        print("|---:|---:|---:|")
+        print(f"| {fmt_ms(ours[0])} | {fmt_ms(theirs[0])} | {ours[0] / theirs[0]:.2f} |")
+    finally:
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"kept {tmp}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
