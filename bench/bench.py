@@ -150,8 +150,9 @@ idx=$(mktemp)
 cp "$(git rev-parse --git-path index)" "$idx"
 GIT_INDEX_FILE="$idx" git add -A
 tree=$(GIT_INDEX_FILE="$idx" git write-tree)
-commit=$(git commit-tree "$tree" -p HEAD -m "checkpoint: bench")
-git update-ref "refs/bench/$RANDOM$RANDOM" "$commit"
+id="$RANDOM$RANDOM$RANDOM"
+commit=$(git commit-tree "$tree" -p HEAD -m "checkpoint: bench $id")
+git update-ref "refs/bench/$id" "$commit"
 git notes --ref=bench add -m '{"schema":1,"kind":"bench"}' "$commit"
 rm -f "$idx"
 """
