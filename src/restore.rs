@@ -361,24 +361,19 @@ fn restore_captured(
     }
 
     // The safety copy: the state now, plus any ignored content about to be replaced.
-    let mut safety_leaves = cur.leaves.clone();
+    let mut extra = Vec::new();
     for Obstacle::Ignored(path) in &obstacles {
-        collect_ignored(
-            repo,
-            &mut pipeline,
-            &workdir,
-            path.as_bstr(),
-            &mut safety_leaves,
-        )?;
+        collect_ignored(repo, &mut pipeline, &workdir, path.as_bstr(), &mut extra)?;
     }
-    safety_leaves.sort_by(|a, b| a.path.cmp(&b.path));
-    safety_leaves.dedup_by(|later, earlier| later.path == earlier.path);
+    extra.sort_by(|a, b| a.path.cmp(&b.path));
+    extra.dedup_by(|later, earlier| later.path == earlier.path);
+    let safety_state = SafetyState { cur, extra: &extra };
     let safety = if options.no_save {
         None
     } else {
         let mut with_ignored = captured.clone();
         if !obstacles.is_empty() {
-            with_ignored.snap.tree = snapshot::write_tree(repo, &safety_leaves)?;
+            with_ignored.snap.tree = cur.tree_with(repo, &extra)?;
         }
         Some(save::commit_captured(
             repo,
@@ -400,7 +395,7 @@ fn restore_captured(
     let applied = writer.apply(&obstacles, &deletions, &writes);
     if let Err(err) = applied {
         let touched = std::mem::take(&mut writer.touched);
-        let rolled_back = writer.rollback(&touched, &safety_leaves);
+        let rolled_back = writer.rollback(&touched, &safety_state);
         return Err(Error::RestoreFailed {
             source: Box::new(err),
             rolled_back: rolled_back.is_ok(),
@@ -641,6 +636,35 @@ fn to_worktree(
     })
 }
 
+/// The state the safety checkpoint holds: the snapshot taken before the restore, plus ignored
+/// content that `--force` replaces.
+struct SafetyState<'a> {
+    cur: &'a snapshot::Snapshot,
+    extra: &'a [Leaf],
+}
+
+impl SafetyState<'_> {
+    fn leaf(&self, path: &BStr) -> Option<Leaf> {
+        match self.extra.binary_search_by(|l| l.path.as_bstr().cmp(path)) {
+            Ok(i) => Some(self.extra[i].clone()),
+            Err(_) => self.cur.leaf(path),
+        }
+    }
+
+    fn leaves_at_or_below(&self, path: &BStr) -> Vec<Leaf> {
+        let mut out = self.cur.leaves_at_or_below(path);
+        out.extend(
+            self.extra
+                .iter()
+                .filter(|l| is_at_or_below(l.path.as_bstr(), path))
+                .cloned(),
+        );
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out.dedup_by(|later, earlier| later.path == earlier.path);
+        out
+    }
+}
+
 /// Writes and deletes files in the working tree, never through a symlink, remembering what it
 /// touched so that a failure can be rolled back.
 struct Writer<'a, 'repo> {
@@ -674,21 +698,12 @@ impl Writer<'_, '_> {
         Ok(())
     }
 
-    /// Put every touched path back as `leaves` (the safety state) has it.
-    fn rollback(&mut self, touched: &[BString], leaves: &[Leaf]) -> Result<()> {
+    /// Put every touched path back as the safety state has it.
+    fn rollback(&mut self, touched: &[BString], state: &SafetyState<'_>) -> Result<()> {
         let mut result = Ok(());
         for path in touched.iter().rev() {
-            let at = |p: &BStr| {
-                leaves
-                    .binary_search_by(|l| l.path.as_bstr().cmp(p))
-                    .ok()
-                    .map(|i| &leaves[i])
-            };
-            let below: Vec<&Leaf> = leaves
-                .iter()
-                .filter(|l| is_at_or_below(l.path.as_bstr(), path.as_bstr()))
-                .collect();
-            let step = match at(path.as_bstr()) {
+            let below = state.leaves_at_or_below(path.as_bstr());
+            let step = match state.leaf(path.as_bstr()) {
                 Some(leaf) => {
                     let _ = self.remove_any(path.as_bstr());
                     self.write(path.as_bstr(), leaf.kind, leaf.id)

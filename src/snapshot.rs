@@ -1,7 +1,7 @@
 //! Turning the working tree into a tree object, the way `git add -A && git write-tree` would on
 //! a copy of the index — without writing the index.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
 
 use gix::ObjectId;
@@ -30,8 +30,12 @@ impl Default for Options {
     }
 }
 
-/// The trees a save writes.
-#[derive(Debug, Clone)]
+/// An entry of a snapshot: its mode and object.
+pub type Blob = (EntryKind, ObjectId);
+
+/// The trees a save writes, and what the snapshot holds path by path: the index's stage-0
+/// entries (other than intent-to-add ones) with `overrides` applied.
+#[derive(Clone)]
 pub struct Snapshot {
     /// The working tree as `git add -A` would stage it.
     pub tree: ObjectId,
@@ -41,30 +45,21 @@ pub struct Snapshot {
     pub files: u64,
     /// Paths left out of `tree`.
     pub skipped: Vec<Skipped>,
-    /// The leaves of `tree`, sorted by path.
-    pub leaves: Vec<Leaf>,
+    /// The index the snapshot was taken against.
+    index: gix::worktree::Index,
+    /// Where the snapshot differs from the index: new content, or `None` for a path it lacks.
+    overrides: BTreeMap<BString, Option<Blob>>,
 }
 
-impl Snapshot {
-    /// The leaf at `path`, if the snapshot has one.
-    pub fn leaf(&self, path: &BStr) -> Option<&Leaf> {
-        self.leaves
-            .binary_search_by(|l| l.path.as_bstr().cmp(path))
-            .ok()
-            .map(|i| &self.leaves[i])
-    }
-
-    /// Whether the snapshot has a leaf at or below `path`.
-    pub fn has_at_or_below(&self, path: &BStr) -> bool {
-        if self.leaf(path).is_some() {
-            return true;
-        }
-        let mut dir = BString::from(path);
-        dir.push(b'/');
-        let start = self.leaves.partition_point(|l| l.path < dir);
-        self.leaves
-            .get(start)
-            .is_some_and(|l| l.path.starts_with(dir.as_slice()))
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("tree", &self.tree)
+            .field("index_tree", &self.index_tree)
+            .field("files", &self.files)
+            .field("skipped", &self.skipped)
+            .field("overrides", &self.overrides.len())
+            .finish()
     }
 }
 
@@ -77,6 +72,68 @@ pub struct Leaf {
     pub kind: EntryKind,
     /// Its object.
     pub id: ObjectId,
+}
+
+/// The index entry a snapshot starts from: stage 0 and not intent-to-add.
+fn base_entry(entry: &gix::index::Entry) -> Option<Blob> {
+    if entry.stage() != Stage::Unconflicted || entry.flags.contains(Flags::INTENT_TO_ADD) {
+        return None;
+    }
+    index_kind(entry.mode).map(|kind| (kind, entry.id))
+}
+
+impl Snapshot {
+    /// The leaf at `path`, if the snapshot has one.
+    pub fn leaf(&self, path: &BStr) -> Option<Leaf> {
+        let found = match self.overrides.get(path) {
+            Some(o) => *o,
+            None => self.index.entry_by_path(path).and_then(base_entry),
+        };
+        found.map(|(kind, id)| Leaf {
+            path: path.to_owned(),
+            kind,
+            id,
+        })
+    }
+
+    /// Every leaf at `path` or below it, sorted by path.
+    pub fn leaves_at_or_below(&self, path: &BStr) -> Vec<Leaf> {
+        let mut out: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
+        let state: &gix::index::State = &self.index;
+        if let Some(blob) = state.entry_by_path(path).and_then(base_entry) {
+            out.insert(path.to_owned(), Some(blob));
+        }
+        let mut dir = BString::from(path);
+        dir.push(b'/');
+        if let Some(entries) = state.prefixed_entries(dir.as_bstr()) {
+            for entry in entries {
+                if let Some(blob) = base_entry(entry) {
+                    out.insert(entry.path(state).to_owned(), Some(blob));
+                }
+            }
+        }
+        for (p, o) in self
+            .overrides
+            .range::<BString, _>(BString::from(path)..)
+            .take_while(|(p, _)| p.starts_with(path))
+        {
+            if p.as_bstr() == path || p.starts_with(dir.as_slice()) {
+                out.insert(p.clone(), *o);
+            }
+        }
+        out.into_iter()
+            .filter_map(|(path, o)| o.map(|(kind, id)| Leaf { path, kind, id }))
+            .collect()
+    }
+
+    /// The tree of this snapshot with `extra` leaves added (replacing what is at their paths).
+    pub fn tree_with(&self, repo: &gix::Repository, extra: &[Leaf]) -> Result<ObjectId> {
+        let mut overrides = self.overrides.clone();
+        for leaf in extra {
+            overrides.insert(leaf.path.clone(), Some((leaf.kind, leaf.id)));
+        }
+        write_tree(repo, &self.index, &overrides)
+    }
 }
 
 /// What status said about a tracked path.
@@ -107,7 +164,7 @@ impl gix::status::plumbing::index_as_worktree::traits::SubmoduleStatus for NoSub
 /// no commit and no ref). `index` is only read.
 pub fn snapshot(
     repo: &gix::Repository,
-    index: &gix::index::State,
+    index: &gix::worktree::Index,
     options: Options,
 ) -> Result<Snapshot> {
     let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
@@ -174,7 +231,7 @@ pub fn snapshot(
         }
     }
 
-    // 2. Hash what must be hashed, keep the rest from the index.
+    // 2. Hash what must be hashed; everything else is the index.
     let (mut pipeline, _) = repo
         .filter_pipeline(None)
         .context(|| "cannot set up the clean filters".into())?;
@@ -186,90 +243,49 @@ pub fn snapshot(
         has_symlinks: caps.symlink,
     };
 
-    let mut leaves: Vec<Leaf> = Vec::with_capacity(index.entries().len() + untracked.len());
-    let mut index_leaves: Vec<Leaf> = Vec::with_capacity(index.entries().len());
+    let mut overrides: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
     let mut unmerged = false;
-    let mut last_conflict: Option<&BStr> = None;
-    for entry in index.entries() {
+    let entries = index.entries();
+    let mut i = 0;
+    while i < entries.len() {
+        let entry = &entries[i];
         let path = entry.path(index);
+        i += 1;
         if entry.stage() != Stage::Unconflicted {
             unmerged = true;
-            // `git add -A` resolves a conflicted path to what the working tree holds.
-            if last_conflict != Some(path) {
-                last_conflict = Some(path);
-                let old = index
-                    .entries()
-                    .iter()
-                    .find(|e| e.path(index) == path && e.stage() == Stage::Ours)
-                    .map(|e| e.mode);
-                if let Some((kind, id)) = hasher.hash(path, old)? {
-                    leaves.push(Leaf {
-                        path: path.to_owned(),
-                        kind,
-                        id,
-                    });
+            // `git add -A` resolves a conflicted path to what the working tree holds; the
+            // entries of one path are adjacent.
+            let mut ours = None;
+            let mut j = i - 1;
+            while j < entries.len() && entries[j].path(index) == path {
+                if entries[j].stage() == Stage::Ours {
+                    ours = Some(entries[j].mode);
                 }
+                j += 1;
             }
+            i = j;
+            overrides.insert(path.to_owned(), hasher.hash(path, ours)?);
             continue;
         }
-        let intent_to_add = entry.flags.contains(Flags::INTENT_TO_ADD);
-        if !intent_to_add && let Some(kind) = index_kind(entry.mode) {
-            index_leaves.push(Leaf {
-                path: path.to_owned(),
-                kind,
-                id: entry.id,
-            });
-        }
-        let action = actions.get(path).copied();
-        if entry.mode.is_submodule() {
+        let base = base_entry(entry);
+        let new = if entry.mode.is_submodule() {
             // A gitlink records the submodule's checked-out commit, whatever the stat says.
             match hasher.hash(path, Some(entry.mode))? {
-                Some((kind, id)) => leaves.push(Leaf {
-                    path: path.to_owned(),
-                    kind,
-                    id,
-                }),
-                None if worktree_path(&workdir, path)?.exists() => {
-                    // An uninitialised submodule: its directory is empty, the gitlink stays.
-                    leaves.push(Leaf {
-                        path: path.to_owned(),
-                        kind: EntryKind::Commit,
-                        id: entry.id,
-                    });
-                }
-                None => {}
+                Some(found) => Some(found),
+                // An uninitialised submodule: its directory is empty, the gitlink stays.
+                None if worktree_path(&workdir, path)?.exists() => base,
+                None => None,
             }
-            continue;
-        }
-        match action {
-            Some(Action::Remove) => {}
-            Some(Action::Rehash) => {
-                if let Some((kind, id)) = hasher.hash(path, Some(entry.mode))? {
-                    leaves.push(Leaf {
-                        path: path.to_owned(),
-                        kind,
-                        id,
-                    });
-                }
+        } else {
+            match actions.get(path) {
+                Some(Action::Remove) => None,
+                Some(Action::Rehash) => hasher.hash(path, Some(entry.mode))?,
+                None if entry.flags.contains(Flags::INTENT_TO_ADD) => hasher.hash(path, None)?,
+                None => continue,
             }
-            None if intent_to_add => {
-                if let Some((kind, id)) = hasher.hash(path, None)? {
-                    leaves.push(Leaf {
-                        path: path.to_owned(),
-                        kind,
-                        id,
-                    });
-                }
-            }
-            None => {
-                if let Some(kind) = index_kind(entry.mode) {
-                    leaves.push(Leaf {
-                        path: path.to_owned(),
-                        kind,
-                        id: entry.id,
-                    });
-                }
-            }
+        };
+        if new != base {
+            overrides.insert(path.to_owned(), new);
         }
     }
 
@@ -299,12 +315,14 @@ pub fn snapshot(
                         continue;
                     }
                 }
-                if let Some((kind, id)) = hasher.hash(path.as_bstr(), None)? {
-                    leaves.push(Leaf { path, kind, id });
+                if let Some(found) = hasher.hash(path.as_bstr(), None)? {
+                    overrides.insert(path, Some(found));
                 }
             }
             DiskKind::Repository => match hasher.hash(path.as_bstr(), None)? {
-                Some((kind, id)) => leaves.push(Leaf { path, kind, id }),
+                Some(found) => {
+                    overrides.insert(path, Some(found));
+                }
                 None => skipped.push(Skipped {
                     path: path.to_string(),
                     reason: SKIP_EMBEDDED_NO_COMMIT.into(),
@@ -315,40 +333,33 @@ pub fn snapshot(
         }
     }
 
-    leaves.sort_by(|a, b| a.path.cmp(&b.path));
-    leaves.dedup_by(|later, earlier| later.path == earlier.path);
-    let files = leaves.iter().filter(|l| l.kind != EntryKind::Tree).count() as u64;
-    // Directories whose content equals the index's reuse the index's cache-tree: no tree to
-    // build or hash for them.
-    let cache = cache_tree(index);
-    let dirty = dirty_dirs(&leaves, &index_leaves);
-    let tree = write_tree_with(
-        repo,
-        &leaves,
-        &TreeCache {
-            valid: &cache,
-            dirty: &dirty,
-        },
-    )?;
+    // Files: the index's, adjusted by the overrides.
+    let mut files = entries
+        .iter()
+        .filter(|e| base_entry(e).is_some_and(|(k, _)| k != EntryKind::Tree))
+        .count() as i64;
+    for (path, new) in &overrides {
+        let had = index
+            .entry_by_path(path.as_bstr())
+            .and_then(base_entry)
+            .is_some_and(|(k, _)| k != EntryKind::Tree);
+        let has = new.is_some_and(|(k, _)| k != EntryKind::Tree);
+        files += i64::from(has) - i64::from(had);
+    }
+
+    let tree = write_tree(repo, index, &overrides)?;
     let index_tree = if unmerged {
         None
     } else {
-        let clean = HashSet::new();
-        Some(write_tree_with(
-            repo,
-            &index_leaves,
-            &TreeCache {
-                valid: &cache,
-                dirty: &clean,
-            },
-        )?)
+        Some(write_tree(repo, index, &BTreeMap::new())?)
     };
     Ok(Snapshot {
         tree,
         index_tree,
-        files,
+        files: files.max(0) as u64,
         skipped,
-        leaves,
+        index: index.clone(),
+        overrides,
     })
 }
 
@@ -380,48 +391,145 @@ fn cache_tree(index: &gix::index::State) -> HashMap<BString, ObjectId> {
     out
 }
 
-/// Directories (and `""`, the root) holding a path whose entry differs between two sorted
-/// leaf lists.
-fn dirty_dirs(a: &[Leaf], b: &[Leaf]) -> HashSet<BString> {
+/// Writes the tree of an index with overrides applied. Directories that hold no override take
+/// their id from the index's cache-tree when it is valid: no tree to build, hash or write.
+struct TreeWriter<'a> {
+    repo: &'a gix::Repository,
+    index: &'a gix::index::State,
+    overrides: &'a BTreeMap<BString, Option<Blob>>,
+    valid: HashMap<BString, ObjectId>,
+    dirty: HashSet<BString>,
+}
+
+/// Write the tree of `index` with `overrides` applied and return its id.
+pub fn write_tree(
+    repo: &gix::Repository,
+    index: &gix::index::State,
+    overrides: &BTreeMap<BString, Option<Blob>>,
+) -> Result<ObjectId> {
     let mut dirty = HashSet::new();
-    let mut mark = |path: &BStr| {
+    for path in overrides.keys() {
         dirty.insert(BString::default());
         for pos in path.find_iter(b"/") {
             dirty.insert(BString::from(&path[..pos]));
         }
-    };
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) if x.path == y.path => {
-                if x.kind != y.kind || x.id != y.id {
-                    mark(x.path.as_bstr());
-                }
-                i += 1;
-                j += 1;
-            }
-            (Some(x), Some(y)) if x.path < y.path => {
-                mark(x.path.as_bstr());
-                i += 1;
-            }
-            (Some(_), Some(y)) | (None, Some(y)) => {
-                mark(y.path.as_bstr());
-                j += 1;
-            }
-            (Some(x), None) => {
-                mark(x.path.as_bstr());
-                i += 1;
-            }
-            (None, None) => break,
-        }
     }
-    dirty
+    let writer = TreeWriter {
+        repo,
+        index,
+        overrides,
+        valid: cache_tree(index),
+        dirty,
+    };
+    match writer.write_dir(BStr::new(b""))? {
+        Some(id) => Ok(id),
+        None => writer.write(Vec::new()),
+    }
 }
 
-/// Subtrees that can be taken from the index's cache-tree instead of being written.
-struct TreeCache<'a> {
-    valid: &'a HashMap<BString, ObjectId>,
-    dirty: &'a HashSet<BString>,
+/// A direct child of a directory being written.
+enum Child {
+    Leaf(Blob),
+    Dir,
+}
+
+impl TreeWriter<'_> {
+    /// The tree of directory `dir` (`""`: the root), or `None` when it would be empty.
+    fn write_dir(&self, dir: &BStr) -> Result<Option<ObjectId>> {
+        if !self.dirty.contains(dir)
+            && let Some(id) = self.valid.get(dir)
+            && self.repo.has_object(id)
+        {
+            return Ok(Some(*id));
+        }
+        let mut prefix = BString::from(dir);
+        if !prefix.is_empty() {
+            prefix.push(b'/');
+        }
+        let mut children: BTreeMap<BString, Child> = BTreeMap::new();
+        let state = self.index;
+        if let Some(range) = state.prefixed_entries_range(prefix.as_bstr()) {
+            let entries = &state.entries()[range];
+            let mut i = 0;
+            while i < entries.len() {
+                let entry = &entries[i];
+                let path = entry.path(state);
+                let rest = &path[prefix.len()..];
+                match rest.find_byte(b'/') {
+                    // A sparse directory entry is stored with a trailing slash.
+                    Some(pos) if pos + 1 == rest.len() && entry.mode.is_sparse() => {
+                        if let Some(blob) = base_entry(entry) {
+                            children.insert(rest[..pos].into(), Child::Leaf(blob));
+                        }
+                        i += 1;
+                    }
+                    Some(pos) => {
+                        let sub = &path[..prefix.len() + pos + 1];
+                        children.insert(rest[..pos].into(), Child::Dir);
+                        i += entries[i..].partition_point(|e| e.path(state).starts_with(sub));
+                    }
+                    None => {
+                        if let Some(blob) = base_entry(entry) {
+                            children.insert(rest.into(), Child::Leaf(blob));
+                        }
+                        i += 1;
+                    }
+                }
+            }
+        }
+        for (path, new) in self
+            .overrides
+            .range::<BString, _>(prefix.clone()..)
+            .take_while(|(p, _)| p.starts_with(prefix.as_slice()))
+        {
+            let rest = &path[prefix.len()..];
+            match (rest.find_byte(b'/'), new) {
+                (Some(pos), Some(_)) => {
+                    // A file of that name was removed by an earlier (smaller) override.
+                    children.entry(rest[..pos].into()).or_insert(Child::Dir);
+                }
+                (Some(_), None) => {}
+                (None, Some(blob)) => {
+                    children.insert(rest.into(), Child::Leaf(*blob));
+                }
+                (None, None) => {
+                    children.remove(rest);
+                }
+            }
+        }
+        let mut entries = Vec::with_capacity(children.len());
+        for (name, child) in children {
+            let (mode, oid) = match child {
+                Child::Leaf((kind, id)) => (kind, id),
+                Child::Dir => {
+                    let mut sub = prefix.clone();
+                    sub.extend_from_slice(&name);
+                    match self.write_dir(sub.as_bstr())? {
+                        Some(id) => (EntryKind::Tree, id),
+                        None => continue,
+                    }
+                }
+            };
+            entries.push(tree::Entry {
+                mode: mode.into(),
+                filename: name,
+                oid,
+            });
+        }
+        if entries.is_empty() {
+            return Ok(None);
+        }
+        self.write(entries).map(Some)
+    }
+
+    fn write(&self, mut entries: Vec<tree::Entry>) -> Result<ObjectId> {
+        entries.sort();
+        let id = self
+            .repo
+            .write_object(gix::objs::Tree { entries })
+            .context(|| "cannot write a tree object".into())?;
+        Ok(id.detach())
+    }
 }
 
 /// The file system path of `rela` in the working tree.
@@ -493,87 +601,4 @@ impl Hasher<'_, '_> {
         }
         kind
     }
-}
-
-/// Write the trees for `leaves` (sorted by path, no duplicates) and return the root tree's id.
-/// Trees that already exist are not rewritten.
-pub fn write_tree(repo: &gix::Repository, leaves: &[Leaf]) -> Result<ObjectId> {
-    let (valid, dirty) = (HashMap::new(), HashSet::new());
-    write_tree_with(
-        repo,
-        leaves,
-        &TreeCache {
-            valid: &valid,
-            dirty: &dirty,
-        },
-    )
-}
-
-fn write_tree_with(
-    repo: &gix::Repository,
-    leaves: &[Leaf],
-    cache: &TreeCache<'_>,
-) -> Result<ObjectId> {
-    write_subtree(repo, leaves, 0, cache)
-}
-
-fn write_subtree(
-    repo: &gix::Repository,
-    leaves: &[Leaf],
-    prefix_len: usize,
-    cache: &TreeCache<'_>,
-) -> Result<ObjectId> {
-    let dir = leaves
-        .first()
-        .map(|l| l.path[..prefix_len.saturating_sub(1)].as_bstr())
-        .unwrap_or_default();
-    if !cache.dirty.contains(dir)
-        && let Some(id) = cache.valid.get(dir)
-        && repo.has_object(id)
-    {
-        return Ok(*id);
-    }
-    let mut entries = Vec::new();
-    let mut i = 0;
-    while i < leaves.len() {
-        let rest = &leaves[i].path[prefix_len..];
-        match rest.find_byte(b'/') {
-            // A sparse directory entry is stored with a trailing slash.
-            Some(pos) if pos + 1 == rest.len() && leaves[i].kind == EntryKind::Tree => {
-                entries.push(tree::Entry {
-                    mode: EntryKind::Tree.into(),
-                    filename: rest[..pos].into(),
-                    oid: leaves[i].id,
-                });
-                i += 1;
-            }
-            Some(pos) => {
-                let dir = &rest[..=pos];
-                let end = leaves[i..]
-                    .iter()
-                    .position(|l| !l.path[prefix_len..].starts_with(dir))
-                    .map_or(leaves.len(), |n| i + n);
-                let oid = write_subtree(repo, &leaves[i..end], prefix_len + pos + 1, cache)?;
-                entries.push(tree::Entry {
-                    mode: EntryKind::Tree.into(),
-                    filename: rest[..pos].into(),
-                    oid,
-                });
-                i = end;
-            }
-            None => {
-                entries.push(tree::Entry {
-                    mode: leaves[i].kind.into(),
-                    filename: rest.into(),
-                    oid: leaves[i].id,
-                });
-                i += 1;
-            }
-        }
-    }
-    entries.sort();
-    let id = repo
-        .write_object(gix::objs::Tree { entries })
-        .context(|| "cannot write a tree object".into())?;
-    Ok(id.detach())
 }

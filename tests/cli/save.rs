@@ -209,6 +209,30 @@ fn sparse_checkout_entries_are_kept() {
 }
 
 #[test]
+fn sparse_index_directory_entries_are_kept() {
+    let repo = committed(&[
+        ("in/a", "a\n"),
+        ("out/deep/b", "b\n"),
+        ("out/c", "c\n"),
+        ("top", "t\n"),
+    ]);
+    repo.git(&["config", "index.sparse", "true"]);
+    repo.git(&["sparse-checkout", "set", "--cone", "in"]);
+    let listing = repo.git(&["ls-files", "--sparse", "-s"]);
+    assert!(
+        listing.contains("040000") && listing.contains("out/"),
+        "a sparse index: {listing}"
+    );
+    repo.write("in/a", "changed\n");
+    repo.write("in/new", "new\n");
+    let id = save_matches_oracle(&repo);
+    assert_eq!(
+        repo.git(&["show", &format!("refs/checkpoints/{id}:out/deep/b")]),
+        "b"
+    );
+}
+
+#[test]
 fn attributes_eol_and_clean_filters() {
     let repo = committed(&[(".gitattributes", "*.txt text eol=lf\n*.up filter=upper\n")]);
     repo.git(&["config", "filter.upper.clean", "tr a-z A-Z"]);
@@ -401,7 +425,16 @@ fn without_an_identity() {
 
 #[test]
 fn unicode_spaces_and_file_to_directory() {
-    let repo = committed(&[("plain", "p\n"), ("becomes-dir", "file\n")]);
+    let repo = committed(&[
+        ("plain", "p\n"),
+        ("becomes-dir", "file\n"),
+        ("becomes-file/inner", "i\n"),
+        ("becomes-file/deeper/x", "x\n"),
+        ("emptied/only", "o\n"),
+    ]);
+    repo.remove("becomes-file");
+    repo.write("becomes-file", "now a file\n");
+    repo.remove("emptied/only");
     repo.write("sp ace/ünïcødé name.txt", "u\n");
     repo.write("日本語.txt", "j\n");
     repo.remove("becomes-dir");
