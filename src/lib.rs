@@ -31,6 +31,7 @@ pub mod restore;
 pub mod retention;
 pub mod save;
 pub mod snapshot;
+pub mod statcache;
 pub mod store;
 pub mod treediff;
 

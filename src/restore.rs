@@ -94,7 +94,7 @@ pub fn restore(
     } else {
         repo
     };
-    let captured = save::capture(work_repo, None)?;
+    let captured = save::capture(work_repo, None, !options.dry_run)?;
     restore_captured(work_repo, &captured, target, options)
 }
 
@@ -119,7 +119,7 @@ pub fn undo(
     } else {
         repo
     };
-    let captured = save::capture(work_repo, None)?;
+    let captured = save::capture(work_repo, None, !options.dry_run)?;
     let mut seen = vec![captured.snap.tree];
     let mut count = 0;
     for c in all

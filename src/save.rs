@@ -66,7 +66,7 @@ pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
     if let Some(name) = &options.name {
         format::validate_name(name).map_err(Error::InvalidInput)?;
     }
-    let captured = capture(repo, options.max_file_size)?;
+    let captured = capture(repo, options.max_file_size, true)?;
     commit_captured(repo, &captured, options)
 }
 
@@ -89,8 +89,14 @@ pub struct Captured {
 }
 
 /// Snapshot the working tree (blobs and trees are written to `repo`'s object store, which may
-/// be an in-memory one) and read `HEAD`. `max_file_size` overrides `checkpoint.maxFileSize`.
-pub fn capture(repo: &gix::Repository, max_file_size: Option<u64>) -> Result<Captured> {
+/// be an in-memory one) and read `HEAD`. `max_file_size` overrides `checkpoint.maxFileSize`;
+/// `stat_cache` uses and updates the stat cache of untracked files (leave it off when objects
+/// are kept in memory).
+pub fn capture(
+    repo: &gix::Repository,
+    max_file_size: Option<u64>,
+    stat_cache: bool,
+) -> Result<Captured> {
     let max_file_size = match max_file_size {
         Some(size) => size,
         None => crate::repo::config_size(repo, "checkpoint.maxFileSize")?
@@ -112,7 +118,14 @@ pub fn capture(repo: &gix::Repository, max_file_size: Option<u64>) -> Result<Cap
         None => None,
     };
     let worktree = crate::repo::worktree_name(repo)?;
-    let snap = snapshot::snapshot(repo, &index, snapshot::Options { max_file_size })?;
+    let snap = snapshot::snapshot(
+        repo,
+        &index,
+        snapshot::Options {
+            max_file_size,
+            stat_cache,
+        },
+    )?;
     let index_state = match snap.index_tree {
         None => IndexState::Unmerged,
         Some(tree) if Some(tree) == head_tree => IndexState::Clean,

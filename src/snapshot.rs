@@ -14,18 +14,23 @@ use gix::status::plumbing::index_as_worktree_with_renames::{Entry as StatusEntry
 
 use crate::error::{Context, Error, Result};
 use crate::format::{SKIP_EMBEDDED_NO_COMMIT, SKIP_TOO_LARGE, Skipped};
+use crate::statcache::{Stamp, StatCache};
 
 /// What to snapshot and how.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
     /// Untracked files larger than this many bytes are left out (`checkpoint.maxFileSize`).
     pub max_file_size: u64,
+    /// Use and update the private stat cache of untracked files (see [`crate::statcache`]).
+    /// Off when objects are kept in memory only.
+    pub stat_cache: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             max_file_size: 100 * 1024 * 1024,
+            stat_cache: true,
         }
     }
 }
@@ -289,34 +294,43 @@ pub fn snapshot(
         }
     }
 
+    let mut cache = (options.stat_cache && !untracked.is_empty())
+        .then(|| StatCache::load(repo, hashing_digest(repo, index, &untracked)));
     let mut skipped = Vec::new();
     for (path, disk_kind) in untracked {
         match disk_kind {
             DiskKind::File | DiskKind::Symlink => {
                 let fs_path = worktree_path(&workdir, path.as_bstr())?;
-                if disk_kind == DiskKind::File {
-                    let size = match std::fs::symlink_metadata(&fs_path) {
-                        Ok(md) => md.len(),
-                        // Gone since the walk: nothing to save.
-                        Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-                        Err(source) => {
-                            return Err(Error::UnreadableFile {
-                                path: path.to_string(),
-                                source,
-                            });
-                        }
-                    };
-                    if size > options.max_file_size {
-                        skipped.push(Skipped {
+                let md = match std::fs::symlink_metadata(&fs_path) {
+                    Ok(md) => md,
+                    // Gone since the walk: nothing to save.
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+                    Err(source) => {
+                        return Err(Error::UnreadableFile {
                             path: path.to_string(),
-                            reason: SKIP_TOO_LARGE.into(),
-                            size: Some(size),
+                            source,
                         });
-                        continue;
                     }
+                };
+                if disk_kind == DiskKind::File && md.len() > options.max_file_size {
+                    skipped.push(Skipped {
+                        path: path.to_string(),
+                        reason: SKIP_TOO_LARGE.into(),
+                        size: Some(md.len()),
+                    });
+                    continue;
                 }
-                if let Some(found) = hasher.hash(path.as_bstr(), None)? {
-                    overrides.insert(path, Some(found));
+                let stamp = Stamp::of(&md);
+                let cached = cache.as_ref().and_then(|c| c.get(repo, &path, stamp));
+                let found = match cached {
+                    Some(found) => Some(found),
+                    None => hasher.hash(path.as_bstr(), None)?,
+                };
+                if let Some((kind, id)) = found {
+                    if let Some(cache) = cache.as_mut() {
+                        cache.put(path.clone(), stamp, kind, id);
+                    }
+                    overrides.insert(path, Some((kind, id)));
                 }
             }
             DiskKind::Repository => match hasher.hash(path.as_bstr(), None)? {
@@ -331,6 +345,10 @@ pub fn snapshot(
             },
             DiskKind::Directory | DiskKind::Untrackable => {}
         }
+    }
+
+    if let Some(cache) = cache {
+        cache.store();
     }
 
     // Files: the index's, adjusted by the overrides.
@@ -361,6 +379,62 @@ pub fn snapshot(
         index: index.clone(),
         overrides,
     })
+}
+
+/// A fingerprint of everything that changes how a file is hashed into a blob: the
+/// `.gitattributes` files (tracked ones by id, untracked ones by stamp), `info/attributes`,
+/// and the `core.*` and `filter.*` settings.
+fn hashing_digest(
+    repo: &gix::Repository,
+    index: &gix::index::State,
+    untracked: &[(BString, DiskKind)],
+) -> u64 {
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    let config = repo.config_snapshot();
+    let file = config.plumbing();
+    for name in ["core", "filter"] {
+        if let Some(sections) = file.sections_by_name(name) {
+            for section in sections {
+                parts.push(section.to_bstring().into());
+            }
+        }
+    }
+    for entry in index.entries() {
+        let path = entry.path(index);
+        if path.ends_with(b".gitattributes") {
+            parts.push(path.to_vec());
+            parts.push(entry.id.as_bytes().to_vec());
+        }
+    }
+    let stamp_of = |path: &std::path::Path| {
+        std::fs::symlink_metadata(path)
+            .map(|md| format!("{:?}", Stamp::of(&md)).into_bytes())
+            .unwrap_or_default()
+    };
+    if let Some(workdir) = repo.workdir() {
+        for (path, _) in untracked {
+            if path.ends_with(b".gitattributes")
+                && let Ok(fs_path) = worktree_path(workdir, path.as_bstr())
+            {
+                parts.push(path.to_vec());
+                parts.push(stamp_of(&fs_path));
+            }
+        }
+    }
+    parts.push(stamp_of(&repo.common_dir().join("info").join("attributes")));
+    if let Some(global) = config.string("core.attributesFile") {
+        parts.push(stamp_of(std::path::Path::new(
+            &global.to_str_lossy().into_owned(),
+        )));
+    }
+    if let Some(home) = std::env::var_os("XDG_CONFIG_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".config")))
+    {
+        parts.push(stamp_of(&home.join("git").join("attributes")));
+    }
+    let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    crate::statcache::digest(&refs)
 }
 
 /// Valid cache-tree entries of the index, by directory path (`""` for the root).

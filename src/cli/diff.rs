@@ -80,7 +80,11 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
             ui.warn_damaged([to]);
             commit_tree(&repo, to.commit)?
         }
-        None => git_checkpoint::save::capture(&memory, None)?.snap.tree,
+        None => {
+            git_checkpoint::save::capture(&memory, None, false)?
+                .snap
+                .tree
+        }
     };
     let mut changes = treediff::changes(&memory, Some(from_tree), Some(to_tree))?;
     let paths = super::repo_paths(&repo, &args.paths)?;

@@ -626,3 +626,35 @@ fn works_through_git_itself() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(is_id(out.stdout.trim()));
 }
+
+#[test]
+fn the_stat_cache_of_untracked_files_never_changes_the_result() {
+    let repo = committed(&[("tracked", "t\n")]);
+    for i in 0..30 {
+        repo.write(&format!("gen/f{i}.txt"), &format!("untracked {i}\n"));
+    }
+    save_matches_oracle(&repo);
+    assert!(repo.path().join(".git/checkpoint-stat-cache").exists());
+    // Let the cached entries become trustworthy (modified before the caching save's second).
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    save_matches_oracle(&repo);
+    // Same size, new content, and a new file: both seen.
+    repo.write("gen/f3.txt", "UNTRACKED 3\n");
+    repo.write("gen/new.txt", "new\n");
+    save_matches_oracle(&repo);
+    // Attributes change how files hash: committed without touching the files themselves.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    save_matches_oracle(&repo);
+    repo.write(".gitattributes", "*.txt filter=upper\n");
+    repo.git(&["config", "filter.upper.clean", "tr a-z A-Z"]);
+    repo.git(&["add", ".gitattributes"]);
+    repo.git(&["commit", "-qm", "attributes"]);
+    let id = save_matches_oracle(&repo);
+    assert_eq!(
+        repo.git(&["show", &format!("refs/checkpoints/{id}:gen/f1.txt")]),
+        "UNTRACKED 1"
+    );
+    // A damaged cache is ignored.
+    std::fs::write(repo.path().join(".git/checkpoint-stat-cache"), "garbage").unwrap();
+    save_matches_oracle(&repo);
+}
