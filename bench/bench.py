@@ -122,6 +122,9 @@ def make_repo(path, files, untracked=0):
             f.write(f"file {i}\n" + "some content line\n" * (i % 7 + 1))
     git(path, "add", "-A")
     git(path, "commit", "-qm", "base")
+    # A real repository is packed; without this, git's own auto-gc (started by the commit
+    # above, or by a save) would repack in the background during the measurements.
+    git(path, "gc", "-q")
     for i in range(untracked):
         d = os.path.join(path, "generated", f"u{i // 100:04}")
         if i % 100 == 0:
@@ -176,6 +179,7 @@ def bench_size(files, runs, tmp, untracked=0):
     path = os.path.join(tmp, f"repo-{files}-{untracked}")
     t0 = time.perf_counter()
     make_repo(path, files, untracked)
+    time.sleep(1.1)  # let file times settle before the first save, as in real use
     print(f"  generated {files} files (+{untracked} untracked) in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     agent_change(path, files, 0)
     rows = {}

@@ -109,9 +109,16 @@ impl StatCache {
         self.new.insert(path, (stamp, kind, id));
     }
 
-    /// Write the entries seen in this save (and only those), atomically. Failures are ignored:
-    /// the cache is only a shortcut.
+    /// Write the entries seen in this save (and only those), atomically, unless they are what
+    /// the file already holds. Failures are ignored: the cache is only a shortcut.
     pub fn store(self) {
+        let settled = self
+            .new
+            .values()
+            .all(|(stamp, _, _)| stamp.mtime.0 < self.old_started);
+        if settled && !self.old.is_empty() && self.old == self.new {
+            return;
+        }
         let mut out = format!("{MAGIC}\n{:016x} {}\n", self.digest, self.started).into_bytes();
         for (path, (s, kind, id)) in &self.new {
             if path.contains(&0) || path.contains(&b'\n') {
