@@ -25,6 +25,7 @@ pub mod diff;
 mod error;
 pub mod format;
 pub mod gitcli;
+pub mod progress;
 pub mod repo;
 pub mod resolve;
 pub mod restore;

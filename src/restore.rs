@@ -681,19 +681,28 @@ impl Writer<'_, '_> {
         deletions: &[BString],
         writes: &[&FileChange],
     ) -> Result<()> {
+        let total = obstacles.len() + deletions.len() + writes.len();
+        let mut done = 0;
+        let mut tick = || {
+            done += 1;
+            crate::progress::report("restoring files", done, total);
+        };
         for Obstacle::Ignored(path) in obstacles {
             self.touched.push(path.clone());
             self.remove_any(path.as_bstr())?;
+            tick();
         }
         // Deeper paths first, so that emptied directories can go.
         for path in deletions.iter().rev() {
             self.touched.push(path.clone());
             self.delete(path.as_bstr())?;
+            tick();
         }
         for change in writes {
             let Some(side) = change.new else { continue };
             self.touched.push(change.path.clone());
             self.write(change.path.as_bstr(), side.kind, side.id)?;
+            tick();
         }
         Ok(())
     }

@@ -297,7 +297,9 @@ pub fn snapshot(
     let mut cache = (options.stat_cache && !untracked.is_empty())
         .then(|| StatCache::load(repo, hashing_digest(repo, index, &untracked)));
     let mut skipped = Vec::new();
-    for (path, disk_kind) in untracked {
+    let total = untracked.len();
+    for (done, (path, disk_kind)) in untracked.into_iter().enumerate() {
+        crate::progress::report("hashing untracked files", done + 1, total);
         match disk_kind {
             DiskKind::File | DiskKind::Symlink => {
                 let fs_path = worktree_path(&workdir, path.as_bstr())?;

@@ -105,6 +105,9 @@ pub fn run() -> ExitCode {
         }
     };
     let ui = Ui::new(cli.color);
+    if std::io::IsTerminal::is_terminal(&io::stderr()) && !quiet_requested() {
+        git_checkpoint::progress::set_hook(output::print_progress);
+    }
     let result = match cli.command {
         Command::Save(args) => save::run(&ui, args),
         Command::List(args) => list::run(&ui, args),
@@ -126,6 +129,11 @@ pub fn run() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Whether `-q`/`--quiet` is on the command line (progress is then not shown).
+fn quiet_requested() -> bool {
+    std::env::args().any(|a| a == "-q" || a == "--quiet" || a == "--json")
 }
 
 /// Print `error: …` (one line) and a hint where one helps.

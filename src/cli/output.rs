@@ -246,3 +246,18 @@ mod tests {
         assert_ne!(p.id("abc"), "abc");
     }
 }
+
+/// The progress hook of the CLI: one line on stderr, rewritten in place, cleared when done.
+pub fn print_progress(what: &str, done: usize, total: usize) {
+    let mut err = std::io::stderr().lock();
+    if done >= total {
+        let _ = write!(err, "\r\x1b[K");
+    } else {
+        let _ = write!(
+            err,
+            "\r{what}: {done}/{total} ({}%)",
+            done * 100 / total.max(1)
+        );
+    }
+    let _ = err.flush();
+}

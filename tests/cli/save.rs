@@ -658,3 +658,35 @@ fn the_stat_cache_of_untracked_files_never_changes_the_result() {
     std::fs::write(repo.path().join(".git/checkpoint-stat-cache"), "garbage").unwrap();
     save_matches_oracle(&repo);
 }
+
+#[test]
+fn long_saves_show_progress_on_a_terminal_only() {
+    let repo = committed(&[("a", "a\n")]);
+    for i in 0..2500 {
+        repo.write(&format!("many/d{}/f{i}", i % 25), "x\n");
+    }
+    // Not a terminal: nothing but the summary.
+    let plain = repo.cp(&["save"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(!plain.stderr.contains("hashing"), "{}", plain.stderr);
+    // A terminal (through `script`, when it is installed).
+    let has_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !has_script {
+        eprintln!("skipped: script(1) is not installed");
+        return;
+    }
+    repo.write("many/another", "y\n");
+    let mut cmd = std::process::Command::new("script");
+    cmd.args([
+        "-qec",
+        &format!("{} save --allow-empty", crate::common::bin()),
+        "/dev/null",
+    ])
+    .current_dir(repo.path());
+    repo.env(&mut cmd);
+    let tty = String::from_utf8_lossy(&cmd.output().unwrap().stdout).into_owned();
+    assert!(tty.contains("hashing untracked files: 500/"), "{tty:?}");
+}
