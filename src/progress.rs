@@ -23,7 +23,7 @@ pub fn set_hook(hook: Hook) {
 
 /// Report that `done` of `total` items of `what` are done, if it is time to.
 pub(crate) fn report(what: &str, done: usize, total: usize) {
-    if total < MIN_TOTAL || (done % STEP != 0 && done != total) {
+    if total < MIN_TOTAL || (!done.is_multiple_of(STEP) && done != total) {
         return;
     }
     if let Some(hook) = HOOK.get() {
