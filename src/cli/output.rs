@@ -218,6 +218,21 @@ pub fn pad(text: &str, width: usize) -> String {
     }
 }
 
+/// The progress hook of the CLI: one line on stderr, rewritten in place, cleared when done.
+pub fn print_progress(what: &str, done: usize, total: usize) {
+    let mut err = std::io::stderr().lock();
+    if done >= total {
+        let _ = write!(err, "\r\x1b[K");
+    } else {
+        let _ = write!(
+            err,
+            "\r{what}: {done}/{total} ({}%)",
+            done * 100 / total.max(1)
+        );
+    }
+    let _ = err.flush();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,19 +260,4 @@ mod tests {
         let p = Painter::new(ColorChoice::Always, false);
         assert_ne!(p.id("abc"), "abc");
     }
-}
-
-/// The progress hook of the CLI: one line on stderr, rewritten in place, cleared when done.
-pub fn print_progress(what: &str, done: usize, total: usize) {
-    let mut err = std::io::stderr().lock();
-    if done >= total {
-        let _ = write!(err, "\r\x1b[K");
-    } else {
-        let _ = write!(
-            err,
-            "\r{what}: {done}/{total} ({}%)",
-            done * 100 / total.max(1)
-        );
-    }
-    let _ = err.flush();
 }
