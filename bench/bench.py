@@ -113,6 +113,7 @@ def make_repo(path, files, untracked=0):
     os.makedirs(path)
     git(path, "init", "-q", "-b", "main")
     git(path, "config", "checkpoint.keep", "100000")
+    git(path, "config", "gc.auto", "0")
     per_dir = 100
     for i in range(files):
         d = os.path.join(path, f"d{i // (per_dir * per_dir) % 100:02}", f"s{i // per_dir % 100:02}")
@@ -125,6 +126,7 @@ def make_repo(path, files, untracked=0):
     # A real repository is packed; without this, git's own auto-gc (started by the commit
     # above, or by a save) would repack in the background during the measurements.
     git(path, "gc", "-q")
+    git(path, "config", "--unset", "gc.auto")
     for i in range(untracked):
         d = os.path.join(path, "generated", f"u{i // 100:04}")
         if i % 100 == 0:

@@ -1,4 +1,10 @@
-//! A hermetic test repository built with the git CLI, and the tool run against it.
+//! A hermetic test repository built with the git CLI, the tool run against it, and the git
+//! oracle that the tool's snapshots are compared with.
+//!
+//! Every git and tool process gets the same environment: no system config, an empty global
+//! config and `HOME` inside the temporary directory, a fixed identity and fixed commit dates,
+//! `TZ=UTC`, `LC_ALL=C`, `NO_COLOR=1`, and none of the variables (`GIT_DIR`, `GIT_INDEX_FILE`,
+//! …) that would point git somewhere else.
 
 use std::fs;
 use std::io::Write;
@@ -10,7 +16,38 @@ pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_git-checkpoint")
 }
 
-/// What a run of the tool printed.
+/// The empty tree's id (SHA-1).
+pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/// Variables removed from every process: they would point git at another repository, index or
+/// configuration than the test's.
+const REMOVED_VARS: &[&str] = &[
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+    "GIT_PREFIX",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_PAGER_IN_USE",
+    "GIT_EDITOR",
+    "EMAIL",
+];
+
+/// The identity variables, removed by [`Repo::cp_no_identity`].
+pub const IDENTITY_VARS: &[&str] = &[
+    "GIT_AUTHOR_NAME",
+    "GIT_AUTHOR_EMAIL",
+    "GIT_COMMITTER_NAME",
+    "GIT_COMMITTER_EMAIL",
+];
+
+/// What a run of the tool printed, and how it exited.
 #[derive(Debug)]
 pub struct Run {
     pub code: i32,
@@ -28,6 +65,165 @@ impl From<Output> for Run {
     }
 }
 
+impl Run {
+    /// Panic, showing both streams, unless the run exited 0.
+    #[track_caller]
+    pub fn ok(self) -> Run {
+        assert_eq!(
+            self.code, 0,
+            "expected success\nstdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        self.assert_no_panic();
+        self
+    }
+
+    /// Panic unless the run failed with `code`, with an `error:` line first on stderr.
+    #[track_caller]
+    pub fn fails_with(self, code: i32) -> Run {
+        assert_eq!(
+            self.code, code,
+            "expected exit {code}\nstdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        self.assert_no_panic();
+        assert!(
+            self.stderr.starts_with("error:"),
+            "stderr starts with `error:`: {:?}",
+            self.stderr
+        );
+        self
+    }
+
+    /// An error is one `error:` line, then only `hint:` lines (clap's usage errors aside).
+    #[track_caller]
+    pub fn assert_one_error_line(&self) {
+        let mut lines = self.stderr.lines();
+        let first = lines.next().unwrap_or("");
+        assert!(first.starts_with("error: "), "{:?}", self.stderr);
+        for line in lines {
+            assert!(
+                line.starts_with("hint:"),
+                "only hints after the error line: {:?}",
+                self.stderr
+            );
+        }
+    }
+
+    /// Never a panic or a backtrace.
+    #[track_caller]
+    pub fn assert_no_panic(&self) {
+        assert_ne!(self.code, 101, "exit 101 is a panic: {}", self.stderr);
+        assert!(
+            !self.stderr.contains("panicked") && !self.stderr.contains("RUST_BACKTRACE"),
+            "a panic: {}",
+            self.stderr
+        );
+    }
+
+    /// The id printed by `save`: stdout must be exactly the id and a newline.
+    #[track_caller]
+    pub fn id(&self) -> String {
+        let id = self.stdout.strip_suffix('\n').unwrap_or_else(|| {
+            panic!("stdout ends with a newline: {:?}", self.stdout);
+        });
+        assert!(is_id(id), "stdout is exactly one id: {:?}", self.stdout);
+        id.to_string()
+    }
+}
+
+/// `^\d{8}-\d{6}-\d{3}[0-9a-f]{3}$`
+pub fn is_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 22
+        && b[..8].iter().all(u8::is_ascii_digit)
+        && b[8] == b'-'
+        && b[9..15].iter().all(u8::is_ascii_digit)
+        && b[15] == b'-'
+        && b[16..19].iter().all(u8::is_ascii_digit)
+        && b[19..]
+            .iter()
+            .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+}
+
+/// Seconds since the epoch (UTC) that an id's `YYYYMMDD-HHMMSS` part names.
+pub fn id_epoch_seconds(id: &str) -> i64 {
+    assert!(is_id(id), "{id:?}");
+    let num = |r: std::ops::Range<usize>| id[r].parse::<i64>().unwrap();
+    let days = days_from_civil(num(0..4), num(4..6), num(6..8));
+    days * 86_400 + num(9..11) * 3600 + num(11..13) * 60 + num(13..15)
+}
+
+/// Now, in seconds since the epoch.
+pub fn now_epoch_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Whether the tests run as root (who can read a file whatever its mode).
+pub fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout == b"0\n")
+        .unwrap_or(false)
+}
+
+/// A field of a JSON document by a dotted path (`head.ref`, `skipped.0.path`), read with
+/// python3: strings as they are, everything else as `json.dumps` writes it (`null`, `true`,
+/// `[1, 2]`).
+pub fn json_get(json: &str, path: &str) -> String {
+    let script = format!(
+        "v = json.loads(doc)\nfor k in {path:?}.split('.'):\n    v = v[int(k)] if isinstance(v, list) else v[k]\nprint(v if isinstance(v, str) else json.dumps(v))"
+    );
+    python_json(json, &script)
+}
+
+/// Evaluate a python expression over the parsed document `v`; prints it like [`json_get`].
+pub fn json_eval(json: &str, expr: &str) -> String {
+    let script =
+        format!("v = json.loads(doc)\nr = {expr}\nprint(r if isinstance(r, str) else json.dumps(r))");
+    python_json(json, &script)
+}
+
+fn python_json(json: &str, body: &str) -> String {
+    let script = format!("import json, sys\ndoc = sys.stdin.read()\n{body}\n");
+    let mut child = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 is needed to read JSON in the tests");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(json.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "python on JSON {json:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+}
+
 /// A repository in a temporary directory, with `HOME` and the global config inside it.
 pub struct Repo {
     _tmp: tempfile::TempDir,
@@ -36,12 +232,12 @@ pub struct Repo {
 }
 
 impl Repo {
-    /// `git init -b main` in a fresh directory.
+    /// `git init -q -b main` in a fresh directory.
     pub fn new() -> Repo {
         Repo::init(&[])
     }
 
-    /// `git init` with extra arguments.
+    /// `git init` with extra arguments (`--bare`, `--ref-format=reftable`, …).
     pub fn init(args: &[&str]) -> Repo {
         let tmp = tempfile::tempdir().unwrap();
         let home = tmp.path().join("home");
@@ -60,6 +256,18 @@ impl Repo {
         repo
     }
 
+    /// A repository with one commit holding `files`.
+    pub fn with_commit(files: &[(&str, &str)]) -> Repo {
+        let repo = Repo::new();
+        for (path, content) in files {
+            repo.write(path, content);
+        }
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-q", "--allow-empty", "-m", "base"]);
+        repo
+    }
+
+    /// The work tree's top directory.
     pub fn path(&self) -> &Path {
         &self.root
     }
@@ -71,21 +279,13 @@ impl Repo {
 
     /// Apply the hermetic environment to a command.
     pub fn env(&self, cmd: &mut Command) {
-        for var in [
-            "GIT_DIR",
-            "GIT_WORK_TREE",
-            "GIT_INDEX_FILE",
-            "GIT_CEILING_DIRECTORIES",
-            "GIT_OBJECT_DIRECTORY",
-            "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-            "GIT_PAGER_IN_USE",
-            "EMAIL",
-        ] {
+        for var in REMOVED_VARS {
             cmd.env_remove(var);
         }
         cmd.env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
             .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
             .env("GIT_AUTHOR_NAME", "A U Thor")
             .env("GIT_AUTHOR_EMAIL", "author@example.com")
             .env("GIT_COMMITTER_NAME", "C O Mitter")
@@ -105,12 +305,14 @@ impl Repo {
         cmd
     }
 
-    /// Run git in the repository; panic on failure; return trimmed stdout.
+    /// Run git in the repository; panic with its stderr on failure; return trimmed stdout.
+    #[track_caller]
     pub fn git(&self, args: &[&str]) -> String {
         self.git_in_dir(&self.root, args)
     }
 
     /// Run git in `dir`; panic on failure; return trimmed stdout.
+    #[track_caller]
     pub fn git_in_dir(&self, dir: &Path, args: &[&str]) -> String {
         let out = self.git_command(dir, args).output().unwrap();
         assert!(
@@ -132,6 +334,7 @@ impl Repo {
     }
 
     /// Run git with `input` on stdin; return trimmed stdout.
+    #[track_caller]
     pub fn git_stdin(&self, args: &[&str], input: &[u8]) -> String {
         let mut child = self
             .git_command(&self.root, args)
@@ -151,6 +354,7 @@ impl Repo {
     }
 
     /// Run git with extra environment variables.
+    #[track_caller]
     pub fn git_env(&self, envs: &[(&str, &str)], args: &[&str]) -> String {
         let mut cmd = self.git_command(&self.root, args);
         cmd.envs(envs.iter().copied());
@@ -161,6 +365,21 @@ impl Repo {
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+    }
+
+    /// `git fsck --strict` must find nothing wrong.
+    #[track_caller]
+    pub fn fsck(&self) {
+        let out = self
+            .git_command(&self.root, &["fsck", "--strict", "--no-progress"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git fsck --strict: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// The tool, in the repository's top directory.
@@ -190,6 +409,23 @@ impl Repo {
         cmd.output().unwrap().into()
     }
 
+    /// The tool without any identity: no `GIT_AUTHOR_*`/`GIT_COMMITTER_*`, no `EMAIL`, and
+    /// (since the global config is empty and the system config is off) no `user.name`.
+    pub fn cp_no_identity(&self, args: &[&str]) -> Run {
+        assert!(
+            !self.git_ok(&["config", "user.name"]) && !self.git_ok(&["config", "user.email"]),
+            "no identity is configured"
+        );
+        self.cp_with(
+            |cmd| {
+                for var in IDENTITY_VARS {
+                    cmd.env_remove(var);
+                }
+            },
+            args,
+        )
+    }
+
     /// The tool started by a shell that first runs `prefix` (e.g. `ulimit -f 64;`).
     pub fn cp_with_shell_prefix(&self, prefix: &str, args: &[&str]) -> Run {
         let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
@@ -211,25 +447,46 @@ impl Repo {
         cmd.output().unwrap().into()
     }
 
-    /// `git checkpoint …` through git itself, with the binary's directory on PATH.
+    /// Save and check the basics every successful save must meet: exit 0, stdout exactly the
+    /// id and a newline, and `refs/checkpoints/<id>` exists. Returns the id.
+    #[track_caller]
+    pub fn save(&self, args: &[&str]) -> String {
+        let mut full = vec!["save"];
+        full.extend_from_slice(args);
+        let id = self.cp(&full).ok().id();
+        assert!(
+            self.git_ok(&["rev-parse", "-q", "--verify", &format!("refs/checkpoints/{id}")]),
+            "refs/checkpoints/{id} exists"
+        );
+        id
+    }
+
+    /// `git checkpoint …` through git itself, with the binary's directory first on PATH.
     pub fn git_checkpoint(&self, args: &[&str]) -> Run {
-        let dir = Path::new(bin()).parent().unwrap();
+        self.git_checkpoint_in_dir(&self.root, args)
+    }
+
+    /// `git checkpoint …` in `dir`.
+    pub fn git_checkpoint_in_dir(&self, dir: &Path, args: &[&str]) -> Run {
+        let bin_dir = Path::new(bin()).parent().unwrap();
         let path = format!(
             "{}:{}",
-            dir.display(),
+            bin_dir.display(),
             std::env::var("PATH").unwrap_or_default()
         );
         let mut cmd = Command::new("git");
-        cmd.arg("checkpoint").args(args).current_dir(&self.root);
+        cmd.arg("checkpoint").args(args).current_dir(dir);
         self.env(&mut cmd);
         cmd.env("PATH", path);
         cmd.output().unwrap().into()
     }
 
+    /// Write a file (creating its directories).
     pub fn write(&self, rel: &str, content: &str) {
         self.write_bytes(rel, content.as_bytes());
     }
 
+    /// Write a file's bytes (creating its directories).
     pub fn write_bytes(&self, rel: &str, content: &[u8]) {
         let path = self.root.join(rel);
         if let Some(parent) = path.parent() {
@@ -242,6 +499,7 @@ impl Repo {
         fs::read_to_string(self.root.join(rel)).unwrap()
     }
 
+    /// Remove a file, a symlink or a whole directory; nothing if it does not exist.
     pub fn remove(&self, rel: &str) {
         let path = self.root.join(rel);
         match fs::symlink_metadata(&path) {
@@ -251,14 +509,18 @@ impl Repo {
         }
     }
 
+    /// Set the mode to 0755 or 0644.
     pub fn chmod_x(&self, rel: &str, executable: bool) {
-        use std::os::unix::fs::PermissionsExt;
-        let path = self.root.join(rel);
-        let mut perms = fs::metadata(&path).unwrap().permissions();
-        perms.set_mode(if executable { 0o755 } else { 0o644 });
-        fs::set_permissions(path, perms).unwrap();
+        self.chmod(rel, if executable { 0o755 } else { 0o644 });
     }
 
+    /// Set any mode.
+    pub fn chmod(&self, rel: &str, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(self.root.join(rel), fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    /// A symlink at `rel` pointing at `target`.
     pub fn symlink(&self, target: &str, rel: &str) {
         let path = self.root.join(rel);
         if let Some(parent) = path.parent() {
@@ -270,6 +532,26 @@ impl Repo {
     /// The git oracle: what `git add -A && git write-tree` gives on a copy of the index.
     pub fn oracle_tree(&self) -> String {
         self.oracle_tree_in(&self.root)
+    }
+
+    /// The oracle, with `paths` (relative to the top) moved out of the way while it runs: what
+    /// the tool must give when it leaves those out.
+    pub fn oracle_tree_without(&self, paths: &[&str]) -> String {
+        let aside = self.scratch().join("oracle-aside");
+        fs::create_dir_all(&aside).unwrap();
+        let moved: Vec<(PathBuf, PathBuf)> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (self.root.join(p), aside.join(i.to_string())))
+            .collect();
+        for (from, to) in &moved {
+            fs::rename(from, to).unwrap();
+        }
+        let tree = self.oracle_tree();
+        for (from, to) in &moved {
+            fs::rename(to, from).unwrap();
+        }
+        tree
     }
 
     /// The oracle, in another work tree (a linked worktree, a subdirectory).
@@ -315,34 +597,116 @@ impl Repo {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
-    /// The tree of checkpoint `id`.
-    pub fn checkpoint_tree(&self, id: &str) -> String {
-        self.git(&["rev-parse", &format!("refs/checkpoints/{id}^{{tree}}")])
-    }
-
-    /// Everything of the user's state that the tool must never change: the index bytes, HEAD,
-    /// branches and the stash.
-    pub fn fingerprint(&self) -> String {
+    /// `git write-tree` of the real index, run on a copy so the index is not touched.
+    pub fn index_tree(&self) -> String {
         let index = PathBuf::from(self.git(&[
             "rev-parse",
             "--path-format=absolute",
             "--git-path",
             "index",
         ]));
+        let copy = self.scratch().join("index-tree-copy");
+        fs::copy(index, &copy).unwrap();
+        let tree = self.git_env(
+            &[("GIT_INDEX_FILE", copy.to_str().unwrap())],
+            &["write-tree"],
+        );
+        let _ = fs::remove_file(&copy);
+        tree
+    }
+
+    /// The tree of checkpoint `id`.
+    pub fn checkpoint_tree(&self, id: &str) -> String {
+        self.git(&["rev-parse", &format!("refs/checkpoints/{id}^{{tree}}")])
+    }
+
+    /// The commit of checkpoint `id`.
+    pub fn checkpoint_commit(&self, id: &str) -> String {
+        self.git(&["rev-parse", &format!("refs/checkpoints/{id}")])
+    }
+
+    /// The parents of checkpoint `id`'s commit, in order.
+    pub fn parents(&self, id: &str) -> Vec<String> {
+        self.git(&["log", "-1", "--format=%P", &format!("refs/checkpoints/{id}")])
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The full message of checkpoint `id`'s commit.
+    pub fn commit_message(&self, id: &str) -> String {
+        self.git(&["log", "-1", "--format=%B", &format!("refs/checkpoints/{id}")])
+    }
+
+    /// The trailers of checkpoint `id`'s commit, as `git interpret-trailers --parse` reads them.
+    pub fn trailers(&self, id: &str) -> String {
+        let message = self.commit_message(id);
+        self.git_stdin(&["interpret-trailers", "--parse"], message.as_bytes())
+    }
+
+    /// The note of checkpoint `id` (its JSON metadata).
+    #[track_caller]
+    pub fn note(&self, id: &str) -> String {
+        self.git(&[
+            "notes",
+            "--ref=checkpoints",
+            "show",
+            &format!("refs/checkpoints/{id}"),
+        ])
+    }
+
+    /// Paths in checkpoint `id`'s tree.
+    pub fn checkpoint_files(&self, id: &str) -> Vec<String> {
+        self.git(&[
+            "ls-tree",
+            "-r",
+            "--name-only",
+            "-z",
+            &format!("refs/checkpoints/{id}"),
+        ])
+        .split('\0')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+    }
+
+    /// The ids under `refs/checkpoints/`, sorted.
+    pub fn checkpoint_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .git(&["for-each-ref", "--format=%(refname)", "refs/checkpoints/"])
+            .lines()
+            .map(|l| l.trim_start_matches("refs/checkpoints/").to_string())
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    /// Everything of the user's state that the tool must never change: the index bytes, HEAD,
+    /// the current branch, branches and the stash.
+    pub fn fingerprint(&self) -> String {
+        self.fingerprint_in(&self.root)
+    }
+
+    /// The fingerprint as seen from another work tree (a linked worktree).
+    pub fn fingerprint_in(&self, dir: &Path) -> String {
+        let index = PathBuf::from(self.git_in_dir(
+            dir,
+            &["rev-parse", "--path-format=absolute", "--git-path", "index"],
+        ));
         let index_bytes = fs::read(index).unwrap_or_default();
+        let quiet = |args: &[&str]| {
+            self.git_command(dir, args)
+                .output()
+                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+                .unwrap_or_default()
+        };
         format!(
-            "{:?}\n{}\n{}\n{}\n{}",
+            "index: {:?}\nHEAD: {}\nsymbolic-ref: {}\nrefs:\n{}\nstash:\n{}",
             index_bytes,
-            self.git_command(&self.root, &["rev-parse", "-q", "--verify", "HEAD"])
-                .output()
-                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-                .unwrap_or_default(),
-            self.git_command(&self.root, &["symbolic-ref", "-q", "HEAD"])
-                .output()
-                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-                .unwrap_or_default(),
-            self.git(&["for-each-ref", "refs/heads", "refs/stash"]),
-            self.git(&["stash", "list"]),
+            quiet(&["rev-parse", "-q", "--verify", "HEAD"]).trim(),
+            quiet(&["symbolic-ref", "-q", "HEAD"]).trim(),
+            self.git_in_dir(dir, &["for-each-ref", "refs/heads", "refs/stash"]),
+            self.git_in_dir(dir, &["stash", "list"]),
         )
     }
 
@@ -366,32 +730,9 @@ impl Repo {
         out
     }
 
-    /// A field of a JSON document, by a dotted path, read with python3.
+    /// See [`json_get`] (kept as an associated function for the other test modules).
     pub fn json_get(json: &str, path: &str) -> String {
-        let script = format!(
-            "import json,sys\nv=json.load(sys.stdin)\nfor k in {path:?}.split('.'):\n    v = v[int(k)] if isinstance(v, list) else v[k]\nprint(json.dumps(v) if not isinstance(v, str) else v)"
-        );
-        let mut child = Command::new("python3")
-            .arg("-c")
-            .arg(script)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(json.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "json_get {path} on {json}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+        json_get(json, path)
     }
 }
 
