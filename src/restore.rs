@@ -17,7 +17,7 @@ use crate::error::{Context, Error, Result};
 use crate::format::{self, IndexState};
 use crate::save::{self, Captured, SaveOptions, Saved};
 use crate::snapshot::{self, Leaf};
-use crate::store::Checkpoint;
+use crate::store::{self, Checkpoint};
 use crate::treediff::{self, FileChange};
 
 /// How to restore.
@@ -126,7 +126,7 @@ pub fn undo(
         .iter()
         .filter(|c| c.meta.worktree == captured.worktree && c.meta.kind != format::KIND_PRE_RESTORE)
     {
-        let tree = commit_tree(repo, c.commit)?;
+        let tree = store::commit_tree(repo, c.commit)?;
         if seen.contains(&tree) {
             continue;
         }
@@ -151,14 +151,6 @@ fn in_progress_name(state: &gix::state::InProgress) -> &'static str {
     }
 }
 
-fn commit_tree(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
-    Ok(repo
-        .find_commit(commit)
-        .and_then(|c| c.tree_id())
-        .context(|| format!("cannot read commit {commit}"))?
-        .detach())
-}
-
 /// The tree of the index recorded in `target`.
 fn index_tree_of(repo: &gix::Repository, target: &Checkpoint) -> Result<ObjectId> {
     let commit = repo
@@ -177,10 +169,10 @@ fn index_tree_of(repo: &gix::Repository, target: &Checkpoint) -> Result<ObjectId
                     target.id
                 ))
             })?;
-            commit_tree(repo, index_commit)
+            store::commit_tree(repo, index_commit)
         }
         IndexState::Clean => match parents.first() {
-            Some(head) => commit_tree(repo, *head),
+            Some(head) => store::commit_tree(repo, *head),
             None => Ok(ObjectId::empty_tree(repo.object_hash())),
         },
     }
@@ -199,7 +191,7 @@ fn restore_captured(
     options: &RestoreOptions,
 ) -> Result<Restored> {
     let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
-    let target_tree = commit_tree(repo, target.commit)?;
+    let target_tree = store::commit_tree(repo, target.commit)?;
     let index_tree = if options.staged {
         let tree = index_tree_of(repo, target)?;
         validate_whole_tree(repo, tree, &mut BString::default())?;

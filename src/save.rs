@@ -108,15 +108,9 @@ pub fn capture(
     let head = repo.head().context(|| "cannot read HEAD".into())?;
     let head_commit = head.id().map(|id| id.detach());
     let head_ref = head.referent_name().map(|name| name.as_bstr().to_string());
-    let head_tree = match head_commit {
-        Some(id) => Some(
-            repo.find_commit(id)
-                .and_then(|c| c.tree_id())
-                .context(|| format!("cannot read the HEAD commit {id}"))?
-                .detach(),
-        ),
-        None => None,
-    };
+    let head_tree = head_commit
+        .map(|id| store::commit_tree(repo, id))
+        .transpose()?;
     let worktree = crate::repo::worktree_name(repo)?;
     let snap = snapshot::snapshot(
         repo,

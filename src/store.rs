@@ -77,12 +77,9 @@ impl Notes {
         let state = match notes_tip(repo)? {
             None => None,
             Some(commit) => {
-                let tree = repo
-                    .find_commit(commit)
-                    .and_then(|c| c.tree_id())
-                    .context(|| format!("cannot read {NOTES_REF}"))?;
+                let tree = commit_tree(repo, commit)?;
                 Some(
-                    NotesState::new(tree.detach(), &repo.objects)
+                    NotesState::new(tree, &repo.objects)
                         .context(|| format!("cannot read {NOTES_REF}"))?,
                 )
             }
@@ -153,6 +150,15 @@ impl Notes {
     }
 }
 
+/// The tree of `commit`.
+pub fn commit_tree(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
+    Ok(repo
+        .find_commit(commit)
+        .and_then(|c| c.tree_id())
+        .context(|| format!("cannot read commit {commit}"))?
+        .detach())
+}
+
 /// The commit `refs/notes/checkpoints` points to, if it exists.
 fn notes_tip(repo: &gix::Repository) -> Result<Option<ObjectId>> {
     let reference = repo
@@ -199,15 +205,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         .tree_id()
         .context(|| format!("cannot read checkpoint commit {}", reference.commit))?
         .detach();
-    let head_tree = match head {
-        Some(h) => Some(
-            repo.find_commit(h)
-                .and_then(|c| c.tree_id())
-                .context(|| format!("cannot read commit {h}"))?
-                .detach(),
-        ),
-        None => None,
-    };
+    let head_tree = head.map(|h| commit_tree(repo, h)).transpose()?;
     let mut stats = Stats {
         files: crate::treediff::count_files(repo, tree)?,
         ..Stats::default()
@@ -329,11 +327,7 @@ pub(crate) fn notes_commit(
     message: &str,
 ) -> Result<ObjectId> {
     let root = match tip {
-        Some(tip) => repo
-            .find_commit(tip)
-            .and_then(|c| c.tree_id())
-            .context(|| format!("cannot read {NOTES_REF}"))?
-            .detach(),
+        Some(tip) => commit_tree(repo, tip)?,
         None => ObjectId::empty_tree(repo.object_hash()),
     };
     let mut state =
@@ -490,11 +484,7 @@ fn note_targets(repo: &gix::Repository, tip: Option<ObjectId>) -> Result<Vec<Obj
     let Some(tip) = tip else {
         return Ok(Vec::new());
     };
-    let tree = repo
-        .find_commit(tip)
-        .and_then(|c| c.tree_id())
-        .context(|| format!("cannot read {NOTES_REF}"))?
-        .detach();
+    let tree = commit_tree(repo, tip)?;
     let mut out = Vec::new();
     collect_note_targets(repo, tree, &mut String::new(), &mut out)?;
     Ok(out)

@@ -73,12 +73,12 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     ui.warn_damaged([from]);
     // The working tree is snapshotted into memory: the repository is not written to.
     let memory = repo.clone().with_object_memory();
-    let from_tree = commit_tree(&repo, from.commit)?;
+    let from_tree = git_checkpoint::store::commit_tree(&repo, from.commit)?;
     let to_tree = match &args.to {
         Some(spec) => {
             let to = resolve::resolve(&all, worktree.as_deref(), spec)?;
             ui.warn_damaged([to]);
-            commit_tree(&repo, to.commit)?
+            git_checkpoint::store::commit_tree(&repo, to.commit)?
         }
         None => {
             git_checkpoint::save::capture(&memory, None, false)?
@@ -165,17 +165,6 @@ pub fn renames(repo: &gix::Repository, flag: Option<u8>, off: bool) -> Option<u8
         .boolean("diff.renames")
         .unwrap_or(true);
     on.then_some(50)
-}
-
-fn commit_tree(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId, Failure> {
-    Ok(repo
-        .find_commit(commit)
-        .and_then(|c| c.tree_id())
-        .map_err(|e| Error::Git {
-            context: format!("cannot read commit {commit}"),
-            source: Box::new(e),
-        })?
-        .detach())
 }
 
 /// The width git gives `--stat`: the terminal's, or 80.

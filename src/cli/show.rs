@@ -52,11 +52,11 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
                     source: Box::new(e),
                 }
             })?;
-            Some(tree_of(&repo, id)?)
+            Some(git_checkpoint::store::commit_tree(&repo, id)?)
         }
         None => None,
     };
-    let tree = tree_of(&repo, checkpoint.commit)?;
+    let tree = git_checkpoint::store::commit_tree(&repo, checkpoint.commit)?;
     let changes = treediff::changes(&repo, head_tree, Some(tree))?;
     let files = file_diffs(
         &repo,
@@ -82,17 +82,6 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         )?;
     }
     Ok(())
-}
-
-fn tree_of(repo: &gix::Repository, commit: gix::ObjectId) -> Result<gix::ObjectId, Failure> {
-    let tree = repo
-        .find_commit(commit)
-        .and_then(|c| c.tree_id())
-        .map_err(|e| git_checkpoint::Error::Git {
-            context: format!("cannot read commit {commit}"),
-            source: Box::new(e),
-        })?;
-    Ok(tree.detach())
 }
 
 fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> {
