@@ -12,12 +12,29 @@ use crate::error::{Error, Result};
 use crate::store::{self, Checkpoint};
 
 /// Every checkpoint with its metadata, newest first.
+///
+/// A ref under `refs/checkpoints/` that does not lead to a readable checkpoint commit (made by
+/// hand, or fetched from elsewhere) is left out, so that it cannot break the others; see
+/// [`load_all_reporting`] to learn about them.
 pub fn load_all(repo: &gix::Repository) -> Result<Vec<Checkpoint>> {
+    Ok(load_all_reporting(repo)?.0)
+}
+
+/// Like [`load_all`], and also the refs left out, each with the reason.
+pub fn load_all_reporting(
+    repo: &gix::Repository,
+) -> Result<(Vec<Checkpoint>, Vec<(String, String)>)> {
     let refs = store::refs(repo)?;
     let mut notes = store::Notes::open(repo)?;
-    refs.iter()
-        .map(|r| notes.checkpoint(repo, r))
-        .collect::<Result<Vec<_>>>()
+    let mut out = Vec::with_capacity(refs.len());
+    let mut broken = Vec::new();
+    for r in &refs {
+        match notes.checkpoint(repo, r) {
+            Ok(c) => out.push(c),
+            Err(err) => broken.push((r.id.clone(), err.to_string())),
+        }
+    }
+    Ok((out, broken))
 }
 
 /// The checkpoints of one worktree (`None`: the main one), newest first.

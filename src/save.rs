@@ -268,9 +268,10 @@ fn unchanged_since(
     index_state: IndexState,
 ) -> Result<Option<store::CheckpointRef>> {
     for candidate in existing {
-        let commit = repo
-            .find_commit(candidate.commit)
-            .context(|| format!("cannot read checkpoint {}", candidate.id))?;
+        // A ref that does not lead to a commit is not a checkpoint this save can match.
+        let Ok(commit) = repo.find_commit(candidate.commit) else {
+            continue;
+        };
         let fields =
             format::parse_commit_message(&String::from_utf8_lossy(commit.message_raw_sloppy()));
         if fields.worktree.as_deref() != worktree {

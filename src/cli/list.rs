@@ -32,7 +32,12 @@ pub struct Args {
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let repo = open_repo()?;
     let worktree = git_checkpoint::repo::worktree_name(&repo)?;
-    let all = git_checkpoint::resolve::load_all(&repo)?;
+    let (all, broken) = git_checkpoint::resolve::load_all_reporting(&repo)?;
+    for (id, reason) in &broken {
+        ui.warn(&format!(
+            "refs/checkpoints/{id} is not a checkpoint and is left out: {reason}"
+        ));
+    }
     let shown: Vec<&Checkpoint> = all
         .iter()
         .filter(|c| args.all || c.meta.worktree == worktree)

@@ -182,23 +182,88 @@ pub fn is_root() -> bool {
         .unwrap_or(false)
 }
 
-/// A field of a JSON document by a dotted path (`head.ref`, `skipped.0.path`), read with
-/// python3: strings as they are, everything else as `json.dumps` writes it (`null`, `true`,
-/// `[1, 2]`).
+/// A parsed JSON document: every node by its dotted path (`head.ref`, `skipped.0.path`; the
+/// whole document is `""`), rendered as a string: strings as they are, everything else as
+/// python's `json.dumps` writes it (`null`, `true`, `[1, 2]`, `{"a": 1}`).
+///
+/// Parsed by python3 (there is no JSON crate among the dev-dependencies), once per document:
+/// starting python is the slow part.
+#[derive(Debug, Clone)]
+pub struct Json(std::collections::BTreeMap<String, String>);
+
+impl Json {
+    #[track_caller]
+    pub fn parse(json: &str) -> Json {
+        let script = "\
+def walk(path, v):
+    out.append((path, v if isinstance(v, str) else json.dumps(v)))
+    items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else []
+    for k, x in items:
+        walk(f'{path}.{k}' if path else str(k), x)
+out = []
+walk('', json.loads(doc))
+sys.stdout.write(''.join(f'{p}\\0{r}\\0' for p, r in out))";
+        let flat = python_json(json, script);
+        let mut parts = flat.split('\0');
+        let mut map = std::collections::BTreeMap::new();
+        while let (Some(path), Some(value)) = (parts.next(), parts.next()) {
+            map.insert(path.to_string(), value.to_string());
+        }
+        Json(map)
+    }
+
+    /// The node at `path`; panics when there is none.
+    #[track_caller]
+    pub fn get(&self, path: &str) -> String {
+        match self.0.get(path) {
+            Some(v) => v.clone(),
+            None => panic!(
+                "no `{path}` in {}",
+                self.0.get("").map_or("?", |s| s.as_str())
+            ),
+        }
+    }
+
+    /// The keys (or indexes) of the object (or array) at `path`, sorted as strings.
+    pub fn keys(&self, path: &str) -> Vec<String> {
+        let prefix = if path.is_empty() {
+            String::new()
+        } else {
+            format!("{path}.")
+        };
+        self.0
+            .keys()
+            .filter(|k| !k.is_empty())
+            .filter_map(|k| k.strip_prefix(prefix.as_str()))
+            .filter(|rest| !rest.contains('.'))
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// One field of a JSON document by a dotted path; see [`Json`].
+#[track_caller]
 pub fn json_get(json: &str, path: &str) -> String {
-    let script = format!(
-        "v = json.loads(doc)\nfor k in {path:?}.split('.'):\n    v = v[int(k)] if isinstance(v, list) else v[k]\nprint(v if isinstance(v, str) else json.dumps(v))"
-    );
-    python_json(json, &script)
+    Json::parse(json).get(path)
+}
+
+/// Whether each element of the JSON array `list`, without its "commit", equals the matching
+/// note (one python run for all).
+pub fn notes_plus_commit(list: &str, notes: &[String]) -> bool {
+    let doc = format!("{{\"list\":{list},\"notes\":[{}]}}", notes.join(","));
+    let expr = "len(v['list']) == len(v['notes']) and all({k: x for k, x in e.items() if k != 'commit'} == n for e, n in zip(v['list'], v['notes']))";
+    json_eval(&doc, expr) == "true"
 }
 
 /// Evaluate a python expression over the parsed document `v`; prints it like [`json_get`].
 pub fn json_eval(json: &str, expr: &str) -> String {
-    let script =
-        format!("v = json.loads(doc)\nr = {expr}\nprint(r if isinstance(r, str) else json.dumps(r))");
+    let script = format!(
+        "v = json.loads(doc)\nr = {expr}\nprint(r if isinstance(r, str) else json.dumps(r))"
+    );
     python_json(json, &script)
 }
 
+#[track_caller]
 fn python_json(json: &str, body: &str) -> String {
     let script = format!("import json, sys\ndoc = sys.stdin.read()\n{body}\n");
     let mut child = Command::new("python3")
@@ -455,7 +520,12 @@ impl Repo {
         full.extend_from_slice(args);
         let id = self.cp(&full).ok().id();
         assert!(
-            self.git_ok(&["rev-parse", "-q", "--verify", &format!("refs/checkpoints/{id}")]),
+            self.git_ok(&[
+                "rev-parse",
+                "-q",
+                "--verify",
+                &format!("refs/checkpoints/{id}")
+            ]),
             "refs/checkpoints/{id} exists"
         );
         id
@@ -627,15 +697,25 @@ impl Repo {
 
     /// The parents of checkpoint `id`'s commit, in order.
     pub fn parents(&self, id: &str) -> Vec<String> {
-        self.git(&["log", "-1", "--format=%P", &format!("refs/checkpoints/{id}")])
-            .split_whitespace()
-            .map(str::to_string)
-            .collect()
+        self.git(&[
+            "log",
+            "-1",
+            "--format=%P",
+            &format!("refs/checkpoints/{id}"),
+        ])
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
     }
 
     /// The full message of checkpoint `id`'s commit.
     pub fn commit_message(&self, id: &str) -> String {
-        self.git(&["log", "-1", "--format=%B", &format!("refs/checkpoints/{id}")])
+        self.git(&[
+            "log",
+            "-1",
+            "--format=%B",
+            &format!("refs/checkpoints/{id}"),
+        ])
     }
 
     /// The trailers of checkpoint `id`'s commit, as `git interpret-trailers --parse` reads them.
@@ -653,6 +733,12 @@ impl Repo {
             "show",
             &format!("refs/checkpoints/{id}"),
         ])
+    }
+
+    /// The note of checkpoint `id`, parsed.
+    #[track_caller]
+    pub fn note_json(&self, id: &str) -> Json {
+        Json::parse(&self.note(id))
     }
 
     /// Paths in checkpoint `id`'s tree.

@@ -1,20 +1,21 @@
-//! `list`, `show`, naming a checkpoint, and errors.
+//! `list` and `show`: what they print, that they read damaged notes, and that they change
+//! nothing.
 
-use crate::common::Repo;
+use std::fs;
 
+use crate::common::{Json, Repo, json_get, notes_plus_commit};
+
+/// A repository with `n` checkpoints, each of a different file state; kinds alternate
+/// manual/auto and messages are `message <i>`. Ids oldest first.
 fn repo_with_checkpoints(n: usize) -> (Repo, Vec<String>) {
-    let repo = Repo::new();
-    repo.write("a", "a\n");
-    repo.git(&["add", "a"]);
-    repo.git(&["commit", "-qm", "base"]);
-    let mut ids = Vec::new();
-    for i in 0..n {
-        repo.write("a", &format!("version {i}\n"));
-        let kind = if i % 2 == 0 { "manual" } else { "auto" };
-        let out = repo.cp(&["save", "-q", "-m", &format!("message {i}"), "--kind", kind]);
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        ids.push(out.stdout.trim().to_string());
-    }
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let ids = (0..n)
+        .map(|i| {
+            repo.write("a", &format!("version {i}\n"));
+            let kind = if i % 2 == 0 { "manual" } else { "auto" };
+            repo.save(&["-q", "-m", &format!("message {i}"), "--kind", kind])
+        })
+        .collect();
     (repo, ids)
 }
 
@@ -25,134 +26,346 @@ fn first_column(stdout: &str) -> Vec<String> {
         .collect()
 }
 
+fn newest_first(ids: &[String]) -> Vec<String> {
+    ids.iter().rev().cloned().collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// list
+
 #[test]
-fn list_is_newest_first_and_filters() {
+fn list_is_newest_first_with_the_id_in_the_first_column() {
     let (repo, ids) = repo_with_checkpoints(4);
     let before = repo.fingerprint();
-    let out = repo.cp(&["list"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let mut newest_first = ids.clone();
-    newest_first.reverse();
-    assert_eq!(first_column(&out.stdout), newest_first);
-    assert!(out.stdout.contains("message 3"), "{}", out.stdout);
+    let out = repo.cp(&["list"]).ok();
+    assert_eq!(first_column(&out.stdout), newest_first(&ids));
+    let first = out.stdout.lines().next().unwrap();
+    assert!(first.contains("message 3"), "{first}");
+    assert!(first.contains("auto"), "{first}");
     let short = repo.git(&[
         "rev-parse",
         "--short=7",
         &format!("refs/checkpoints/{}", ids[3]),
     ]);
-    assert!(out.stdout.lines().next().unwrap().contains(&short));
-    assert!(out.stdout.contains("+0 ~1 -0"), "{}", out.stdout);
-    // Columns are aligned: the kind column starts at the same offset on every line.
-    let offsets: Vec<_> = out
-        .stdout
-        .lines()
-        .map(|l| l.find("manual").or_else(|| l.find("auto")).unwrap())
-        .collect();
-    assert!(offsets.windows(2).all(|w| w[0] == w[1]), "{}", out.stdout);
-
-    assert_eq!(
-        first_column(&repo.cp(&["ls", "-n", "2"]).stdout),
-        newest_first[..2]
-    );
-    assert_eq!(
-        first_column(&repo.cp(&["list", "--kind", "auto"]).stdout),
-        vec![ids[3].clone(), ids[1].clone()]
-    );
-    let json = repo.cp(&["list", "--json"]).stdout;
-    assert_eq!(Repo::json_get(&json, "0.id"), ids[3]);
-    assert_eq!(Repo::json_get(&json, "3.id"), ids[0]);
-    assert_eq!(
-        Repo::json_get(&json, "0.commit"),
-        repo.git(&["rev-parse", &format!("refs/checkpoints/{}", ids[3])])
-    );
+    assert!(first.contains(&short), "the short commit: {first}");
     assert_eq!(repo.fingerprint(), before);
 }
 
 #[test]
-fn damaged_notes_still_list_from_the_commit() {
-    let (repo, ids) = repo_with_checkpoints(3);
-    let commit = |id: &str| repo.git(&["rev-parse", &format!("refs/checkpoints/{id}")]);
-    // Missing, not JSON, hostile nesting, huge.
-    repo.git(&["notes", "--ref=checkpoints", "remove", &commit(&ids[0])]);
-    repo.git(&[
-        "notes",
-        "--ref=checkpoints",
-        "add",
-        "-f",
-        "-m",
-        "garbage{",
-        &commit(&ids[1]),
-    ]);
-    let deep = "[".repeat(100_000);
-    let deep_file = repo.scratch().join("deep");
-    std::fs::write(&deep_file, deep).unwrap();
-    repo.git(&[
-        "notes",
-        "--ref=checkpoints",
-        "add",
-        "-f",
-        "-F",
-        deep_file.to_str().unwrap(),
-        &commit(&ids[2]),
-    ]);
-    let out = repo.cp(&["list"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(first_column(&out.stdout).len(), 3);
-    assert!(!out.stderr.contains("panicked"));
-    for id in &ids {
-        assert!(
-            out.stderr.contains(id),
-            "warning names {id}: {}",
-            out.stderr
-        );
-    }
-    assert!(out.stderr.contains("note"), "{}", out.stderr);
-    // What the note would say comes from the commit's trailers.
-    let json = repo.cp(&["list", "--json"]).stdout;
-    assert_eq!(Repo::json_get(&json, "2.kind"), "manual");
-    assert_eq!(Repo::json_get(&json, "1.kind"), "auto");
-    assert_eq!(Repo::json_get(&json, "2.message"), "message 0");
-
-    let huge = format!("{{\"a\":\"{}\"}}", "x".repeat(3_000_000));
-    let huge_file = repo.scratch().join("huge");
-    std::fs::write(&huge_file, huge).unwrap();
-    repo.git(&[
-        "notes",
-        "--ref=checkpoints",
-        "add",
-        "-f",
-        "-F",
-        huge_file.to_str().unwrap(),
-        &commit(&ids[2]),
-    ]);
-    let out = repo.cp(&["show", &ids[2]]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stderr.contains("too large"), "{}", out.stderr);
+fn list_limits_filters_by_kind_and_has_an_ls_alias() {
+    let (repo, ids) = repo_with_checkpoints(4);
+    let all = newest_first(&ids);
+    assert_eq!(first_column(&repo.cp(&["ls"]).ok().stdout), all);
+    assert_eq!(
+        first_column(&repo.cp(&["list", "-n", "2"]).ok().stdout),
+        all[..2]
+    );
+    assert_eq!(
+        first_column(&repo.cp(&["list", "-n", "1"]).ok().stdout),
+        all[..1]
+    );
+    assert_eq!(
+        first_column(&repo.cp(&["list", "--kind", "auto"]).ok().stdout),
+        vec![ids[3].clone(), ids[1].clone()]
+    );
+    assert_eq!(
+        first_column(
+            &repo
+                .cp(&["list", "--kind", "manual", "-n", "1"])
+                .ok()
+                .stdout
+        ),
+        vec![ids[2].clone()]
+    );
+    assert_eq!(repo.cp(&["list", "--kind", "session"]).ok().stdout, "");
 }
 
 #[test]
-fn show_prints_metadata_and_a_stat() {
-    let repo = Repo::new();
-    repo.write("a", "one\ntwo\n");
-    repo.write("gone", "bye\n");
-    repo.git(&["add", "-A"]);
-    repo.git(&["commit", "-qm", "base"]);
-    repo.write("a", "one\nTWO\nthree\n");
-    repo.remove("gone");
-    repo.write("new", "n\n");
-    let id = repo
-        .cp(&["save", "-q", "-m", "my message", "--name", "nm"])
-        .stdout
-        .trim()
-        .to_string();
+fn list_json_is_an_array_of_notes_with_their_commits() {
+    let (repo, ids) = repo_with_checkpoints(3);
+    let out = repo.cp(&["list", "--json"]).ok().stdout;
+    let json = Json::parse(&out);
+    assert_eq!(json.keys(""), vec!["0", "1", "2"]);
+    let newest = newest_first(&ids);
+    for (i, id) in newest.iter().enumerate() {
+        assert_eq!(&json.get(&format!("{i}.id")), id);
+        assert_eq!(json.get(&format!("{i}.commit")), repo.checkpoint_commit(id));
+    }
+    let notes: Vec<String> = newest.iter().map(|id| repo.note(id)).collect();
+    assert!(
+        notes_plus_commit(&out, &notes),
+        "each element is the note plus \"commit\": {out}"
+    );
+    let limited = Json::parse(
+        &repo
+            .cp(&["list", "--json", "-n", "1", "--kind", "manual"])
+            .ok()
+            .stdout,
+    );
+    assert_eq!(limited.keys(""), vec!["0"]);
+    assert_eq!(limited.get("0.id"), ids[2]);
+}
+
+#[test]
+fn list_without_checkpoints_is_empty() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let out = repo.cp(&["list"]).ok();
+    assert_eq!(out.stdout, "");
+    let json = repo.cp(&["list", "--json"]).ok();
+    assert_eq!(json_get(&json.stdout, ""), "[]");
+    let unborn = Repo::new();
+    assert_eq!(unborn.cp(&["list"]).ok().stdout, "");
+}
+
+#[test]
+fn list_shows_this_worktree_and_all_shows_every_worktree() {
+    let (repo, ids) = repo_with_checkpoints(2);
+    let wt = repo.scratch().join("wt");
+    repo.git(&["worktree", "add", "-q", "--detach", wt.to_str().unwrap()]);
+    fs::write(wt.join("w"), "w\n").unwrap();
+    let wt_id = repo.cp_in_dir(&wt, &["save", "-q"]).ok().id();
+    repo.write("a", "after the worktree's\n");
+    let last = repo.save(&["-q"]);
+
+    let main = repo.cp(&["list"]).ok();
+    assert_eq!(
+        first_column(&main.stdout),
+        vec![last.clone(), ids[1].clone(), ids[0].clone()]
+    );
+    let in_wt = repo.cp_in_dir(&wt, &["list"]).ok();
+    assert_eq!(first_column(&in_wt.stdout), vec![wt_id.clone()]);
+    let everything = vec![last.clone(), wt_id.clone(), ids[1].clone(), ids[0].clone()];
+    assert_eq!(
+        first_column(&repo.cp(&["list", "--all"]).ok().stdout),
+        everything
+    );
+    assert_eq!(
+        first_column(&repo.cp_in_dir(&wt, &["list", "--all"]).ok().stdout),
+        everything
+    );
+    let json = repo.cp(&["list", "--all", "--json"]).ok().stdout;
+    let json = Json::parse(&json);
+    let worktrees: Vec<String> = (0..4).map(|i| json.get(&format!("{i}.worktree"))).collect();
+    assert_eq!(worktrees, vec!["null", "wt", "null", "null"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Damaged notes: still listed and shown, from the commit's trailers, with a warning
+
+/// Two checkpoints (an `auto` one, then a `manual` one); `damage` is applied to the older
+/// one's note, given its commit. Then list, list --json, show and a new save must all work.
+fn damaged_note_still_lists(damage: impl FnOnce(&Repo, &str)) {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "first\n");
+    let old = repo.save(&["-q", "-m", "first message", "--kind", "auto"]);
+    repo.write("a", "second\n");
+    let new = repo.save(&["-q", "-m", "second message"]);
+    damage(&repo, &repo.checkpoint_commit(&old));
     let before = repo.fingerprint();
-    let out = repo.cp(&["show", &id]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let commit = repo.git(&["rev-parse", &format!("refs/checkpoints/{id}")]);
-    assert!(out.stdout.contains(&id));
-    assert!(out.stdout.contains(&commit));
-    assert!(out.stdout.contains("my message"));
-    assert!(out.stdout.contains("manual"));
+
+    let out = repo.cp(&["list"]).ok();
+    assert_eq!(first_column(&out.stdout), vec![new.clone(), old.clone()]);
+    assert!(
+        out.stderr.contains("note"),
+        "a warning about the note: {}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains(&old),
+        "the warning names {old}: {}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains(&new),
+        "only the damaged one is warned about: {}",
+        out.stderr
+    );
+    let line = out.stdout.lines().nth(1).unwrap();
+    assert!(line.contains("auto"), "kind from the trailer: {line}");
+    assert!(
+        line.contains("first message"),
+        "message from the commit: {line}"
+    );
+
+    let json = Json::parse(&repo.cp(&["list", "--json"]).ok().stdout);
+    assert_eq!(json.get("1.id"), old);
+    assert_eq!(json.get("1.kind"), "auto");
+    assert_eq!(json.get("1.message"), "first message");
+    assert_eq!(json.get("1.commit"), repo.checkpoint_commit(&old));
+    assert_eq!(json.get("0.message"), "second message");
+
+    let show = repo.cp(&["show", &old]).ok();
+    assert!(show.stdout.contains(&old), "{}", show.stdout);
+    assert!(show.stdout.contains("first message"), "{}", show.stdout);
+    assert!(show.stderr.contains("note"), "{}", show.stderr);
+    let show_json = Json::parse(&repo.cp(&["show", &old, "--json"]).ok().stdout);
+    assert_eq!(show_json.get("id"), old);
+    assert_eq!(show_json.get("kind"), "auto");
+    assert_eq!(repo.fingerprint(), before, "reading changes nothing");
+
+    // Saving still works next to a damaged note, and leaves it to the user.
+    repo.write("a", "third\n");
+    repo.save(&["-q"]);
+    assert_eq!(repo.checkpoint_ids().len(), 3);
+    repo.fsck();
+}
+
+#[test]
+fn missing_note_still_lists() {
+    damaged_note_still_lists(|repo, commit| {
+        repo.git(&["notes", "--ref=checkpoints", "remove", commit]);
+    });
+}
+
+#[test]
+fn note_that_is_not_json_still_lists() {
+    damaged_note_still_lists(|repo, commit| {
+        repo.git(&[
+            "notes",
+            "--ref=checkpoints",
+            "add",
+            "-f",
+            "-m",
+            "garbage{",
+            commit,
+        ]);
+    });
+}
+
+#[test]
+fn deeply_nested_note_still_lists() {
+    damaged_note_still_lists(|repo, commit| {
+        let file = repo.scratch().join("deep-note");
+        fs::write(&file, "[".repeat(100_000)).unwrap();
+        repo.git(&[
+            "notes",
+            "--ref=checkpoints",
+            "add",
+            "-f",
+            "-F",
+            file.to_str().unwrap(),
+            commit,
+        ]);
+    });
+}
+
+#[test]
+fn deeply_nested_valid_json_note_still_lists() {
+    damaged_note_still_lists(|repo, commit| {
+        let file = repo.scratch().join("deep-valid-note");
+        let depth = 50_000;
+        let doc = format!(
+            "{{\"schema\":1,\"x\":{}{}}}",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        fs::write(&file, doc).unwrap();
+        repo.git(&[
+            "notes",
+            "--ref=checkpoints",
+            "add",
+            "-f",
+            "-F",
+            file.to_str().unwrap(),
+            commit,
+        ]);
+    });
+}
+
+#[test]
+fn huge_note_still_lists() {
+    damaged_note_still_lists(|repo, commit| {
+        let file = repo.scratch().join("huge-note");
+        fs::write(&file, format!("{{\"a\":\"{}\"}}", "x".repeat(4_000_000))).unwrap();
+        repo.git(&[
+            "notes",
+            "--ref=checkpoints",
+            "add",
+            "-f",
+            "-F",
+            file.to_str().unwrap(),
+            commit,
+        ]);
+    });
+}
+
+#[test]
+fn note_of_another_shape_still_lists() {
+    damaged_note_still_lists(|repo, commit| {
+        repo.git(&[
+            "notes",
+            "--ref=checkpoints",
+            "add",
+            "-f",
+            "-m",
+            r#"{"schema":"one","id":7,"kind":["x"],"stats":"many"}"#,
+            commit,
+        ]);
+    });
+}
+
+#[test]
+fn trailer_lookalikes_in_a_message_do_not_fool_the_fallback() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "x\n");
+    let id = repo.save(&[
+        "-q",
+        "--kind",
+        "auto",
+        "-m",
+        "tricky\n\nCheckpoint-Kind: evil\nCheckpoint-Id: 20000101-000000-000000",
+    ]);
+    repo.git(&[
+        "notes",
+        "--ref=checkpoints",
+        "remove",
+        &repo.checkpoint_commit(&id),
+    ]);
+    let json = Json::parse(&repo.cp(&["list", "--json"]).ok().stdout);
+    assert_eq!(json.get("0.id"), id);
+    assert_eq!(json.get("0.kind"), "auto");
+    let shown = repo.cp(&["show", &id, "--json"]).ok().stdout;
+    assert_eq!(json_get(&shown, "id"), id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// show
+
+#[test]
+fn show_prints_metadata_and_the_changed_paths() {
+    let repo = Repo::with_commit(&[
+        ("alpha.txt", "one\ntwo\n"),
+        ("gone.txt", "bye\n"),
+        ("same.txt", "s\n"),
+    ]);
+    repo.write("alpha.txt", "one\nTWO\nthree\n");
+    repo.remove("gone.txt");
+    repo.write("fresh.txt", "n\n");
+    let id = repo.save(&[
+        "-q",
+        "-m",
+        "my message",
+        "--name",
+        "nm",
+        "--kind",
+        "session",
+    ]);
+    let before = repo.fingerprint();
+    let out = repo.cp(&["show", &id]).ok();
+    let commit = repo.checkpoint_commit(&id);
+    assert!(out.stdout.contains(&id), "{}", out.stdout);
+    assert!(out.stdout.contains(&commit[..7]), "{}", out.stdout);
+    assert!(out.stdout.contains("my message"), "{}", out.stdout);
+    assert!(out.stdout.contains("session"), "{}", out.stdout);
+    assert!(out.stdout.contains("nm"), "{}", out.stdout);
+    for path in ["alpha.txt", "gone.txt", "fresh.txt"] {
+        assert!(out.stdout.contains(path), "{path} in\n{}", out.stdout);
+    }
+    assert!(
+        !out.stdout.contains("same.txt"),
+        "unchanged paths are not listed:\n{}",
+        out.stdout
+    );
     // The stat is git's own for the same two trees.
     let git_stat = repo.git(&["diff", "--stat", "HEAD", &commit]);
     for line in git_stat.lines() {
@@ -162,179 +375,71 @@ fn show_prints_metadata_and_a_stat() {
             out.stdout
         );
     }
-    let json = repo.cp(&["show", "nm", "--json"]).stdout;
-    assert_eq!(Repo::json_get(&json, "id"), id);
-    assert_eq!(Repo::json_get(&json, "commit"), commit);
     assert_eq!(repo.fingerprint(), before);
 }
 
 #[test]
-fn every_naming_rule() {
+fn show_json_is_the_note_plus_the_commit() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "b\n");
+    let id = repo.save(&["-q", "-m", "m", "--meta", "x=1"]);
+    let out = repo.cp(&["show", &id, "--json"]).ok().stdout;
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let json = Json::parse(&out);
+    assert_eq!(json.get("id"), id);
+    assert_eq!(json.get("commit"), repo.checkpoint_commit(&id));
+    assert!(
+        notes_plus_commit(&format!("[{out}]"), &[repo.note(&id)]),
+        "show --json is the note plus \"commit\": {out}"
+    );
+}
+
+#[test]
+fn show_of_a_checkpoint_taken_on_an_unborn_branch() {
+    let repo = Repo::new();
+    repo.write("first.txt", "1\n");
+    repo.write("dir/second.txt", "2\n");
+    let id = repo.save(&["-q"]);
+    let out = repo.cp(&["show", &id]).ok();
+    assert!(out.stdout.contains("first.txt"), "{}", out.stdout);
+    assert!(out.stdout.contains("dir/second.txt"), "{}", out.stdout);
+    let empty = Repo::new();
+    let id = empty.save(&["-q"]);
+    let out = empty.cp(&["show", &id]).ok();
+    assert!(out.stdout.contains(&id), "{}", out.stdout);
+}
+
+#[test]
+fn show_mentions_skipped_files() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.git(&["config", "checkpoint.maxFileSize", "1k"]);
+    repo.write("huge.bin", &"z".repeat(5000));
+    repo.write("a", "changed\n");
+    let id = repo.save(&["-q"]);
+    let out = repo.cp(&["show", &id]).ok();
+    assert!(
+        out.stdout.contains("huge.bin"),
+        "skipped files are shown: {}",
+        out.stdout
+    );
+}
+
+#[test]
+fn reading_commands_write_nothing() {
     let (repo, ids) = repo_with_checkpoints(3);
-    let resolve = |spec: &str| {
-        let out = repo.cp(&["show", spec, "--json"]);
-        assert_eq!(out.code, 0, "{spec}: {}", out.stderr);
-        Repo::json_get(&out.stdout, "id")
-    };
-    assert_eq!(resolve(&ids[1]), ids[1], "exact id");
-    assert_eq!(resolve("@"), ids[2]);
-    assert_eq!(resolve("latest"), ids[2]);
-    assert_eq!(resolve("@{0}"), ids[2]);
-    assert_eq!(resolve("@{2}"), ids[0]);
-    // Names: the newest of a name wins.
-    repo.write("a", "named 1\n");
-    let named_old = repo
-        .cp(&["save", "-q", "--name", "wip"])
-        .stdout
-        .trim()
-        .to_string();
-    repo.write("a", "named 2\n");
-    let named_new = repo
-        .cp(&["save", "-q", "--name", "wip"])
-        .stdout
-        .trim()
-        .to_string();
-    assert_ne!(named_old, named_new);
-    assert_eq!(resolve("wip"), named_new);
-    // A unique id prefix (all but the last character).
-    assert_eq!(resolve(&ids[0][..21]), ids[0]);
-    // A unique commit prefix.
-    let commit = repo.git(&["rev-parse", &format!("refs/checkpoints/{}", ids[1])]);
-    assert_eq!(resolve(&commit[..10]), ids[1]);
-
-    // Ambiguous: the date part is shared by all.
-    let amb = repo.cp(&["show", &ids[0][..8]]);
-    assert_eq!(amb.code, 1);
-    assert!(amb.stderr.starts_with("error:"), "{}", amb.stderr);
-    assert!(amb.stderr.contains("ambiguous"), "{}", amb.stderr);
-    assert!(
-        amb.stderr.contains(&ids[0]) && amb.stderr.contains(&ids[1]),
-        "{}",
-        amb.stderr
-    );
-    // Unknown.
-    let unknown = repo.cp(&["show", "no-such-checkpoint"]);
-    assert_eq!(unknown.code, 1);
-    assert!(unknown.stderr.starts_with("error:"));
-    assert!(
-        unknown.stderr.contains("git checkpoint list"),
-        "{}",
-        unknown.stderr
-    );
-    let too_far = repo.cp(&["show", "@{99}"]);
-    assert_eq!(too_far.code, 1);
-}
-
-#[test]
-fn errors_are_one_line_with_exit_codes() {
-    // Outside a repository.
-    let dir = tempfile::tempdir().unwrap();
-    let repo = Repo::new();
-    let out = repo.cp_with(
-        |cmd| {
-            cmd.current_dir(dir.path())
-                .env("GIT_CEILING_DIRECTORIES", dir.path().parent().unwrap());
-        },
-        &["save"],
-    );
-    assert_eq!(out.code, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.starts_with("error: not a git repository"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr.lines().skip(1).all(|l| l.starts_with("hint:")),
-        "{}",
-        out.stderr
-    );
-
-    // A bare repository.
-    let bare = Repo::init(&["--bare"]);
-    let out = bare.cp(&["list"]);
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr.starts_with("error:") && out.stderr.contains("bare"),
-        "{}",
-        out.stderr
-    );
-
-    // A reftable repository: refused clearly.
-    let reftable = Repo::init(&["--ref-format=reftable"]);
-    reftable.write("a", "a\n");
-    let out = reftable.cp(&["save"]);
-    assert_eq!(out.code, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.starts_with("error:") && out.stderr.contains("reftable"),
-        "{}",
-        out.stderr
-    );
-
-    // Usage errors exit 2.
-    assert_eq!(repo.cp(&["--bogus"]).code, 2);
-    assert_eq!(repo.cp(&["show"]).code, 2);
-    assert_eq!(repo.cp(&["list", "-n", "x"]).code, 2);
-    assert_eq!(repo.cp(&["--help"]).code, 0);
-    assert_eq!(repo.cp(&["--version"]).code, 0);
-}
-
-#[test]
-fn an_unreadable_file_fails_the_save_and_names_it() {
-    let repo = Repo::new();
-    repo.write("a", "a\n");
-    repo.git(&["add", "a"]);
-    repo.git(&["commit", "-qm", "base"]);
-    repo.write("secret", "s\n");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(
-        repo.path().join("secret"),
-        std::fs::Permissions::from_mode(0o000),
-    )
-    .unwrap();
-    // Root reads anything: drop privileges with setpriv when running as root.
-    let is_root = std::process::Command::new("id")
-        .arg("-u")
-        .output()
-        .unwrap()
-        .stdout
-        == b"0\n";
-    let out = if is_root {
-        let has_setpriv = std::process::Command::new("setpriv")
-            .arg("--help")
-            .output()
-            .is_ok();
-        if !has_setpriv {
-            eprintln!("skipped: running as root without setpriv");
-            return;
-        }
-        // Let the unprivileged user write objects and refs.
-        std::process::Command::new("chmod")
-            .args(["-R", "a+rwX", repo.scratch().to_str().unwrap()])
-            .status()
-            .unwrap();
-        std::fs::set_permissions(
-            repo.path().join("secret"),
-            std::fs::Permissions::from_mode(0o000),
-        )
-        .unwrap();
-        repo.cp_wrapped(
-            &[
-                "setpriv",
-                "--reuid=65534",
-                "--regid=65534",
-                "--clear-groups",
-            ],
-            &["save"],
-        )
-    } else {
-        repo.cp(&["save"])
-    };
-    assert_eq!(out.code, 1, "stdout {} stderr {}", out.stdout, out.stderr);
-    assert!(out.stderr.starts_with("error:"), "{}", out.stderr);
-    assert!(out.stderr.contains("secret"), "{}", out.stderr);
+    let manifest = repo.git_dir_manifest();
+    let refs = repo.git(&["for-each-ref"]);
+    let before = repo.fingerprint();
+    repo.cp(&["list"]).ok();
+    repo.cp(&["list", "--all", "--json"]).ok();
+    repo.cp(&["show", &ids[0]]).ok();
+    repo.cp(&["show", "@", "--json"]).ok();
+    repo.cp(&["show", "@{2}", "-p"]).ok();
+    assert_eq!(repo.fingerprint(), before);
+    assert_eq!(repo.git(&["for-each-ref"]), refs);
     assert_eq!(
-        repo.git(&["for-each-ref", "refs/checkpoints"]),
-        "",
-        "nothing half-written"
+        repo.git_dir_manifest(),
+        manifest,
+        "no file in .git was added or removed"
     );
 }

@@ -1,4 +1,7 @@
 //! Integration tests: real repositories built with the git CLI, which is also the oracle.
+//!
+//! One test binary (`cargo test --test cli`) with a module per area; `common` holds the
+//! hermetic repository harness and the oracle.
 
 // Tests fail by panicking.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -6,7 +9,9 @@
 mod common;
 mod completion;
 mod diff;
+mod errors;
 mod list_show;
+mod naming;
 mod restore;
 mod retention;
 mod save;

@@ -1,0 +1,276 @@
+//! Errors: one `error:` line on stderr (and `hint:` lines), exit 1 for errors and 2 for usage
+//! errors, never a panic, and nothing half-written.
+
+use std::fs;
+use std::process::{Command, Stdio};
+
+use crate::common::{Repo, Run, bin, is_root};
+
+#[test]
+fn outside_a_repository() {
+    let repo = Repo::new();
+    let outside = tempfile::tempdir().unwrap();
+    let dir = outside.path().join("not-a-repo");
+    fs::create_dir(&dir).unwrap();
+    for args in [&["save"][..], &["list"], &["show", "@"]] {
+        let out = repo.cp_with(
+            |cmd| {
+                cmd.current_dir(&dir)
+                    .env("GIT_CEILING_DIRECTORIES", outside.path());
+            },
+            args,
+        );
+        let out = out.fails_with(1);
+        out.assert_one_error_line();
+        assert!(
+            out.stderr.contains("repository"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert_eq!(out.stdout, "");
+    }
+    assert_eq!(
+        fs::read_dir(&dir).unwrap().count(),
+        0,
+        "nothing written there"
+    );
+}
+
+#[test]
+fn bare_repository() {
+    let bare = Repo::init(&["--bare"]);
+    for args in [&["save"][..], &["list"]] {
+        let out = bare.cp(args).fails_with(1);
+        out.assert_one_error_line();
+        assert!(out.stderr.contains("bare"), "{args:?}: {}", out.stderr);
+    }
+    assert_eq!(bare.git(&["for-each-ref", "refs/checkpoints"]), "");
+}
+
+#[test]
+fn reftable_repository_is_refused_clearly_or_works() {
+    let repo = Repo::init(&["--ref-format=reftable"]);
+    repo.write("a", "a\n");
+    repo.git(&["add", "a"]);
+    repo.git(&["commit", "-qm", "a"]);
+    repo.write("a", "changed\n");
+    repo.write("b", "b\n");
+    let before = repo.fingerprint();
+    let out = repo.cp(&["save"]);
+    out.assert_no_panic();
+    match out.code {
+        1 => {
+            out.assert_one_error_line();
+            assert!(out.stderr.contains("reftable"), "{}", out.stderr);
+            assert_eq!(repo.git(&["for-each-ref", "refs/checkpoints"]), "");
+        }
+        0 => {
+            let id = out.id();
+            assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree());
+            repo.fsck();
+        }
+        other => panic!("exit {other}: {}", out.stderr),
+    }
+    assert_eq!(repo.fingerprint(), before);
+}
+
+/// Run the tool as an unprivileged user when the tests run as root (root reads any file), so
+/// that an unreadable file is unreadable for it. `None` when that is impossible (skip).
+fn run_unprivileged(repo: &Repo, args: &[&str], unreadable: &str) -> Option<Run> {
+    repo.chmod(unreadable, 0o000);
+    if !is_root() {
+        return Some(repo.cp(args));
+    }
+    if Command::new("setpriv").arg("--help").output().is_err() {
+        eprintln!("skipped: running as root without setpriv");
+        return None;
+    }
+    // Let the unprivileged user write objects and refs, then lock the file again.
+    let status = Command::new("chmod")
+        .args(["-R", "a+rwX", repo.scratch().to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    repo.chmod(unreadable, 0o000);
+    Some(repo.cp_wrapped(
+        &[
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+        ],
+        args,
+    ))
+}
+
+#[test]
+fn unreadable_untracked_file_fails_the_save_and_names_it() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "changed\n");
+    repo.write("dir/secret", "s\n");
+    let before = repo.fingerprint();
+    let Some(out) = run_unprivileged(&repo, &["save"], "dir/secret") else {
+        return;
+    };
+    let out = out.fails_with(1);
+    out.assert_one_error_line();
+    assert!(out.stderr.contains("dir/secret"), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        repo.git(&["for-each-ref", "refs/checkpoints"]),
+        "",
+        "no ref"
+    );
+    assert_eq!(repo.git(&["for-each-ref", "refs/notes"]), "", "no note");
+    assert_eq!(repo.fingerprint(), before);
+}
+
+#[test]
+fn unreadable_modified_tracked_file_fails_the_save_and_names_it() {
+    let repo = Repo::with_commit(&[("a", "a\n"), ("locked", "before\n")]);
+    repo.write("locked", "after, and longer\n");
+    let before = repo.fingerprint();
+    let Some(out) = run_unprivileged(&repo, &["save"], "locked") else {
+        return;
+    };
+    let out = out.fails_with(1);
+    assert!(out.stderr.contains("locked"), "{}", out.stderr);
+    assert_eq!(
+        repo.git(&["for-each-ref", "refs/checkpoints"]),
+        "",
+        "no ref"
+    );
+    assert_eq!(repo.fingerprint(), before);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    for args in [
+        &["--bogus"][..],
+        &["save", "--bogus"],
+        &["save", "-m"],
+        &["list", "-n", "x"],
+        &["list", "--bogus"],
+        &["show"],
+        &["show", "@", "--bogus"],
+        &["frobnicate"],
+    ] {
+        let out = repo.cp(args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        out.assert_no_panic();
+        assert!(out.stderr.contains("error"), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stdout, "", "{args:?}");
+    }
+    assert_eq!(repo.git(&["for-each-ref", "refs/checkpoints"]), "");
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    let repo = Repo::new();
+    let help = repo.cp(&["--help"]).ok();
+    assert!(help.stdout.contains("save"), "{}", help.stdout);
+    assert!(
+        repo.cp(&["save", "--help"])
+            .ok()
+            .stdout
+            .contains("--allow-empty")
+    );
+    let version = repo.cp(&["--version"]).ok();
+    assert!(
+        version.stdout.contains(env!("CARGO_PKG_VERSION")),
+        "{}",
+        version.stdout
+    );
+}
+
+#[test]
+fn inside_the_git_directory_there_is_no_work_tree() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "changed\n");
+    let out = repo.cp_in(".git", &["save"]);
+    out.assert_no_panic();
+    match out.code {
+        // Refused: there is no work tree to snapshot from here.
+        1 => out.assert_one_error_line(),
+        // Or the work tree is found all the same: then it must be the right tree.
+        0 => assert_eq!(repo.checkpoint_tree(&out.id()), repo.oracle_tree()),
+        other => panic!("exit {other}: {}", out.stderr),
+    }
+}
+
+/// A ref under `refs/checkpoints/` that does not point at a commit (made by hand, or fetched
+/// from someone else: untrusted input) must not stop saving, listing or showing the others.
+fn a_bad_ref_breaks_nothing(bad_ref_name: &str, object: &str) {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "changed\n");
+    let id = repo.save(&["-q"]);
+    let target = repo.git(&["rev-parse", object]);
+    repo.git(&["update-ref", bad_ref_name, &target]);
+
+    // Above all, one bad ref must not stop anyone from saving.
+    repo.write("a", "changed again\n");
+    let saved = repo.cp(&["save", "-q"]);
+    saved.assert_no_panic();
+    assert_eq!(saved.code, 0, "save still works: {}", saved.stderr);
+    let new_id = saved.id();
+    assert_eq!(repo.checkpoint_tree(&new_id), repo.oracle_tree());
+
+    let out = repo.cp(&["list"]);
+    out.assert_no_panic();
+    assert_eq!(
+        out.code, 0,
+        "the good checkpoints still list: {}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.contains(&id) && out.stdout.contains(&new_id),
+        "{}",
+        out.stdout
+    );
+    let shown = repo.cp(&["show", &id, "--json"]);
+    shown.assert_no_panic();
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+}
+
+#[test]
+fn a_ref_to_a_blob_with_the_newest_id_breaks_nothing() {
+    a_bad_ref_breaks_nothing("refs/checkpoints/20990101-000000-000abc", "HEAD:a");
+}
+
+#[test]
+fn a_ref_to_a_tree_with_an_old_id_breaks_nothing() {
+    a_bad_ref_breaks_nothing("refs/checkpoints/20000101-000000-000abc", "HEAD^{tree}");
+}
+
+#[test]
+fn a_closed_stdout_is_not_a_crash() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    for i in 0..3 {
+        repo.write("a", &format!("{i}\n"));
+        repo.save(&["-q", "-m", &"long message ".repeat(50)]);
+    }
+    for args in [&["list"][..], &["list", "--json"], &["show", "@"]] {
+        let mut cmd = Command::new(bin());
+        cmd.args(args)
+            .current_dir(repo.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        repo.env(&mut cmd);
+        let mut child = cmd.spawn().unwrap();
+        drop(child.stdout.take()); // like `| head -0`: the reader is gone
+        let out: Run = child.wait_with_output().unwrap().into();
+        out.assert_no_panic();
+        assert!(
+            out.code == 0 || out.code == 141 || out.code == -1,
+            "{args:?}: exit {} {}",
+            out.code,
+            out.stderr
+        );
+        assert!(
+            !out.stderr.contains("Broken pipe"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
