@@ -20,10 +20,11 @@ pub fn load_all(repo: &gix::Repository) -> Result<Vec<Checkpoint>> {
     Ok(load_all_reporting(repo)?.0)
 }
 
+/// Refs under `refs/checkpoints/` left out by [`load_all`]: the id, and why.
+pub type Broken = Vec<(String, String)>;
+
 /// Like [`load_all`], and also the refs left out, each with the reason.
-pub fn load_all_reporting(
-    repo: &gix::Repository,
-) -> Result<(Vec<Checkpoint>, Vec<(String, String)>)> {
+pub fn load_all_reporting(repo: &gix::Repository) -> Result<(Vec<Checkpoint>, Broken)> {
     let refs = store::refs(repo)?;
     let mut notes = store::Notes::open(repo)?;
     let mut out = Vec::with_capacity(refs.len());
