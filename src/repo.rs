@@ -23,12 +23,24 @@ pub const FALLBACK_EMAIL: &str = "git-checkpoint@localhost";
 pub fn open(dir: &Path) -> Result<gix::Repository> {
     let repo = match gix::ThreadSafeRepository::discover_with_environment_overrides(dir) {
         Ok(repo) => repo.to_thread_local(),
-        Err(_) => {
-            // gix may refuse a reftable repository outright: say why, rather than "not a repo".
-            if find_git_dir(dir).is_some_and(|git_dir| is_reftable(&git_dir)) {
+        Err(err) => {
+            // A repository gix cannot open is not "no repository": say why.
+            let Some(git_dir) = find_git_dir(dir) else {
+                return Err(Error::NotARepository(dir.to_owned()));
+            };
+            if is_reftable(&git_dir) {
                 return Err(reftable_error());
             }
-            return Err(Error::NotARepository(dir.to_owned()));
+            if is_sha256(&git_dir) {
+                return Err(Error::Unsupported(
+                    "this repository uses SHA-256 object ids, which git-checkpoint does not support yet"
+                        .into(),
+                ));
+            }
+            return Err(Error::Git {
+                context: format!("cannot open the repository at `{}`", git_dir.display()),
+                source: Box::new(err),
+            });
         }
     };
     let ref_storage = repo
@@ -56,9 +68,26 @@ fn is_reftable(git_dir: &Path) -> bool {
 }
 
 /// Walk up from `dir` looking for something that looks like a git directory.
+/// Whether the repository's config asks for SHA-256 object ids.
+fn is_sha256(git_dir: &Path) -> bool {
+    let config = std::fs::read_to_string(git_dir.join("config")).unwrap_or_default();
+    config.lines().any(|line| {
+        let line = line.trim().to_ascii_lowercase();
+        line.starts_with("objectformat") && line.ends_with("sha256")
+    })
+}
+
+/// Walk up from `dir`, as git's discovery does (stopping at `GIT_CEILING_DIRECTORIES`), looking
+/// for something that looks like a git directory.
 fn find_git_dir(dir: &Path) -> Option<std::path::PathBuf> {
+    let ceilings: Vec<std::path::PathBuf> = std::env::var_os("GIT_CEILING_DIRECTORIES")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default();
     let mut current = Some(dir);
     while let Some(d) = current {
+        if d != dir && ceilings.iter().any(|c| c == d) {
+            return None;
+        }
         let dot_git = d.join(".git");
         if dot_git.exists() {
             return Some(dot_git);

@@ -274,3 +274,21 @@ fn a_closed_stdout_is_not_a_crash() {
         );
     }
 }
+
+#[test]
+fn sha256_repository_is_refused_clearly() {
+    let repo = Repo::init(&["--object-format=sha256"]);
+    repo.write("a", "a\n");
+    let out = repo.cp(&["save"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("error:") && out.stderr.contains("SHA-256"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("not a git repository"),
+        "{}",
+        out.stderr
+    );
+}

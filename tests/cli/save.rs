@@ -1174,3 +1174,33 @@ fn long_saves_show_progress_on_a_terminal_only() {
     let tty = String::from_utf8_lossy(&cmd.output().unwrap().stdout).into_owned();
     assert!(tty.contains("hashing untracked files: 500/"), "{tty:?}");
 }
+
+#[test]
+fn many_files_feature_a_symlinked_path_and_non_utf8_names() {
+    let repo = Repo::with_commit(&[("a", "a\n"), ("dir/b", "b\n")]);
+    repo.git(&["config", "feature.manyFiles", "true"]);
+    repo.git(&["update-index", "--index-version", "4"]);
+    repo.write("a", "many\n");
+    save_matches_oracle(&repo, &[]);
+
+    // Bytes that are not UTF-8 in a file name.
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9-latin1.txt");
+    fs::write(repo.path().join(name), "latin-1 name\n").unwrap();
+    let id = save_matches_oracle(&repo, &[]);
+    let listed = repo.git(&[
+        "ls-tree",
+        "--name-only",
+        "-z",
+        &format!("refs/checkpoints/{id}"),
+    ]);
+    assert!(listed.contains("latin1"), "{listed:?}");
+
+    // The work tree entered through a symlink.
+    let link = repo.scratch().join("via-link");
+    std::os::unix::fs::symlink(repo.path(), &link).unwrap();
+    repo.write("dir/b", "through the link\n");
+    let out = repo.cp_in_dir(&link.join("dir"), &["save", "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repo.checkpoint_tree(out.stdout.trim()), repo.oracle_tree());
+}
