@@ -257,7 +257,12 @@ impl From<Error> for CreateError {
 }
 
 /// How many times a lost race for the notes ref is retried.
-const MAX_ATTEMPTS: u32 = 200;
+const MAX_ATTEMPTS: u32 = 80;
+
+/// A lock on the notes ref older than this was left by a process that died (a transaction
+/// holds it for milliseconds): it is removed, so that one killed save cannot block every
+/// later one.
+const STALE_LOCK: Duration = Duration::from_secs(2);
 
 /// Create `refs/checkpoints/<id>` pointing at `commit` and attach `meta` as its note, in one ref
 /// transaction: the checkpoint ref must not exist, the notes ref must still be what was read.
@@ -300,10 +305,7 @@ pub fn create(
         ];
         match repo.edit_references(edits) {
             Ok(_) => return Ok(()),
-            Err(err) if attempt < MAX_ATTEMPTS => {
-                let _ = err;
-                backoff(attempt);
-            }
+            Err(_) if attempt < MAX_ATTEMPTS => backoff(repo, attempt),
             Err(err) => {
                 if err.classify().is_conflict() {
                     return Err(Error::Contention(NOTES_REF.into()).into());
@@ -378,8 +380,36 @@ pub(crate) fn full_name(name: &str) -> Result<FullName> {
     })
 }
 
-/// Sleep a little, more after each lost race, with jitter so that racing writers spread out.
-fn backoff(attempt: u32) {
+/// Remove the notes ref's lock file if it was left behind by a process that died, and the
+/// locks of checkpoint refs likewise (their ids are never reused, so they only clutter).
+pub fn clear_stale_locks(repo: &gix::Repository) {
+    let stale = |path: &std::path::Path| {
+        std::fs::metadata(path)
+            .and_then(|md| md.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE_LOCK)
+    };
+    let notes_lock = repo.common_dir().join(format!("{NOTES_REF}.lock"));
+    if stale(&notes_lock) {
+        let _ = std::fs::remove_file(&notes_lock);
+    }
+    if let Ok(entries) = std::fs::read_dir(repo.common_dir().join(REF_PREFIX)) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "lock") && stale(&path) {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+}
+
+/// Sleep a little, more after each lost race, with jitter so that racing writers spread out;
+/// now and then, clear locks left by processes that died.
+fn backoff(repo: &gix::Repository, attempt: u32) {
+    if attempt.is_multiple_of(8) {
+        clear_stale_locks(repo);
+    }
     let base = 1u64 << attempt.min(6);
     let jitter = rand::random::<u64>() % (base * 2 + 1);
     std::thread::sleep(Duration::from_millis(base + jitter));
@@ -439,7 +469,7 @@ pub fn delete(
         }
         match repo.edit_references(edits) {
             Ok(_) => return Ok(()),
-            Err(_) if attempt < MAX_ATTEMPTS => backoff(attempt),
+            Err(_) if attempt < MAX_ATTEMPTS => backoff(repo, attempt),
             Err(err) => {
                 return Err(Error::Git {
                     context: "cannot delete checkpoints".into(),
@@ -468,7 +498,7 @@ pub fn replace_note(repo: &gix::Repository, commit: ObjectId, meta: &Metadata) -
         )?;
         match repo.edit_references([notes_edit(tip, new)?]) {
             Ok(_) => return Ok(()),
-            Err(_) if attempt < MAX_ATTEMPTS => backoff(attempt),
+            Err(_) if attempt < MAX_ATTEMPTS => backoff(repo, attempt),
             Err(err) => {
                 return Err(Error::Git {
                     context: format!("cannot update {NOTES_REF}"),

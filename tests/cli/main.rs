@@ -8,6 +8,7 @@
 
 mod common;
 mod completion;
+mod crash;
 mod diff;
 mod errors;
 mod list_show;
