@@ -13,6 +13,7 @@ mod diff;
 mod errors;
 mod list_show;
 mod naming;
+mod races;
 mod restore;
 mod retention;
 mod save;
