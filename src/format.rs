@@ -257,7 +257,7 @@ pub fn successor(id: &str) -> String {
     for i in (0..bytes.len()).rev() {
         let (next, carry) = match bytes[i] {
             b'0'..=b'8' | b'a'..=b'e' => (bytes[i] + 1, false),
-            b'9' if i >= bytes.len() - 3 => (b'a', false),
+            b'9' if i + 3 >= bytes.len() => (b'a', false),
             b'9' => (b'0', true),
             b'f' => (b'0', true),
             _ => continue,

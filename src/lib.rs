@@ -24,6 +24,8 @@
 pub mod diff;
 mod error;
 pub mod format;
+#[cfg(test)]
+mod fuzz_tests;
 pub mod gitcli;
 pub mod progress;
 pub mod repo;

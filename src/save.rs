@@ -181,7 +181,12 @@ pub fn commit_captured(
         }
     }
 
-    let mut newest = existing.first().map(|r| r.id.clone());
+    // Ids only grow: a new one is greater than every existing id (refs whose names are not
+    // ids, made by hand or fetched, do not count).
+    let mut newest = existing
+        .iter()
+        .find(|r| format::is_id(&r.id))
+        .map(|r| r.id.clone());
     loop {
         let now = Utc::now();
         let mut id = format::new_id(now, rand::random::<u16>());
