@@ -292,3 +292,15 @@ fn sha256_repository_is_refused_clearly() {
         out.stderr
     );
 }
+
+#[test]
+fn a_ref_whose_name_is_not_an_id_does_not_bend_new_ids() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    repo.git(&["update-ref", "refs/checkpoints/zzz", &head]);
+    repo.git(&["update-ref", "refs/checkpoints/x", &head]);
+    let out = repo.cp(&["save", "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let id = out.stdout.trim();
+    assert!(id.starts_with("20") && id.len() == 22, "a real id: {id}");
+}
