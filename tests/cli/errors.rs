@@ -304,3 +304,86 @@ fn a_ref_whose_name_is_not_an_id_does_not_bend_new_ids() {
     let id = out.stdout.trim();
     assert!(id.starts_with("20") && id.len() == 22, "a real id: {id}");
 }
+
+#[test]
+fn a_read_only_git_directory_is_one_clear_error() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "changed\n");
+    let run = |args: &[&str]| {
+        if !is_root() {
+            return Some(repo.cp(args));
+        }
+        if Command::new("setpriv").arg("--help").output().is_err() {
+            return None;
+        }
+        Some(repo.cp_wrapped(
+            &[
+                "setpriv",
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+            ],
+            args,
+        ))
+    };
+    // Readable by everyone, writable by no one but root.
+    let status = Command::new("chmod")
+        .args(["-R", "a+rX,a-w", repo.path().join(".git").to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let Some(out) = run(&["save"]) else {
+        eprintln!("skipped: running as root without setpriv");
+        return;
+    };
+    let _ = Command::new("chmod")
+        .args(["-R", "u+w", repo.path().join(".git").to_str().unwrap()])
+        .status();
+    assert_eq!(out.code, 1, "{} {}", out.stdout, out.stderr);
+    assert!(out.stderr.starts_with("error:"), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert!(repo.checkpoint_ids().is_empty());
+}
+
+#[test]
+fn names_with_shell_metacharacters_and_control_characters() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let name = "$(touch pwned); `id` 'quoted' \"double\" | & ; *";
+    let out = repo.cp(&["save", "-q", "--name", name, "-m", "line one\nline two"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let id = out.stdout.trim().to_string();
+    let shown = repo.cp(&["show", name, "--json"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    assert!(shown.stdout.contains(&id));
+    assert!(!repo.path().join("pwned").exists());
+    let list = repo.cp(&["list"]);
+    assert_eq!(
+        list.stdout.lines().count(),
+        1,
+        "one line per checkpoint: {}",
+        list.stdout
+    );
+    let newline = repo.cp(&["save", "--allow-empty", "--name", "two\nlines"]);
+    assert_eq!(newline.code, 1, "{}", newline.stderr);
+    assert!(newline.stderr.starts_with("error:"), "{}", newline.stderr);
+}
+
+#[test]
+fn very_long_paths() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let component = "d".repeat(200);
+    let long = format!(
+        "{0}/{0}/{0}/{0}/{0}/file-{1}.txt",
+        component,
+        "x".repeat(150)
+    );
+    repo.write(&long, "deep\n");
+    let out = repo.cp(&["save", "-q"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let id = out.stdout.trim().to_string();
+    assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree());
+    repo.remove(&component);
+    let back = repo.cp(&["restore", "-q", &id]);
+    assert_eq!(back.code, 0, "{}", back.stderr);
+    assert_eq!(repo.read(&long), "deep\n");
+}
