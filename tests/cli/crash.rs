@@ -3,7 +3,7 @@
 //! After every kill: the user's index, HEAD, branches and stash are untouched. At the end:
 //! `git fsck` is clean, the next command is not blocked by a lock file, every checkpoint whose
 //! id was printed (so reported saved) is still listed, and a killed restore can be taken back
-//! with its pre-restore checkpoint. The number of kills is `CRASH_KILLS` (default 160).
+//! with its pre-restore checkpoint. The number of kills is `CRASH_KILLS` (default 200).
 
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -42,7 +42,7 @@ fn killed_commands_never_break_the_repository() {
     let kills: usize = std::env::var("CRASH_KILLS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(160);
+        .unwrap_or(200);
     let repo = Repo::new();
     for i in 0..200 {
         repo.write(&format!("d{}/f{i}.txt", i % 10), &format!("file {i}\n"));
