@@ -30,6 +30,8 @@ pub const TRAILER_KIND: &str = "Checkpoint-Kind";
 pub const TRAILER_NAME: &str = "Checkpoint-Name";
 /// Trailer naming the linked worktree the checkpoint was taken in, when not the main one.
 pub const TRAILER_WORKTREE: &str = "Checkpoint-Worktree";
+/// Trailer naming the agent session the checkpoint belongs to, when there is one.
+pub const TRAILER_SESSION: &str = "Checkpoint-Session";
 
 /// First words of the message of an index commit (the last parent holding the staged state).
 pub const INDEX_COMMIT_PREFIX: &str = "index of checkpoint ";
@@ -43,6 +45,12 @@ pub fn index_commit_message(id: &str) -> String {
 pub const DEFAULT_KIND: &str = "manual";
 /// The kind of the safety checkpoint restore takes.
 pub const KIND_PRE_RESTORE: &str = "pre-restore";
+/// The kind of checkpoints made by a hook before an agent's tool call.
+pub const KIND_AUTO: &str = "auto";
+/// The kind of the checkpoint made when an agent session starts.
+pub const KIND_SESSION: &str = "session";
+/// How a session's first checkpoint is named on the command line: `session:<ID>`.
+pub const SESSION_PREFIX: &str = "session:";
 
 /// The full ref name of checkpoint `id`.
 pub fn ref_name(id: &str) -> String {
@@ -161,6 +169,11 @@ pub struct Metadata {
     /// The linked worktree's name, `None` for the main worktree.
     #[serde(default)]
     pub worktree: Option<String>,
+    /// The agent session the checkpoint belongs to (`save --session`, or a hook's input).
+    /// Left out of the note when there is none, so notes without sessions keep schema 1's
+    /// original shape; older versions keep the field as an unknown one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
     /// Whether the index was saved.
     #[serde(default)]
     pub index: IndexState,
@@ -328,6 +341,26 @@ pub fn validate_name(name: &str) -> Result<(), String> {
             "invalid name `{name}`: it would be read as a position (`@`, `latest`, `@{{N}}`)"
         ));
     }
+    if name.starts_with(SESSION_PREFIX) {
+        return Err(format!(
+            "invalid name `{name}`: `{SESSION_PREFIX}…` names the first checkpoint of a session"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a session id: 1 to 200 bytes, no control characters or white space (agents use
+/// UUIDs and similar tokens).
+pub fn validate_session(session: &str) -> Result<(), String> {
+    if session.is_empty() || session.len() > 200 {
+        return Err("a session id must be 1 to 200 bytes long".into());
+    }
+    if session.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(format!(
+            "invalid session id `{}`: control characters and spaces are not allowed",
+            session.escape_debug()
+        ));
+    }
     Ok(())
 }
 
@@ -344,19 +377,21 @@ pub struct MessageFields {
     pub name: Option<String>,
     /// `Checkpoint-Worktree`.
     pub worktree: Option<String>,
+    /// `Checkpoint-Session`.
+    pub session: Option<String>,
 }
 
-/// The commit message of a checkpoint: a readable summary, then trailers.
-pub fn commit_message(
-    id: &str,
-    kind: &str,
-    message: Option<&str>,
-    name: Option<&str>,
-    worktree: Option<&str>,
-    branch: Option<&str>,
-) -> String {
+/// The commit message of a checkpoint: a readable summary (the message, else the name, else
+/// the branch), then trailers carrying `fields`. `branch` is the full ref `HEAD` is on.
+pub fn commit_message(fields: &MessageFields, branch: Option<&str>) -> String {
     let mut out = String::new();
-    match message.map(str::trim).filter(|m| !m.is_empty()) {
+    let name = fields.name.as_deref();
+    match fields
+        .message
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+    {
         Some(m) => {
             out.push_str("checkpoint: ");
             out.push_str(m);
@@ -374,14 +409,18 @@ pub fn commit_message(
         },
     }
     out.push_str("\n\n");
-    out.push_str(&format!("{TRAILER_ID}: {id}\n{TRAILER_KIND}: {kind}\n"));
     // Trailer values must stay on one line.
     let one_line = |s: &str| s.replace(['\n', '\r'], " ");
-    if let Some(n) = name {
-        out.push_str(&format!("{TRAILER_NAME}: {}\n", one_line(n)));
-    }
-    if let Some(w) = worktree {
-        out.push_str(&format!("{TRAILER_WORKTREE}: {}\n", one_line(w)));
+    for (key, value) in [
+        (TRAILER_ID, &fields.id),
+        (TRAILER_KIND, &fields.kind),
+        (TRAILER_NAME, &fields.name),
+        (TRAILER_WORKTREE, &fields.worktree),
+        (TRAILER_SESSION, &fields.session),
+    ] {
+        if let Some(value) = value {
+            out.push_str(&format!("{key}: {}\n", one_line(value)));
+        }
     }
     out
 }
@@ -404,6 +443,8 @@ pub fn parse_commit_message(text: &str) -> MessageFields {
             fields.name = Some(v);
         } else if let Some(v) = trailer(TRAILER_WORKTREE) {
             fields.worktree = Some(v);
+        } else if let Some(v) = trailer(TRAILER_SESSION) {
+            fields.session = Some(v);
         } else {
             body.push(line);
         }
@@ -492,22 +533,32 @@ mod tests {
 
     #[test]
     fn commit_message_trailers_round_trip() {
-        let msg = commit_message(
-            "20261122-143022-481a2b",
-            "auto",
-            Some("before refactor\nsecond line"),
-            Some("n1"),
-            Some("wt"),
-            Some("refs/heads/main"),
-        );
+        let fields = MessageFields {
+            message: Some("before refactor\nsecond line".into()),
+            id: Some("20261122-143022-481a2b".into()),
+            kind: Some("auto".into()),
+            name: Some("n1".into()),
+            worktree: Some("wt".into()),
+            session: Some("5f2c-77".into()),
+        };
+        let msg = commit_message(&fields, Some("refs/heads/main"));
         assert!(msg.starts_with("checkpoint: before refactor\n"));
         let f = parse_commit_message(&msg);
         assert_eq!(f.id.as_deref(), Some("20261122-143022-481a2b"));
         assert_eq!(f.kind.as_deref(), Some("auto"));
         assert_eq!(f.name.as_deref(), Some("n1"));
         assert_eq!(f.worktree.as_deref(), Some("wt"));
+        assert_eq!(f.session.as_deref(), Some("5f2c-77"));
         assert_eq!(f.message.as_deref(), Some("before refactor\nsecond line"));
-        let plain = commit_message("x", "manual", None, None, None, Some("refs/heads/dev"));
+        assert_eq!(f, fields);
+        let plain = commit_message(
+            &MessageFields {
+                id: Some("x".into()),
+                kind: Some("manual".into()),
+                ..Default::default()
+            },
+            Some("refs/heads/dev"),
+        );
         assert!(plain.starts_with("checkpoint on dev\n"));
         assert_eq!(parse_commit_message(&plain).message, None);
     }
@@ -523,5 +574,10 @@ mod tests {
         assert!(validate_name("@").is_err());
         assert!(validate_name("@{2}").is_err());
         assert!(validate_name("a\nb").is_err());
+        assert!(validate_name("session:x").is_err());
+        assert!(validate_session("0b6f7e1c-8a2d-4c1e-9f3a-2d5e6c7b8a90").is_ok());
+        assert!(validate_session("a b").is_err());
+        assert!(validate_session("a\nb").is_err());
+        assert!(validate_session("").is_err());
     }
 }

@@ -3,12 +3,14 @@
 //! In this order, the first rule that matches wins:
 //! 1. an exact id;
 //! 2. `@` or `latest` (the newest), `@{N}` (the N-th newest, `@{0}` = newest), counted among
-//!    the checkpoints of the current worktree;
+//!    the checkpoints of the current worktree; `session:<ID>`, the first checkpoint of an agent
+//!    session (see [`session`]);
 //! 3. a name given with `--name` (the newest checkpoint of that name);
 //! 4. a unique prefix of an id;
 //! 5. a unique prefix (at least 4 hex digits) of the checkpoint commit id.
 
 use crate::error::{Error, Result};
+use crate::format::SESSION_PREFIX;
 use crate::store::{self, Checkpoint};
 
 /// Every checkpoint with its metadata, newest first.
@@ -74,6 +76,15 @@ pub fn resolve<'a>(
             .nth(n)
             .ok_or_else(unknown);
     }
+    // 2b. The first checkpoint of a session.
+    if let Some(session_spec) = spec.strip_prefix(SESSION_PREFIX) {
+        let session = session(all, worktree, session_spec)?;
+        return all
+            .iter()
+            .rev()
+            .find(|c| c.meta.session.as_deref() == Some(session.as_str()))
+            .ok_or_else(unknown);
+    }
     // 3. A name (the newest of that name).
     if let Some(c) = all.iter().find(|c| c.meta.name.as_deref() == Some(spec)) {
         return Ok(c);
@@ -101,6 +112,44 @@ pub fn resolve<'a>(
     Err(unknown())
 }
 
+/// The session id that `spec` names among the sessions of `all` (newest first): `@` or
+/// `latest` for the session of the newest checkpoint of `worktree` that has one, else a
+/// session id or a unique prefix of one.
+pub fn session(all: &[Checkpoint], worktree: Option<&str>, spec: &str) -> Result<String> {
+    let unknown = || Error::UnknownCheckpoint(format!("{SESSION_PREFIX}{spec}"));
+    if spec == "@" || spec == "latest" {
+        return of_worktree(all, worktree)
+            .find_map(|c| c.meta.session.clone())
+            .ok_or_else(unknown);
+    }
+    if spec.is_empty() {
+        return Err(unknown());
+    }
+    let mut matches: Vec<&str> = Vec::new();
+    for c in all {
+        let Some(s) = c.meta.session.as_deref() else {
+            continue;
+        };
+        if s == spec {
+            return Ok(s.to_string());
+        }
+        if s.starts_with(spec) && !matches.contains(&s) {
+            matches.push(s);
+        }
+    }
+    match matches.as_slice() {
+        [one] => Ok(one.to_string()),
+        [] => Err(unknown()),
+        many => Err(Error::AmbiguousCheckpoint {
+            name: format!("{SESSION_PREFIX}{spec}"),
+            candidates: many
+                .iter()
+                .map(|s| format!("{SESSION_PREFIX}{s}"))
+                .collect(),
+        }),
+    }
+}
+
 /// `Some(Some(n))` for `@`, `latest`, `@{n}`; `Some(None)` for a malformed `@{…}`; `None` when
 /// `spec` is not a position at all.
 fn position(spec: &str) -> Option<Option<usize>> {
@@ -124,6 +173,16 @@ mod tests {
     use crate::format::{Metadata, Tool};
 
     fn cp(id: &str, commit: &str, name: Option<&str>, worktree: Option<&str>) -> Checkpoint {
+        cp_in(id, commit, name, worktree, None)
+    }
+
+    fn cp_in(
+        id: &str,
+        commit: &str,
+        name: Option<&str>,
+        worktree: Option<&str>,
+        session: Option<&str>,
+    ) -> Checkpoint {
         Checkpoint {
             id: id.into(),
             commit: gix::ObjectId::from_hex(commit.as_bytes())
@@ -137,6 +196,7 @@ mod tests {
                 created_at: String::new(),
                 head: Default::default(),
                 worktree: worktree.map(Into::into),
+                session: session.map(Into::into),
                 index: Default::default(),
                 stats: Default::default(),
                 skipped: vec![],
@@ -214,6 +274,49 @@ mod tests {
             Err(Error::InvalidInput(_))
         ));
         assert!(resolve(&all, None, "").is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn a_session_names_its_first_checkpoint() -> Result<()> {
+        let c = "cccc000000000000000000000000000000000000";
+        let all = vec![
+            cp_in("20261122-150000-000004", c, None, None, None),
+            cp_in("20261122-140000-000003", c, None, None, Some("beef-2")),
+            cp_in(
+                "20261122-130000-000002",
+                c,
+                None,
+                Some("wt"),
+                Some("abcd-1"),
+            ),
+            cp_in("20261122-120000-000001", c, None, None, Some("abcd-1")),
+            cp_in("20261122-110000-000000", c, None, None, Some("abce-9")),
+        ];
+        assert_eq!(
+            id_of(&all, None, "session:abcd-1")?,
+            all[3].id,
+            "the oldest"
+        );
+        assert_eq!(id_of(&all, None, "session:abcd")?, all[3].id, "a prefix");
+        assert_eq!(id_of(&all, None, "session:beef-2")?, all[1].id);
+        assert_eq!(
+            id_of(&all, None, "session:@")?,
+            all[1].id,
+            "@: the session of this worktree's newest checkpoint that has one"
+        );
+        assert_eq!(id_of(&all, Some("wt"), "session:latest")?, all[3].id);
+        assert!(matches!(
+            resolve(&all, None, "session:abc"),
+            Err(Error::AmbiguousCheckpoint { ref candidates, .. })
+                if candidates == &["session:abcd-1", "session:abce-9"]
+        ));
+        assert!(matches!(
+            resolve(&all, None, "session:zz"),
+            Err(Error::UnknownCheckpoint(ref s)) if s == "session:zz"
+        ));
+        assert!(resolve(&all, None, "session:").is_err());
+        assert!(resolve(&all[..1], None, "session:@").is_err());
         Ok(())
     }
 }

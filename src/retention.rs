@@ -2,7 +2,7 @@
 //! and pinning. Deleting a checkpoint deletes its ref and its note; `git gc` then frees the
 //! objects nothing else holds.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Duration, Utc};
 
@@ -99,6 +99,9 @@ pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
 
 /// The checkpoints `policy` removes from `all` (newest first), at time `now`. Pinned ones are
 /// never removed and do not count toward any `keep`; `protect` (the id just saved) is kept.
+/// The first checkpoint of an agent session is not removed by a `keep` limit while a later
+/// checkpoint of that session is kept, so that `session:<ID>` keeps naming where the session
+/// started (`max_age` still applies to it).
 pub fn select<'a>(
     all: &'a [Checkpoint],
     policy: &Policy,
@@ -108,6 +111,12 @@ pub fn select<'a>(
     let mut kept_total = 0usize;
     let mut kept_per_kind: HashMap<&str, usize> = HashMap::new();
     let mut out = Vec::new();
+    let too_old = |c: &Checkpoint| {
+        policy
+            .max_age
+            .zip(c.meta.created())
+            .is_some_and(|(age, created)| now - created > age)
+    };
     for c in all {
         if c.meta.pinned {
             continue;
@@ -120,10 +129,7 @@ pub fn select<'a>(
             *kept_per_kind.entry(&c.meta.kind).or_default() += 1;
             continue;
         }
-        let too_old = policy
-            .max_age
-            .zip(c.meta.created())
-            .is_some_and(|(age, created)| now - created > age);
+        let too_old = too_old(c);
         let over_total = policy.keep.is_some_and(|keep| kept_total >= keep);
         let kind_count = kept_per_kind
             .get(c.meta.kind.as_str())
@@ -140,6 +146,26 @@ pub fn select<'a>(
             *kept_per_kind.entry(&c.meta.kind).or_default() += 1;
         }
     }
+    // Sessions that keep a checkpoint, and the first (oldest) checkpoint of each session.
+    let removed: HashSet<&str> = out.iter().map(|c| c.id.as_str()).collect();
+    let mut first: HashMap<&str, &str> = HashMap::new();
+    let mut alive: HashSet<&str> = HashSet::new();
+    for c in all {
+        if let Some(session) = c.meta.session.as_deref() {
+            first.insert(session, c.id.as_str());
+            if !removed.contains(c.id.as_str()) {
+                alive.insert(session);
+            }
+        }
+    }
+    out.retain(|c| {
+        let starts_a_live_session = c
+            .meta
+            .session
+            .as_deref()
+            .is_some_and(|s| alive.contains(s) && first.get(s) == Some(&c.id.as_str()));
+        !starts_a_live_session || too_old(c)
+    });
     out
 }
 
@@ -215,6 +241,7 @@ mod tests {
                 created_at: crate::format::rfc3339(now - Duration::hours(hours_ago)),
                 head: Default::default(),
                 worktree: None,
+                session: None,
                 index: Default::default(),
                 stats: Default::default(),
                 skipped: vec![],
@@ -287,6 +314,36 @@ mod tests {
             ..Policy::default()
         };
         assert_eq!(ids(select(&all, &only_manual, now, None)), ["2"]);
+    }
+
+    #[test]
+    fn a_live_sessions_first_checkpoint_outlasts_keep_but_not_max_age() {
+        let now = Utc::now();
+        let in_session = |id: &str, hours_ago: i64, session: &str| {
+            let mut c = cp(id, "auto", hours_ago, false, now);
+            c.meta.session = Some(session.into());
+            c
+        };
+        let all = vec![
+            in_session("6", 1, "s1"),
+            in_session("5", 2, "s1"),
+            in_session("4", 3, "s1"),
+            in_session("3", 4, "s0"),
+            in_session("2", 5, "s0"),
+            cp("1", "manual", 30, false, now),
+        ];
+        let policy = Policy {
+            keep: Some(2),
+            ..Policy::default()
+        };
+        // s1 keeps 6 and 5, so its start (4) stays; s0 keeps nothing, so all of it goes.
+        assert_eq!(ids(select(&all, &policy, now, None)), ["3", "2", "1"]);
+        let aged = Policy {
+            keep: Some(2),
+            max_age: Some(Duration::minutes(150)),
+            ..Policy::default()
+        };
+        assert_eq!(ids(select(&all, &aged, now, None)), ["4", "3", "2", "1"]);
     }
 
     #[test]

@@ -25,6 +25,10 @@ pub struct SaveOptions {
     pub allow_empty: bool,
     /// Override `checkpoint.maxFileSize`.
     pub max_file_size: Option<u64>,
+    /// The agent session this checkpoint belongs to. A save with a session is deduplicated
+    /// only against a checkpoint of the same session, so that every session has a first
+    /// checkpoint of its own, taken before it changed anything.
+    pub session: Option<String>,
 }
 
 /// What `save` did.
@@ -65,6 +69,9 @@ pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
     format::validate_kind(kind).map_err(Error::InvalidInput)?;
     if let Some(name) = &options.name {
         format::validate_name(name).map_err(Error::InvalidInput)?;
+    }
+    if let Some(session) = &options.session {
+        format::validate_session(session).map_err(Error::InvalidInput)?;
     }
     let captured = capture(repo, options.max_file_size, true)?;
     commit_captured(repo, &captured, options)
@@ -162,6 +169,7 @@ pub fn commit_captured(
             snap,
             head_commit,
             index_state,
+            options.session.as_deref(),
         )?
     {
         let mut notes = store::Notes::open(repo)?;
@@ -205,11 +213,14 @@ pub fn commit_captured(
             _ => None,
         };
         let message = format::commit_message(
-            &id,
-            kind,
-            options.message.as_deref(),
-            options.name.as_deref(),
-            worktree.as_deref(),
+            &format::MessageFields {
+                message: options.message.clone(),
+                id: Some(id.clone()),
+                kind: Some(kind.to_string()),
+                name: options.name.clone(),
+                worktree: worktree.clone(),
+                session: options.session.clone(),
+            },
             head_ref.as_deref(),
         );
         let parents = head_commit.into_iter().chain(index_commit).collect();
@@ -226,6 +237,7 @@ pub fn commit_captured(
                 reference: head_ref.clone(),
             },
             worktree: worktree.clone(),
+            session: options.session.clone(),
             index: index_state,
             stats,
             skipped: snap.skipped.clone(),
@@ -263,7 +275,8 @@ fn write_commit(
 }
 
 /// The newest checkpoint of this worktree, if the working tree, `HEAD` and the staged state
-/// are all the same as when it was taken.
+/// are all the same as when it was taken (and, for a save with a `session`, it belongs to
+/// that session).
 fn unchanged_since(
     repo: &gix::Repository,
     existing: &[store::CheckpointRef],
@@ -271,6 +284,7 @@ fn unchanged_since(
     snap: &snapshot::Snapshot,
     head: Option<ObjectId>,
     index_state: IndexState,
+    session: Option<&str>,
 ) -> Result<Option<store::CheckpointRef>> {
     for candidate in existing {
         // A ref that does not lead to a commit is not a checkpoint this save can match.
@@ -283,6 +297,9 @@ fn unchanged_since(
             continue;
         }
         // The newest checkpoint of this worktree decides.
+        if session.is_some() && fields.session.as_deref() != session {
+            return Ok(None);
+        }
         let tree = commit
             .tree_id()
             .context(|| format!("cannot read checkpoint {}", candidate.id))?;

@@ -231,6 +231,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
             reference: None,
         },
         worktree: fields.worktree,
+        session: fields.session,
         index,
         stats,
         skipped: Vec::new(),

@@ -24,6 +24,10 @@ pub struct Args {
     /// Checkpoints of every worktree, not just this one.
     #[arg(long)]
     all: bool,
+    /// Only the checkpoints of this agent session (an id, a unique prefix of one, or `@` for
+    /// the newest session), from whichever worktree.
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
     /// Print a JSON array of the checkpoints' metadata.
     #[arg(long)]
     json: bool,
@@ -38,9 +42,17 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             "refs/checkpoints/{id} is not a checkpoint and is left out: {reason}"
         ));
     }
+    let session = args
+        .session
+        .as_deref()
+        .map(|spec| git_checkpoint::resolve::session(&all, worktree.as_deref(), spec))
+        .transpose()?;
     let shown: Vec<&Checkpoint> = all
         .iter()
-        .filter(|c| args.all || c.meta.worktree == worktree)
+        .filter(|c| match &session {
+            Some(s) => c.meta.session.as_ref() == Some(s),
+            None => args.all || c.meta.worktree == worktree,
+        })
         .filter(|c| args.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
         .take(args.max_count.unwrap_or(usize::MAX))
         .collect();

@@ -125,6 +125,9 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
     if let Some(worktree) = &m.worktree {
         writeln!(out, "worktree  {worktree}")?;
     }
+    if let Some(session) = &m.session {
+        writeln!(out, "session   {session}")?;
+    }
     writeln!(out, "index     {}", m.index.as_str())?;
     if c.note_problem.is_none() {
         let s = m.stats;
