@@ -27,6 +27,7 @@ pub mod format;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod gitcli;
+pub mod hooks;
 pub mod progress;
 pub mod repo;
 pub mod resolve;

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod diff;
 mod drop;
 mod generate;
+mod hooks;
 mod list;
 mod output;
 mod pin;
@@ -67,6 +68,8 @@ enum Command {
     Unpin(pin::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(generate::Args),
+    /// Print or install an agent's hooks that checkpoint before every tool call.
+    Hooks(hooks::Args),
 }
 
 /// Why a command failed.
@@ -76,6 +79,8 @@ pub enum Failure {
     Core(git_checkpoint::Error),
     /// Writing the output failed (a closed pipe is not an error worth reporting).
     Output(io::Error),
+    /// Already reported: exit with this code.
+    Exit(u8),
 }
 
 impl From<git_checkpoint::Error> for Failure {
@@ -95,6 +100,15 @@ impl From<io::Error> for Failure {
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(err) if err.use_stderr() && std::env::args().any(|a| a == "--from-hook") => {
+            // A hook must never stand in the agent's way, not even with flags this version
+            // does not know.
+            let message = err.to_string();
+            let first = message.lines().next().unwrap_or_default();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("warning: git-checkpoint hook: no checkpoint was made: {first}");
+            return ExitCode::SUCCESS;
+        }
         Err(err) => {
             let _ = err.print();
             return if err.use_stderr() {
@@ -120,10 +134,12 @@ pub fn run() -> ExitCode {
         Command::Pin(args) => pin::run(&ui, args, true),
         Command::Unpin(args) => pin::run(&ui, args, false),
         Command::Completions(args) => generate::run(&ui, args),
+        Command::Hooks(args) => hooks::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Exit(code)) => ExitCode::from(code),
         Err(failure) => {
             report(&ui, &failure);
             ExitCode::from(1)
@@ -137,12 +153,13 @@ fn quiet_requested() -> bool {
 }
 
 /// Print `error: …` (one line) and a hint where one helps.
-fn report(ui: &Ui, failure: &Failure) {
+pub(crate) fn report(ui: &Ui, failure: &Failure) {
     use git_checkpoint::Error;
     let mut stderr = io::stderr().lock();
     let message = match failure {
         Failure::Core(err) => one_line(&err.to_string()),
         Failure::Output(err) => format!("cannot write the output: {err}"),
+        Failure::Exit(_) => return,
     };
     let _ = writeln!(stderr, "{} {message}", ui.err_paint.error("error:"));
     let hint = match failure {

@@ -42,6 +42,16 @@ pub struct Args {
     /// Print the checkpoint's metadata as JSON instead of its id.
     #[arg(long)]
     json: bool,
+    /// The agent session this checkpoint belongs to; `session:<ID>` then names the session's
+    /// first checkpoint, and `list --session <ID>` lists them.
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
+    /// Run as an agent's hook: read the hook's JSON from stdin (session id, tool name, edited
+    /// paths go into the note), kind auto (session for a session's start), print nothing, and
+    /// never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is
+    /// `block` (then exit 2).
+    #[arg(long, conflicts_with_all = ["meta_json", "json"])]
+    from_hook: bool,
 }
 
 fn parse_key_value(text: &str) -> Result<(String, String), String> {
@@ -96,6 +106,9 @@ fn meta_object(
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+    if args.from_hook {
+        return run_hook(ui, args);
+    }
     let meta = meta_object(args.meta_json.as_deref(), &args.meta)?;
     let repo = open_repo()?;
     let saved = git_checkpoint::save::save(
@@ -108,6 +121,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             pin: args.pin,
             allow_empty: args.allow_empty,
             max_file_size: None,
+            session: args.session,
         },
     )?;
     let checkpoint = saved.checkpoint();
@@ -149,6 +163,106 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         writeln!(out, "{}", checkpoint.id)?;
     }
     Ok(())
+}
+
+/// The largest hook input read from stdin; the rest is drained and the input treated as
+/// unreadable (a tool's input may carry a whole file's content).
+const MAX_HOOK_INPUT: usize = 64 * 1024 * 1024;
+
+/// What `checkpoint.hookFailure` asks for when a hook's save fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookFailure {
+    /// A warning on stderr, exit 0: the agent goes on (the default).
+    Warn,
+    /// `error: …` and exit 2, which makes Claude Code refuse the tool call.
+    Block,
+}
+
+impl HookFailure {
+    /// Read `checkpoint.hookFailure` (`warn` or `block`); anything else is `warn`.
+    pub fn of(repo: &gix::Repository) -> HookFailure {
+        let config = repo.config_snapshot();
+        match config.string("checkpoint.hookFailure") {
+            Some(v) if v.eq_ignore_ascii_case(b"block") => HookFailure::Block,
+            _ => HookFailure::Warn,
+        }
+    }
+}
+
+/// `save --from-hook`: a save that never stands in an agent's way.
+fn run_hook(ui: &Ui, args: Args) -> Result<(), Failure> {
+    let mut policy = HookFailure::Warn;
+    let result = hook_save(ui, args, &mut policy);
+    match (result, policy) {
+        (Ok(()), _) => Ok(()),
+        (Err(failure), HookFailure::Block) => {
+            super::report(ui, &failure);
+            Err(Failure::Exit(2))
+        }
+        (Err(Failure::Core(err)), HookFailure::Warn) => {
+            ui.warn(&format!(
+                "git-checkpoint hook: no checkpoint was made: {err}"
+            ));
+            Ok(())
+        }
+        (Err(_), HookFailure::Warn) => Ok(()),
+    }
+}
+
+fn hook_save(ui: &Ui, args: Args, policy: &mut HookFailure) -> Result<(), Failure> {
+    let input = read_hook_input().and_then(|bytes| git_checkpoint::hooks::HookInput::parse(&bytes));
+    let input = match input {
+        Ok(input) => input,
+        Err(why) => {
+            // The checkpoint matters more than what the hook said about it.
+            ui.warn(&format!("git-checkpoint hook: {why}; saving without it"));
+            Default::default()
+        }
+    };
+    let repo = match input.cwd.as_deref().filter(|d| d.is_dir()) {
+        Some(dir) => git_checkpoint::repo::open(dir)?,
+        None => open_repo()?,
+    };
+    *policy = HookFailure::of(&repo);
+    let mut options = input.save_options(repo.workdir());
+    options.message = args.message.or(options.message);
+    options.name = args.name;
+    options.kind = args.kind.or(options.kind);
+    options.session = args.session.or(options.session);
+    options.pin = args.pin;
+    options.allow_empty = args.allow_empty;
+    for (key, value) in args.meta {
+        options.meta.insert(key, value.into());
+    }
+    let saved = git_checkpoint::save::save(&repo, &options)?;
+    if let Saved::Created(c) = &saved {
+        after_save(ui, &repo, &c.id, true);
+    }
+    Ok(())
+}
+
+/// The hook's JSON from stdin, at most [`MAX_HOOK_INPUT`] bytes; nothing when stdin is a
+/// terminal (someone trying the command by hand).
+fn read_hook_input() -> Result<Vec<u8>, String> {
+    let stdin = std::io::stdin();
+    if std::io::IsTerminal::is_terminal(&stdin) {
+        return Ok(Vec::new());
+    }
+    let mut bytes = Vec::new();
+    let mut lock = stdin.lock();
+    (&mut lock)
+        .take(MAX_HOOK_INPUT as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the hook input: {e}"))?;
+    if bytes.len() > MAX_HOOK_INPUT {
+        // Drain the rest so that the agent's write does not fail; a truncation is not parsed.
+        let _ = std::io::copy(&mut lock, &mut std::io::sink());
+        return Err(format!(
+            "the hook input is larger than {}",
+            human_size(MAX_HOOK_INPUT as u64)
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Housekeeping after a new checkpoint: the configured retention (`checkpoint.autoPrune`,

@@ -474,6 +474,33 @@ impl Repo {
         cmd.output().unwrap().into()
     }
 
+    /// The tool with `input` on stdin, in `dir`, with environment changes.
+    pub fn cp_stdin(
+        &self,
+        dir: &Path,
+        setup: impl FnOnce(&mut Command),
+        args: &[&str],
+        input: &[u8],
+    ) -> Run {
+        let mut cmd = Command::new(bin());
+        cmd.args(args)
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        self.env(&mut cmd);
+        setup(&mut cmd);
+        let mut child = cmd.spawn().unwrap();
+        // The tool may exit without reading everything; that is its right.
+        let _ = child.stdin.take().unwrap().write_all(input);
+        child.wait_with_output().unwrap().into()
+    }
+
+    /// The `HOME` of the tool and git in this repository's environment.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
     /// The tool without any identity: no `GIT_AUTHOR_*`/`GIT_COMMITTER_*`, no `EMAIL`, and
     /// (since the global config is empty and the system config is off) no `user.name`.
     pub fn cp_no_identity(&self, args: &[&str]) -> Run {

@@ -12,6 +12,7 @@ mod crash;
 mod diff;
 mod errors;
 mod faults;
+mod hooks;
 mod list_show;
 mod naming;
 mod races;
