@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('pin', 'pin', [CompletionResultType]::ParameterValue, 'Pin a checkpoint: it is never pruned')
             [CompletionResult]::new('unpin', 'unpin', [CompletionResultType]::ParameterValue, 'Unpin a checkpoint')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -48,12 +49,14 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kind: a short lowercase word such as manual (the default), auto or session')
             [CompletionResult]::new('--meta', '--meta', [CompletionResultType]::ParameterName, 'Free-form metadata stored in the note''s "meta" object; repeatable')
             [CompletionResult]::new('--meta-json', '--meta-json', [CompletionResultType]::ParameterName, 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The agent session this checkpoint belongs to; `session:<ID>` then names the session''s first checkpoint, and `list --session <ID>` lists them')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--pin', '--pin', [CompletionResultType]::ParameterName, 'Pin the checkpoint: it is never pruned')
             [CompletionResult]::new('--allow-empty', '--allow-empty', [CompletionResultType]::ParameterName, 'Make a checkpoint even if nothing changed since the newest one')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the id is still printed on stdout)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the id is still printed on stdout)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the checkpoint''s metadata as JSON instead of its id')
+            [CompletionResult]::new('--from-hook', '--from-hook', [CompletionResultType]::ParameterName, 'Run as an agent''s hook: read the hook''s JSON from stdin (session id, tool name, edited paths go into the note), kind auto (session for a session''s start), print nothing, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block` (then exit 2)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -64,6 +67,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N checkpoints')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N checkpoints')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only checkpoints of this kind')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only the checkpoints of this agent session (an id, a unique prefix of one, or `@` for the newest session), from whichever worktree')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Checkpoints of every worktree, not just this one')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array of the checkpoints'' metadata')
@@ -77,6 +81,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N checkpoints')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N checkpoints')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only checkpoints of this kind')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only the checkpoints of this agent session (an id, a unique prefix of one, or `@` for the newest session), from whichever worktree')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Checkpoints of every worktree, not just this one')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array of the checkpoints'' metadata')
@@ -200,6 +205,21 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-checkpoint;hooks' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--install', '--install', [CompletionResultType]::ParameterName, 'Merge the hooks into the agent''s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing')
+            [CompletionResult]::new('--uninstall', '--uninstall', [CompletionResultType]::ParameterName, 'Remove git-checkpoint''s hooks from the settings file, keeping everything else')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings, shared through the repository: .claude/settings.json at the top of the working tree (the default)')
+            [CompletionResult]::new('--local', '--local', [CompletionResultType]::ParameterName, 'The project''s settings for you only: .claude/settings.local.json')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Your settings for every project: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-checkpoint;help' {
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Snapshot the working tree now and print the checkpoint''s id')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List checkpoints, newest first')
@@ -212,6 +232,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('pin', 'pin', [CompletionResultType]::ParameterValue, 'Pin a checkpoint: it is never pruned')
             [CompletionResult]::new('unpin', 'unpin', [CompletionResultType]::ParameterValue, 'Unpin a checkpoint')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -246,6 +267,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;help;completions' {
+            break
+        }
+        'git-checkpoint;help;hooks' {
             break
         }
         'git-checkpoint;help;help' {

@@ -28,6 +28,9 @@ _gitcheckpoint() {
             gitcheckpoint,help)
                 cmd="gitcheckpoint__subcmd__help"
                 ;;
+            gitcheckpoint,hooks)
+                cmd="gitcheckpoint__subcmd__hooks"
+                ;;
             gitcheckpoint,list)
                 cmd="gitcheckpoint__subcmd__list"
                 ;;
@@ -67,6 +70,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,help)
                 cmd="gitcheckpoint__subcmd__help__subcmd__help"
                 ;;
+            gitcheckpoint__subcmd__help,hooks)
+                cmd="gitcheckpoint__subcmd__help__subcmd__hooks"
+                ;;
             gitcheckpoint__subcmd__help,list)
                 cmd="gitcheckpoint__subcmd__help__subcmd__list"
                 ;;
@@ -98,7 +104,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin completions help"
+            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin completions hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -186,7 +192,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo drop prune pin unpin completions help"
+            opts="save list show diff restore undo drop prune pin unpin completions hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -242,6 +248,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__hooks)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -367,8 +387,26 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__hooks)
+            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --help --version claude-code"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__list)
-            opts="-n -h -V --max-count --kind --all --json --color --help --version"
+            opts="-n -h -V --max-count --kind --all --session --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -383,6 +421,10 @@ _gitcheckpoint() {
                     return 0
                     ;;
                 --kind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -464,7 +506,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__save)
-            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --color --help --version"
+            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --session --from-hook --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -491,6 +533,10 @@ _gitcheckpoint() {
                     return 0
                     ;;
                 --meta-json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

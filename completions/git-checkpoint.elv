@@ -35,6 +35,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand pin 'Pin a checkpoint: it is never pruned'
             cand unpin 'Unpin a checkpoint'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;save'= {
@@ -44,12 +45,14 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --kind 'The kind: a short lowercase word such as manual (the default), auto or session'
             cand --meta 'Free-form metadata stored in the note''s "meta" object; repeatable'
             cand --meta-json 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin'
+            cand --session 'The agent session this checkpoint belongs to; `session:<ID>` then names the session''s first checkpoint, and `list --session <ID>` lists them'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --pin 'Pin the checkpoint: it is never pruned'
             cand --allow-empty 'Make a checkpoint even if nothing changed since the newest one'
             cand -q 'Print nothing on stderr (the id is still printed on stdout)'
             cand --quiet 'Print nothing on stderr (the id is still printed on stdout)'
             cand --json 'Print the checkpoint''s metadata as JSON instead of its id'
+            cand --from-hook 'Run as an agent''s hook: read the hook''s JSON from stdin (session id, tool name, edited paths go into the note), kind auto (session for a session''s start), print nothing, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block` (then exit 2)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -59,6 +62,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -n 'Show at most N checkpoints'
             cand --max-count 'Show at most N checkpoints'
             cand --kind 'Only checkpoints of this kind'
+            cand --session 'Only the checkpoints of this agent session (an id, a unique prefix of one, or `@` for the newest session), from whichever worktree'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --all 'Checkpoints of every worktree, not just this one'
             cand --json 'Print a JSON array of the checkpoints'' metadata'
@@ -71,6 +75,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -n 'Show at most N checkpoints'
             cand --max-count 'Show at most N checkpoints'
             cand --kind 'Only checkpoints of this kind'
+            cand --session 'Only the checkpoints of this agent session (an id, a unique prefix of one, or `@` for the newest session), from whichever worktree'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --all 'Checkpoints of every worktree, not just this one'
             cand --json 'Print a JSON array of the checkpoints'' metadata'
@@ -184,6 +189,20 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;hooks'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --install 'Merge the hooks into the agent''s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
+            cand --uninstall 'Remove git-checkpoint''s hooks from the settings file, keeping everything else'
+            cand --project 'The project''s settings, shared through the repository: .claude/settings.json at the top of the working tree (the default)'
+            cand --local 'The project''s settings for you only: .claude/settings.local.json'
+            cand --user 'Your settings for every project: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;help'= {
             cand save 'Snapshot the working tree now and print the checkpoint''s id'
             cand list 'List checkpoints, newest first'
@@ -196,6 +215,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand pin 'Pin a checkpoint: it is never pruned'
             cand unpin 'Unpin a checkpoint'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;help;save'= {
@@ -219,6 +239,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;unpin'= {
         }
         &'git-checkpoint;help;completions'= {
+        }
+        &'git-checkpoint;help;hooks'= {
         }
         &'git-checkpoint;help;help'= {
         }

@@ -41,12 +41,14 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "prune
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "unpin" -d 'Unpin a checkpoint'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s m -l message -d 'A message describing the checkpoint' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l name -d 'A name to find the checkpoint by later (the newest of a name wins)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l kind -d 'The kind: a short lowercase word such as manual (the default), auto or session' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l meta -d 'Free-form metadata stored in the note\'s "meta" object; repeatable' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l meta-json -d 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l session -d 'The agent session this checkpoint belongs to; `session:<ID>` then names the session\'s first checkpoint, and `list --session <ID>` lists them' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
@@ -54,10 +56,12 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l p
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l allow-empty -d 'Make a checkpoint even if nothing changed since the newest one'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s q -l quiet -d 'Print nothing on stderr (the id is still printed on stdout)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l json -d 'Print the checkpoint\'s metadata as JSON instead of its id'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l from-hook -d 'Run as an agent\'s hook: read the hook\'s JSON from stdin (session id, tool name, edited paths go into the note), kind auto (session for a session\'s start), print nothing, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block` (then exit 2)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s n -l max-count -d 'Show at most N checkpoints' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l kind -d 'Only checkpoints of this kind' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l session -d 'Only the checkpoints of this agent session (an id, a unique prefix of one, or `@` for the newest session), from whichever worktree' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
@@ -67,6 +71,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s h
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -s n -l max-count -d 'Show at most N checkpoints' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l kind -d 'Only checkpoints of this kind' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l session -d 'Only the checkpoints of this agent session (an id, a unique prefix of one, or `@` for the newest session), from whichever worktree' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
@@ -152,18 +157,30 @@ never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "list" -d 'List checkpoints, newest first'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "undo" -d 'Go back to the previous checkpoint whose files differ from now; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "prune" -d 'Apply the retention policy now'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "unpin" -d 'Unpin a checkpoint'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l install -d 'Merge the hooks into the agent\'s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l uninstall -d 'Remove git-checkpoint\'s hooks from the settings file, keeping everything else'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l project -d 'The project\'s settings, shared through the repository: .claude/settings.json at the top of the working tree (the default)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l local -d 'The project\'s settings for you only: .claude/settings.local.json'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l user -d 'Your settings for every project: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "list" -d 'List checkpoints, newest first'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "undo" -d 'Go back to the previous checkpoint whose files differ from now; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "prune" -d 'Apply the retention policy now'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "unpin" -d 'Unpin a checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
 function __git_checkpoint_ids

@@ -271,8 +271,8 @@ const SECTIONS: &[(&str, &[&str])] = &[
     (
         "STORAGE FORMAT",
         &[
-            "Format version 1. The checkpoint commit's tree is exactly what git add -A && git write-tree would write on a copy of the index: tracked files as they are on disk and untracked files that are not ignored, with clean filters applied, executable bits, symlinks and submodule gitlinks. Its first parent is the HEAD commit (none on an unborn branch); when the index differs from HEAD, its last parent is an index commit whose tree is the index. The message is checkpoint: <message> followed by the trailers Checkpoint-Id, Checkpoint-Kind and, when set, Checkpoint-Name and Checkpoint-Worktree.",
-            "The id is YYYYMMDD-HHMMSS-mmmrrr in UTC (milliseconds, then random hex digits): a greater id is a newer checkpoint. The note holds schema, id, name, message, kind, created_at, head (commit, ref), worktree, index (clean, saved, unmerged), stats (files, added, modified, deleted), skipped, pinned, meta and tool. Unknown fields are kept when a note is rewritten.",
+            "Format version 1. The checkpoint commit's tree is exactly what git add -A && git write-tree would write on a copy of the index: tracked files as they are on disk and untracked files that are not ignored, with clean filters applied, executable bits, symlinks and submodule gitlinks. Its first parent is the HEAD commit (none on an unborn branch); when the index differs from HEAD, its last parent is an index commit whose tree is the index. The message is checkpoint: <message> followed by the trailers Checkpoint-Id, Checkpoint-Kind and, when set, Checkpoint-Name, Checkpoint-Worktree and Checkpoint-Session.",
+            "The id is YYYYMMDD-HHMMSS-mmmrrr in UTC (milliseconds, then random hex digits): a greater id is a newer checkpoint. The note holds schema, id, name, message, kind, created_at, head (commit, ref), worktree, session (only when there is one), index (clean, saved, unmerged), stats (files, added, modified, deleted), skipped, pinned, meta and tool. Unknown fields are kept when a note is rewritten.",
         ],
     ),
     (
@@ -280,7 +280,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "Wherever a command takes <CP>, the first rule that matches wins:",
             "* 1. :: an exact id;",
-            "* 2. :: @ or latest (the newest), @{N} (the N-th newest, @{0} is the newest), counted among the checkpoints of the current worktree;",
+            "* 2. :: @ or latest (the newest), @{N} (the N-th newest, @{0} is the newest), counted among the checkpoints of the current worktree; session:<ID>, the first checkpoint of an agent session, where <ID> is a session id, a unique prefix of one, or @ for the session of this worktree's newest checkpoint that has one;",
             "* 3. :: a name given with save --name (the newest checkpoint of that name);",
             "* 4. :: a unique prefix of an id;",
             "* 5. :: a unique prefix (at least 4 hex digits) of the checkpoint commit.",
@@ -301,8 +301,17 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "* checkpoint.<kind>.keep :: Most checkpoints of one kind kept.",
             "* checkpoint.maxAge :: Checkpoints older than this are pruned: 90m, 12h, 30d, 2w.",
             "* checkpoint.autoPrune :: Apply the retention policy after every save. Default true.",
+            "* checkpoint.hookFailure :: What save --from-hook does when it cannot save: warn (the default: a warning, exit 0, the agent goes on) or block (exit 2, which makes Claude Code refuse the tool call).",
             "* color.diff, color.ui, diff.renames :: Read as git reads them, for diff and show -p.",
-            "Pinned checkpoints are never pruned and do not count toward any keep.",
+            "Pinned checkpoints are never pruned and do not count toward any keep. The first checkpoint of an agent session is not pruned by a keep limit while a later checkpoint of that session is kept.",
+        ],
+    ),
+    (
+        "AGENT HOOKS AND SESSIONS",
+        &[
+            "git checkpoint hooks claude-code --install adds two hooks to Claude Code's settings: PreToolUse on the tools that change files (Edit, MultiEdit, Write, NotebookEdit, Bash) and SessionStart. Both run git checkpoint save --from-hook, which reads the hook's JSON from standard input: the checkpoint is of kind auto (session at a session's start), records the tool name, the session id and the edited paths in meta and the session in the note, prints nothing, and is deduplicated, so a tool call that changed nothing makes nothing. It never blocks the agent: a failure is a warning and exit 0, unless checkpoint.hookFailure is block.",
+            "Any agent that can run a command before a tool call can do the same: pipe a JSON object with session_id, tool_name and tool_input.file_path into git checkpoint save --from-hook, or run git checkpoint save --kind auto -q --session <ID>.",
+            "A session's checkpoints are listed with list --session <ID>, and session:<ID> names its first checkpoint, taken before the session changed anything: git checkpoint diff session:@ shows everything the latest session changed, git checkpoint restore session:@ undoes it.",
         ],
     ),
     (
@@ -317,6 +326,10 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "$ git checkpoint undo",
             "Keep at most 20 automatic checkpoints:",
             "$ git config checkpoint.auto.keep 20",
+            "Checkpoint before every tool call of Claude Code in this repository, then see and undo what its latest session changed:",
+            "$ git checkpoint hooks claude-code --install",
+            "$ git checkpoint diff session:@ --stat",
+            "$ git checkpoint restore session:@",
         ],
     ),
     (
