@@ -145,35 +145,81 @@ fn fish_completes_through_git_and_directly() {
     assert!(complete("git-checkpoint show ").contains("before-refactor"));
 }
 
-#[test]
-fn zsh_script_loads_as_a_completion_function() {
-    if !have("zsh") {
-        eprintln!("skipped: zsh is not installed");
-        return;
-    }
+/// Drives an interactive zsh in a pseudo-terminal (zsh's own zpty module), with compinit and
+/// our function on `fpath`, types `$2` and TAB, and prints each candidate that completion
+/// offers (a `compadd` wrapper echoes them). `$1` is the directory holding `_git-checkpoint`.
+const ZSH_CAPTURE: &str = r#"
+zmodload zsh/zpty || exit 3
+zpty z zsh -f -i
+zpty -w z "PROMPT=''; RPROMPT=''; fpath=($1 \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w z 'compadd () { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return $?; fi; typeset -a __hits; builtin compadd -A __hits "$@"; local ret=$?; (( $#__hits )) && print -l -- "<hit>"${^__hits}; return $ret }'
+zpty -w z 'bindkey "^I" complete-word; zle -C complete-word complete-word _main_complete'
+zpty -w z "print -- '<start>'"
+zpty -r z line '*<start>*'
+zpty -n -w z "$2"$'\t'
+integer idle=0 hits=0
+while (( idle < (hits ? 15 : 150) )); do
+  if zpty -r -t z line 2>/dev/null; then
+    idle=0
+    if [[ $line == *'<hit>'* ]]; then
+      hits+=1
+      print -r -- ${${line#*<hit>}%%$'\r'*}
+    fi
+  else
+    idle+=1
+    sleep 0.1
+  fi
+done
+zpty -d z
+"#;
+
+/// Complete `line` in a real interactive zsh with git's `_git` (zsh's own) and ours loaded.
+fn zsh_complete(repo: &Repo, line: &str) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(
         root().join("completions/_git-checkpoint"),
         dir.path().join("_git-checkpoint"),
     )
     .unwrap();
-    let out = Command::new("zsh")
-        .arg("-fc")
-        .arg(format!(
-            "fpath=({} $fpath); autoload -U compinit; compinit -u -D; autoload -Uz _git-checkpoint; whence -w _git-checkpoint; print -- $_comps[git-checkpoint]",
-            dir.path().display()
-        ))
-        .env("HOME", dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let script = dir.path().join("capture.zsh");
+    std::fs::write(&script, ZSH_CAPTURE).unwrap();
+    let mut cmd = Command::new("zsh");
+    cmd.arg("-f")
+        .arg(&script)
+        .arg(dir.path())
+        .arg(line)
+        .current_dir(repo.path());
+    repo.env(&mut cmd);
+    cmd.env("PATH", path_with_binary());
+    let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("_git-checkpoint: function"), "{stdout}");
-    assert!(stdout.contains("_git-checkpoint"), "{stdout}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn zsh_completes_through_git_and_directly() {
+    if !have("zsh") {
+        eprintln!("skipped: zsh is not installed");
+        return;
+    }
+    let (repo, id) = repo_with_checkpoints();
+    let subs = zsh_complete(&repo, "git checkpoint ");
+    for sub in ["save", "restore", "list", "hooks"] {
+        assert!(subs.iter().any(|s| s == sub), "{sub} in {subs:?}");
+    }
+    let ids = zsh_complete(&repo, "git checkpoint restore ");
+    assert!(ids.contains(&id), "{ids:?}");
+    assert!(ids.iter().any(|s| s == "before-refactor"), "{ids:?}");
+    let direct = zsh_complete(&repo, "git-checkpoint show ");
+    assert!(direct.contains(&id), "{direct:?}");
 }
 
 #[test]
