@@ -287,6 +287,48 @@ fn paths_json_and_colour() {
 }
 
 #[test]
+fn colour_follows_no_color_term_the_pager_and_git_config() {
+    let (repo, a, b) = two_checkpoints();
+    // The harness sets NO_COLOR=1 and TERM=dumb; each case starts from a colour terminal's
+    // environment, with stdout a pipe (not a terminal).
+    let run = |vars: &[(&str, &str)], args: &[&str]| {
+        let out = repo.cp_with(
+            |cmd| {
+                cmd.env_remove("NO_COLOR").env("TERM", "xterm-256color");
+                for (k, v) in vars {
+                    cmd.env(k, v);
+                }
+            },
+            args,
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        // A coloured patch: git's `new` (green) slot on an added line.
+        out.stdout.contains("\x1b[32m+")
+    };
+    let diff = ["diff", a.as_str(), b.as_str()];
+    assert!(!run(&[], &diff), "a pipe is not a terminal");
+    assert!(run(&[("GIT_PAGER_IN_USE", "1")], &diff), "git's pager");
+    assert!(!run(&[("GIT_PAGER_IN_USE", "1"), ("NO_COLOR", "1")], &diff));
+    assert!(!run(&[("GIT_PAGER_IN_USE", "1"), ("TERM", "dumb")], &diff));
+    // NO_COLOR with an empty value does not count (no-color.org).
+    assert!(run(&[("GIT_PAGER_IN_USE", "1"), ("NO_COLOR", "")], &diff));
+    // --color=always wins over everything; --color=never too.
+    let always = ["--color=always", "diff", a.as_str(), b.as_str()];
+    assert!(run(&[("NO_COLOR", "1"), ("TERM", "dumb")], &always));
+    let never = ["--color=never", "diff", a.as_str(), b.as_str()];
+    assert!(!run(&[("GIT_PAGER_IN_USE", "1")], &never));
+    // color.ui, and color.diff over color.ui, as git reads them.
+    repo.git(&["config", "color.ui", "always"]);
+    assert!(run(&[], &diff), "color.ui=always");
+    repo.git(&["config", "color.diff", "never"]);
+    assert!(!run(&[("GIT_PAGER_IN_USE", "1")], &diff), "color.diff wins");
+    // show -p colours its patch by the same rules; --json never has colour.
+    assert!(!run(&[("GIT_PAGER_IN_USE", "1")], &["show", "-p", b.as_str()]));
+    let json = repo.cp(&["--color=always", "diff", &a, &b, "--json"]);
+    assert!(json.stdout.starts_with('{') && !json.stdout.contains('\x1b'));
+}
+
+#[test]
 fn show_patch_uses_the_same_renderer() {
     let (repo, _a, b) = two_checkpoints();
     let out = repo.cp(&["show", &b, "-p"]);
