@@ -234,3 +234,63 @@ fn dropped_objects_are_collected_and_live_ones_survive_gc() {
     assert_eq!(repo.cp(&["show", &live]).code, 0);
     assert!(repo.git_ok(&["fsck", "--strict"]));
 }
+
+/// Contents whose blob ids start with `prefix` (found by hashing candidates as git does).
+fn blobs_with_prefix(prefix: &str, count: usize) -> Vec<String> {
+    let script = format!(
+        "import hashlib\nn=0\nfound=[]\nwhile len(found) < {count}:\n    c=f'filler {{n}}\\n'.encode()\n    if hashlib.sha1(b'blob %d\\0' % len(c) + c).hexdigest().startswith('{prefix}'):\n        found.append(c.decode().strip())\n    n+=1\nprint('\\n'.join(found))"
+    );
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn loose_objects_trigger_git_gc_auto_in_the_background() {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    // git estimates loose objects from objects/17, as git-checkpoint does: with gc.auto=256,
+    // two loose objects there are "too many". The save writes three, reachable from its
+    // checkpoint, so that gc packs them.
+    repo.git(&["config", "gc.auto", "256"]);
+    let dir17 = repo.path().join(".git/objects/17");
+    let loose = || std::fs::read_dir(&dir17).map_or(0, |d| d.count());
+    let fill = |tag: &str| {
+        for (i, content) in blobs_with_prefix("17", 3).iter().enumerate() {
+            repo.write(&format!("fill-{tag}-{i}"), &format!("{content}\n"));
+        }
+    };
+    fill("a");
+    let id = repo.save(&["-q"]);
+    // The save does not wait for gc; gc packs the loose objects soon after.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while loose() > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(loose(), 0, "git gc --auto packed the loose objects");
+    // Let gc finish (its pid file goes), then everything is still there.
+    let gc_pid = repo.path().join(".git/gc.pid");
+    while gc_pid.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(refs(&repo), [id.clone()]);
+    assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree());
+    repo.fsck();
+    // With gc.auto=0 nothing is started.
+    repo.git(&["config", "gc.auto", "0"]);
+    for i in 0..3 {
+        repo.remove(&format!("fill-a-{i}"));
+    }
+    let before = loose();
+    for (i, content) in blobs_with_prefix("17", 6).iter().enumerate().skip(3) {
+        repo.write(&format!("fill-b-{i}"), &format!("{content}\n"));
+    }
+    repo.save(&["-q"]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(loose() >= before + 3, "gc.auto=0: no gc");
+}
