@@ -259,11 +259,6 @@ impl RefStatus {
     pub fn rejected(&self) -> bool {
         self.flag == '!'
     }
-
-    /// Whether it was refused because its lease failed: someone else changed it meanwhile.
-    pub fn stale(&self) -> bool {
-        self.rejected() && self.summary.contains("(stale info)")
-    }
 }
 
 /// How a push went.
@@ -368,7 +363,8 @@ mod tests {
         let out = b"To ../r.git\n!\t8f2e3e320a22d42ab88e75e52afaa320cdd7f47d:refs/notes/x\t[rejected] (stale info)\n*\tHEAD:refs/checkpoints/b\t[new reference]\nDone\n";
         let statuses = parse_porcelain(out);
         assert_eq!(statuses.len(), 2);
-        assert!(statuses[0].stale() && statuses[0].dst == "refs/notes/x");
+        assert!(statuses[0].rejected() && statuses[0].dst == "refs/notes/x");
+        assert_eq!(statuses[0].summary, "[rejected] (stale info)");
         assert!(!statuses[1].rejected() && statuses[1].dst == "refs/checkpoints/b");
         let refs = parse_ls_remote(
             b"39cffcada0d1a1e63d7d944d3cfb006710a7ea82\trefs/checkpoints/a\nbogus\nzz\trefs/x\n",

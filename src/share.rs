@@ -485,24 +485,17 @@ pub fn push(
                 attempt -= 1;
             }
             PushOutcome::Done(statuses) => {
-                // With --atomic, every other ref of a refused push reads "atomic push failed":
-                // look for the cause.
-                let cause = statuses.iter().find(|s| {
-                    s.rejected() && !s.stale() && !s.summary.contains("atomic push failed")
-                });
-                let refused = |s: &gitcli::RefStatus| {
-                    Error::Remote(format!("`{remote}` refused `{}`: {}", s.dst, s.summary))
+                let Some(refused) = refusal(&statuses) else {
+                    return Ok(report);
                 };
-                if let Some(cause) = cause {
-                    return Err(refused(cause));
+                // A lease that failed, or a ref that moved between git's read and its update:
+                // when the remote changed since it was read, start again from a fresh read.
+                if RemoteState::list(repo, remote)? == listed {
+                    return Err(Error::Remote(format!(
+                        "`{remote}` refused `{}`: {}",
+                        refused.dst, refused.summary
+                    )));
                 }
-                if !statuses.iter().any(|s| s.stale()) {
-                    return match statuses.iter().find(|s| s.rejected()) {
-                        Some(s) => Err(refused(s)),
-                        None => Ok(report),
-                    };
-                }
-                // Someone else changed the remote's notes or checkpoints since they were read.
                 if attempt >= PUSH_ATTEMPTS {
                     return Err(Error::Remote(format!(
                         "cannot push to `{remote}`: its checkpoints kept changing while pushing; try again"
@@ -511,6 +504,15 @@ pub fn push(
             }
         }
     }
+}
+
+/// The refused ref that explains why a push failed, if one was refused. With `--atomic`, every
+/// other ref of a refused push reads "atomic push failed": the cause is preferred.
+fn refusal(statuses: &[gitcli::RefStatus]) -> Option<&gitcli::RefStatus> {
+    statuses
+        .iter()
+        .find(|s| s.rejected() && !s.summary.contains("atomic push failed"))
+        .or_else(|| statuses.iter().find(|s| s.rejected()))
 }
 
 /// The notes commit to push: the remote's notes (`remote_tip`) with this repository's notes of
@@ -558,6 +560,7 @@ fn merged_remote_notes(
 }
 
 /// The checkpoint refs and notes tip of a remote, as `git ls-remote` lists them.
+#[derive(Debug, PartialEq, Eq)]
 struct RemoteState {
     checkpoints: HashMap<String, ObjectId>,
     notes: Option<ObjectId>,
