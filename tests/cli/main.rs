@@ -18,3 +18,4 @@ mod races;
 mod restore;
 mod retention;
 mod save;
+mod share;
