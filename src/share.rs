@@ -637,7 +637,25 @@ impl<'r> Staging<'r> {
 impl Drop for Staging<'_> {
     fn drop(&mut self) {
         delete_refs(self.repo, |name| name.starts_with(&self.prefix));
+        remove_empty_staging_dirs(self.repo);
     }
+}
+
+/// Remove the empty directories left under the staging namespace: gix does not always remove
+/// the directories of the loose refs it deletes (e.g. when `GIT_DIR` is a relative path).
+/// Only empty directories are removed; symlinks are not followed.
+fn remove_empty_staging_dirs(repo: &gix::Repository) {
+    fn remove_empty(dir: &std::path::Path) {
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    remove_empty(&entry.path());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(dir);
+    }
+    remove_empty(&repo.common_dir().join(STAGING_PREFIX.trim_end_matches('/')));
 }
 
 /// Delete the staging refs of earlier runs that died (older than [`STALE_STAGING_SECS`], or
@@ -651,6 +669,7 @@ fn clean_stale_staging(repo: &gix::Repository) {
             .and_then(|secs| secs.parse::<u64>().ok());
         run.is_none_or(|secs| now.saturating_sub(secs) > STALE_STAGING_SECS)
     });
+    remove_empty_staging_dirs(repo);
 }
 
 fn now_secs() -> u64 {

@@ -465,6 +465,25 @@ fn leftovers_of_a_crashed_fetch_are_cleaned() {
     t.b.git(&["update-ref", "refs/checkpoint-fetch/crashed/notes", &head]);
     t.b.cp(&["fetch", "-q"]).ok();
     assert_no_staging(&[&t.b]);
+    assert!(!t.b.path().join(".git/refs/checkpoint-fetch").exists());
+
+    // Nor are empty directories left, even when git runs us with a relative GIT_DIR (as in a
+    // hook), for which gix leaves the directories of deleted refs behind.
+    make_changes(&t.a, "x");
+    t.a.save(&[]);
+    t.a.cp(&["push", "-q"]).ok();
+    let run = t.b.cp_with(
+        |cmd| {
+            cmd.env("GIT_DIR", ".git");
+        },
+        &["fetch", "-q"],
+    );
+    assert_eq!(
+        run.ok().stdout,
+        "fetched 1 checkpoint from origin (0 already here)\n"
+    );
+    assert_no_staging(&[&t.b]);
+    assert!(!t.b.path().join(".git/refs/checkpoint-fetch").exists());
 }
 
 #[test]
