@@ -222,42 +222,8 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
         }
         round.fetched.sort_by(|a, b| b.cmp(a));
 
-        let note_edits = match remote_tip {
-            None => Vec::new(),
-            Some(remote_tip) => match Notes::at(repo, Some(remote_tip)) {
-                Err(err) => {
-                    round.warnings.push(format!(
-                        "the remote's notes could not be read, none were merged: {err}"
-                    ));
-                    Vec::new()
-                }
-                Ok(mut theirs) => {
-                    let mut ours = Notes::at(repo, local_tip)?;
-                    let mut by_commit: BTreeMap<ObjectId, Vec<&str>> = BTreeMap::new();
-                    for (id, commit) in &held {
-                        by_commit.entry(*commit).or_default().push(id);
-                    }
-                    let mut note_edits = Vec::new();
-                    for (commit, ids) in by_commit {
-                        let Some(remote_note) =
-                            valid_note(repo, &mut theirs, commit, &ids, &mut round.warnings)
-                        else {
-                            continue;
-                        };
-                        let local_note = valid_note(repo, &mut ours, commit, &ids, &mut Vec::new());
-                        let merged = match &local_note {
-                            Some(local) => merge_notes(local, &remote_note),
-                            None => remote_note,
-                        };
-                        if local_note.as_ref() == Some(&merged) {
-                            continue;
-                        }
-                        note_edits.push((commit, Some(write_note(repo, &merged)?)));
-                    }
-                    note_edits
-                }
-            },
-        };
+        let note_edits =
+            merged_local_notes(repo, local_tip, remote_tip, &held, &mut round.warnings)?;
         round.notes_merged = note_edits.len();
         if !note_edits.is_empty() {
             let commit = store::notes_commit(
@@ -285,6 +251,49 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
             }
         }
     }
+}
+
+/// The note edits that merge the remote's notes (`remote_tip`) of the checkpoints `held` here
+/// into the local notes (`local_tip`), the local side winning on conflicting keys.
+fn merged_local_notes(
+    repo: &gix::Repository,
+    local_tip: Option<ObjectId>,
+    remote_tip: Option<ObjectId>,
+    held: &HashMap<String, ObjectId>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(ObjectId, Option<ObjectId>)>> {
+    let Some(remote_tip) = remote_tip else {
+        return Ok(Vec::new());
+    };
+    let mut theirs = match Notes::at(repo, Some(remote_tip)) {
+        Ok(notes) => notes,
+        Err(err) => {
+            warnings.push(format!(
+                "the remote's notes could not be read, none were merged: {err}"
+            ));
+            return Ok(Vec::new());
+        }
+    };
+    let mut ours = Notes::at(repo, local_tip)?;
+    let mut by_commit: BTreeMap<ObjectId, Vec<&str>> = BTreeMap::new();
+    for (id, commit) in held {
+        by_commit.entry(*commit).or_default().push(id);
+    }
+    let mut edits = Vec::new();
+    for (commit, ids) in by_commit {
+        let Some(remote_note) = valid_note(repo, &mut theirs, commit, &ids, warnings) else {
+            continue;
+        };
+        let local_note = valid_note(repo, &mut ours, commit, &ids, &mut Vec::new());
+        let merged = match &local_note {
+            Some(local) => merge_notes(local, &remote_note),
+            None => remote_note,
+        };
+        if local_note.as_ref() != Some(&merged) {
+            edits.push((commit, Some(write_note(repo, &merged)?)));
+        }
+    }
+    Ok(edits)
 }
 
 /// The note of `commit` in `notes` as a JSON object, if it is a readable checkpoint note naming
