@@ -25,6 +25,9 @@ _gitcheckpoint() {
             gitcheckpoint,drop)
                 cmd="gitcheckpoint__subcmd__drop"
                 ;;
+            gitcheckpoint,fetch)
+                cmd="gitcheckpoint__subcmd__fetch"
+                ;;
             gitcheckpoint,help)
                 cmd="gitcheckpoint__subcmd__help"
                 ;;
@@ -42,6 +45,9 @@ _gitcheckpoint() {
                 ;;
             gitcheckpoint,prune)
                 cmd="gitcheckpoint__subcmd__prune"
+                ;;
+            gitcheckpoint,push)
+                cmd="gitcheckpoint__subcmd__push"
                 ;;
             gitcheckpoint,restore)
                 cmd="gitcheckpoint__subcmd__restore"
@@ -67,6 +73,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,drop)
                 cmd="gitcheckpoint__subcmd__help__subcmd__drop"
                 ;;
+            gitcheckpoint__subcmd__help,fetch)
+                cmd="gitcheckpoint__subcmd__help__subcmd__fetch"
+                ;;
             gitcheckpoint__subcmd__help,help)
                 cmd="gitcheckpoint__subcmd__help__subcmd__help"
                 ;;
@@ -81,6 +90,9 @@ _gitcheckpoint() {
                 ;;
             gitcheckpoint__subcmd__help,prune)
                 cmd="gitcheckpoint__subcmd__help__subcmd__prune"
+                ;;
+            gitcheckpoint__subcmd__help,push)
+                cmd="gitcheckpoint__subcmd__help__subcmd__push"
                 ;;
             gitcheckpoint__subcmd__help,restore)
                 cmd="gitcheckpoint__subcmd__help__subcmd__restore"
@@ -104,7 +116,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin completions hooks help"
+            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin push fetch completions hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -191,8 +203,26 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__fetch)
+            opts="-q -h -V --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo drop prune pin unpin completions hooks help"
+            opts="save list show diff restore undo drop prune pin unpin push fetch completions hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -234,6 +264,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__drop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__fetch)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -304,6 +348,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__push)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -487,6 +545,24 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__push)
+            opts="-q -h -V --dry-run --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__restore)
             opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -636,7 +712,7 @@ __git_checkpoint_complete_ids() {
     done
     [ -n "$sub" ] || return 1
     [[ "$cur" == -* ]] && return 1
-    case " show restore diff drop pin unpin " in
+    case " show restore diff drop pin unpin push " in
         *" $sub "*)
             local IFS=$'\n'
             COMPREPLY=($(compgen -W "$(__git_checkpoint_ids)" -- "$cur"))

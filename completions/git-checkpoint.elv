@@ -34,6 +34,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand prune 'Apply the retention policy now'
             cand pin 'Pin a checkpoint: it is never pruned'
             cand unpin 'Unpin a checkpoint'
+            cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
+            cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -182,6 +184,25 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;push'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --dry-run 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;fetch'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;completions'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand -h 'Print help (see more with ''--help'')'
@@ -214,6 +235,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand prune 'Apply the retention policy now'
             cand pin 'Pin a checkpoint: it is never pruned'
             cand unpin 'Unpin a checkpoint'
+            cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
+            cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -237,6 +260,10 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;pin'= {
         }
         &'git-checkpoint;help;unpin'= {
+        }
+        &'git-checkpoint;help;push'= {
+        }
+        &'git-checkpoint;help;fetch'= {
         }
         &'git-checkpoint;help;completions'= {
         }

@@ -40,6 +40,8 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "drop"
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "prune" -d 'Apply the retention policy now'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "unpin" -d 'Unpin a checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "push" -d 'Push checkpoints and their notes to a remote (untracked files travel too)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "fetch" -d 'Fetch a remote\'s checkpoints and merge their notes; never overwrites one'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -152,6 +154,19 @@ auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR o
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l dry-run -d 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
@@ -168,19 +183,21 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l 
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "list" -d 'List checkpoints, newest first'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "undo" -d 'Go back to the previous checkpoint whose files differ from now; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "prune" -d 'Apply the retention policy now'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "unpin" -d 'Unpin a checkpoint'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions hooks help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "list" -d 'List checkpoints, newest first'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "undo" -d 'Go back to the previous checkpoint whose files differ from now; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "prune" -d 'Apply the retention policy now'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "unpin" -d 'Unpin a checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "push" -d 'Push checkpoints and their notes to a remote (untracked files travel too)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "fetch" -d 'Fetch a remote\'s checkpoints and merge their notes; never overwrites one'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin push fetch completions hooks help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
 function __git_checkpoint_ids
@@ -188,7 +205,7 @@ function __git_checkpoint_ids
     git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null | string match -v ''
     printf '%s\n' @ latest
 end
-complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin" -f -a "(__git_checkpoint_ids)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin push" -f -a "(__git_checkpoint_ids)"
 
 # `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
 function __git_checkpoint_delegate

@@ -51,6 +51,9 @@ pub enum Error {
     /// Another process kept winning the race for the notes ref.
     #[error("could not update `{0}`: it kept changing under concurrent writers; try again")]
     Contention(String),
+    /// Talking to a remote failed, or the remote refused what was sent.
+    #[error("{0}")]
+    Remote(String),
     /// A merge, rebase, cherry-pick, revert or bisect is in progress.
     #[error("{0} is in progress; finish or abort it first, or use --force")]
     OperationInProgress(String),

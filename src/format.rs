@@ -17,6 +17,11 @@ use serde::{Deserialize, Serialize};
 pub const REF_PREFIX: &str = "refs/checkpoints/";
 /// The notes ref holding every checkpoint's metadata.
 pub const NOTES_REF: &str = "refs/notes/checkpoints";
+/// Where `fetch` and `push` stage what they fetch from a remote while they work:
+/// `refs/checkpoint-fetch/<run>/checkpoints/<id>` and `refs/checkpoint-fetch/<run>/notes`. Each
+/// run deletes its own staging refs when it ends, and leftovers of a run that died are deleted
+/// by a later one, so that nothing outside `refs/checkpoints/` keeps fetched objects alive.
+pub const STAGING_PREFIX: &str = "refs/checkpoint-fetch/";
 /// The schema version this build writes.
 pub const SCHEMA: u32 = 1;
 /// The largest note this version reads; bigger ones are treated as damaged.

@@ -3,9 +3,31 @@
 //! gix writes objects but never packs or collects them: it has no `gc`. Saves accumulate loose
 //! objects, and dropped checkpoints leave unreachable ones, so git's own `git gc --auto` is
 //! started now and then, in the background, quietly, never making a save wait for it.
+//!
+//! gix cannot push at all (it has no send-pack side of the protocol), and its fetch needs the
+//! network client features, which would add a TLS and HTTP stack to the build and would still
+//! not know every transport, credential helper, `insteadOf` rule and ssh setting a user's git
+//! knows. So `push` and `fetch` (see [`crate::share`]) talk to remotes through `git ls-remote`,
+//! `git fetch` and `git push`: the git that the user already configured for that remote. Only
+//! the transfer goes through git; reading and writing refs and notes stays in gix.
+//!
+//! Those git processes run in the top directory of the working tree (so relative remote paths
+//! mean what they mean to `git push`) with `--git-dir` naming the repository this process
+//! opened. The variables that would point git at another repository, index or object store
+//! (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR`, `GIT_INDEX_FILE`, `GIT_OBJECT_DIRECTORY`,
+//! `GIT_ALTERNATE_OBJECT_DIRECTORIES`) are removed, since `--git-dir` already names the one
+//! gix opened, honouring them. Everything else is inherited on purpose: `git -c` settings
+//! (`GIT_CONFIG_PARAMETERS`), ssh and credential settings, proxies, terminal prompts. Messages
+//! are read in the C locale, so that failures can be recognised; git's stderr is captured and a
+//! failure becomes one line.
 
+use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
+
+use gix::ObjectId;
+
+use crate::error::{Error, Result};
 
 /// git's default for `gc.auto`.
 const DEFAULT_GC_AUTO: u64 = 6700;
@@ -45,4 +67,317 @@ fn spawn_gc(workdir: &Path) {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn();
+}
+
+/// Variables that would point a git process at another repository, index or object store than
+/// the one gix opened (which `--git-dir` names explicitly instead).
+const REDIRECTING_VARS: &[&str] = &[
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+];
+
+/// A `git` command for the repository `repo`, run in its working tree's top directory.
+fn git(repo: &gix::Repository) -> Result<Command> {
+    let workdir = repo.workdir().ok_or(Error::BareRepository)?;
+    let absolute = |path: &Path| {
+        std::path::absolute(path).map_err(|source| Error::Io {
+            context: format!("cannot resolve `{}`", path.display()),
+            source,
+        })
+    };
+    let mut git_dir = OsString::from("--git-dir=");
+    git_dir.push(absolute(repo.git_dir())?);
+    let mut cmd = Command::new("git");
+    cmd.arg("-C")
+        .arg(absolute(workdir)?)
+        .arg(git_dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("LC_ALL", "C");
+    for var in REDIRECTING_VARS {
+        cmd.env_remove(var);
+    }
+    Ok(cmd)
+}
+
+/// Run `cmd` to its end, capturing both streams.
+fn output(mut cmd: Command, what: impl FnOnce() -> String) -> Result<Output> {
+    cmd.output().map_err(|err| {
+        Error::Remote(format!(
+            "{}: cannot run git: {err}{}",
+            what(),
+            if err.kind() == std::io::ErrorKind::NotFound {
+                " (is git installed and on PATH?)"
+            } else {
+                ""
+            }
+        ))
+    })
+}
+
+/// The line of git's stderr that says what went wrong: the first `fatal:` or `error:` line
+/// (without that prefix), else the last line; control characters removed.
+pub fn failure_line(stderr: &[u8], status: std::process::ExitStatus) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let found = lines
+        .iter()
+        .find_map(|l| {
+            l.strip_prefix("fatal: ")
+                .or_else(|| l.strip_prefix("error: "))
+        })
+        .or_else(|| lines.last().copied());
+    match found {
+        Some(line) => line.chars().filter(|c| !c.is_control()).collect(),
+        None => format!("git exited with {status}"),
+    }
+}
+
+/// A remote name or URL must not be read by git as an option.
+fn check_remote(remote: &str) -> Result<()> {
+    if remote.is_empty() || remote.starts_with('-') {
+        return Err(Error::InvalidInput(format!(
+            "`{}` is not a remote name or URL",
+            remote.escape_debug()
+        )));
+    }
+    Ok(())
+}
+
+/// A ref listed by `git ls-remote`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteRef {
+    /// Its full name.
+    pub name: String,
+    /// The object it points to.
+    pub id: ObjectId,
+}
+
+/// The refs of `remote` matching `patterns` (`git ls-remote` patterns, e.g.
+/// `refs/checkpoints/*`). Lines git prints that are not `<id>\t<name>` are ignored.
+pub fn ls_remote(
+    repo: &gix::Repository,
+    remote: &str,
+    patterns: &[&str],
+) -> Result<Vec<RemoteRef>> {
+    check_remote(remote)?;
+    let mut cmd = git(repo)?;
+    cmd.args(["ls-remote", "--", remote]).args(patterns);
+    let what = || format!("cannot list the refs of `{remote}`");
+    let out = output(cmd, what)?;
+    if !out.status.success() {
+        return Err(Error::Remote(format!(
+            "{}: {}",
+            what(),
+            failure_line(&out.stderr, out.status)
+        )));
+    }
+    Ok(parse_ls_remote(&out.stdout))
+}
+
+fn parse_ls_remote(stdout: &[u8]) -> Vec<RemoteRef> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|line| {
+            let (id, name) = line.split_once('\t')?;
+            Some(RemoteRef {
+                name: name.to_string(),
+                id: ObjectId::from_hex(id.as_bytes()).ok()?,
+            })
+        })
+        .collect()
+}
+
+/// Fetch `refspecs` from `remote` into this repository, touching nothing but the refs the
+/// refspecs name: no tags, no submodules, no `FETCH_HEAD`, no remote-tracking refs, no pruning,
+/// no reflog.
+pub fn fetch(repo: &gix::Repository, remote: &str, refspecs: &[String]) -> Result<()> {
+    check_remote(remote)?;
+    let mut cmd = git(repo)?;
+    cmd.args([
+        "-c",
+        "core.logAllRefUpdates=false",
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--no-write-fetch-head",
+        "--no-prune",
+        "--no-prune-tags",
+        "--refmap=",
+        "--",
+        remote,
+    ])
+    .args(refspecs);
+    let what = || format!("cannot fetch from `{remote}`");
+    let out = output(cmd, what)?;
+    if !out.status.success() {
+        return Err(Error::Remote(format!(
+            "{}: {}",
+            what(),
+            failure_line(&out.stderr, out.status)
+        )));
+    }
+    Ok(())
+}
+
+/// One ref to update on the remote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PushUpdate {
+    /// The object to send.
+    pub src: ObjectId,
+    /// The remote ref to set.
+    pub dst: String,
+    /// The lease: what the remote ref must be for the update to happen (`None`: it must not
+    /// exist). Passed as `--force-with-lease=<dst>:<expected>`.
+    pub expected: Option<ObjectId>,
+}
+
+/// What became of one ref of a push, from `git push --porcelain`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefStatus {
+    /// The remote ref.
+    pub dst: String,
+    /// git's flag: ` ` fast-forward, `+` forced, `-` deleted, `*` new, `!` rejected, `=` up to
+    /// date.
+    pub flag: char,
+    /// git's summary, e.g. `[new reference]` or `[rejected] (stale info)`.
+    pub summary: String,
+}
+
+impl RefStatus {
+    /// Whether the remote refused this ref.
+    pub fn rejected(&self) -> bool {
+        self.flag == '!'
+    }
+}
+
+/// How a push went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PushOutcome {
+    /// git talked to the remote: what became of each ref (some may be rejected).
+    Done(Vec<RefStatus>),
+    /// The remote cannot take an `--atomic` push; nothing was sent.
+    AtomicUnsupported,
+}
+
+/// Push `updates` to `remote`, each with its lease, all or nothing with `atomic`. Tags,
+/// submodules and the `pre-push` hook are git's usual business, except that tags are never
+/// followed and submodules never pushed.
+pub fn push(
+    repo: &gix::Repository,
+    remote: &str,
+    updates: &[PushUpdate],
+    atomic: bool,
+) -> Result<PushOutcome> {
+    check_remote(remote)?;
+    let mut cmd = git(repo)?;
+    cmd.args([
+        "push",
+        "--porcelain",
+        "--no-follow-tags",
+        "--no-recurse-submodules",
+    ]);
+    if atomic {
+        cmd.arg("--atomic");
+    }
+    for update in updates {
+        cmd.arg(format!(
+            "--force-with-lease={}:{}",
+            update.dst,
+            update.expected.map(|id| id.to_string()).unwrap_or_default()
+        ));
+    }
+    cmd.args(["--", remote]);
+    for update in updates {
+        cmd.arg(format!("{}:{}", update.src, update.dst));
+    }
+    let what = || format!("cannot push to `{remote}`");
+    let out = output(cmd, what)?;
+    let statuses = parse_porcelain(&out.stdout);
+    if out.status.success() {
+        return Ok(PushOutcome::Done(statuses));
+    }
+    if atomic && String::from_utf8_lossy(&out.stderr).contains("does not support --atomic") {
+        return Ok(PushOutcome::AtomicUnsupported);
+    }
+    if statuses.iter().any(RefStatus::rejected) {
+        return Ok(PushOutcome::Done(statuses));
+    }
+    Err(Error::Remote(format!(
+        "{}: {}",
+        what(),
+        failure_line(&out.stderr, out.status)
+    )))
+}
+
+/// The ref lines of `git push --porcelain`: `<flag>\t<src>:<dst>\t<summary>`.
+fn parse_porcelain(stdout: &[u8]) -> Vec<RefStatus> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.splitn(3, '\t');
+            let flag = fields.next()?.chars().next()?;
+            let dst = fields.next()?.rsplit_once(':')?.1;
+            let summary = fields.next().unwrap_or("");
+            Some(RefStatus {
+                dst: dst.to_string(),
+                flag,
+                summary: summary.chars().filter(|c| !c.is_control()).collect(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+
+    #[test]
+    fn failure_line_prefers_fatal_and_error_lines() {
+        let status = std::process::ExitStatus::from_raw(128 << 8);
+        let stderr = b"fatal: 'nope' does not appear to be a git repository\nfatal: Could not read from remote repository.\n\nPlease make sure\n";
+        assert_eq!(
+            failure_line(stderr, status),
+            "'nope' does not appear to be a git repository"
+        );
+        assert_eq!(
+            failure_line(b"just\nthis \x1b[31mone\n", status),
+            "this [31mone"
+        );
+        assert!(failure_line(b"", status).starts_with("git exited with"));
+    }
+
+    #[test]
+    fn porcelain_and_ls_remote_lines_are_parsed() {
+        let out = b"To ../r.git\n!\t8f2e3e320a22d42ab88e75e52afaa320cdd7f47d:refs/notes/x\t[rejected] (stale info)\n*\tHEAD:refs/checkpoints/b\t[new reference]\nDone\n";
+        let statuses = parse_porcelain(out);
+        assert_eq!(statuses.len(), 2);
+        assert!(statuses[0].rejected() && statuses[0].dst == "refs/notes/x");
+        assert_eq!(statuses[0].summary, "[rejected] (stale info)");
+        assert!(!statuses[1].rejected() && statuses[1].dst == "refs/checkpoints/b");
+        let refs = parse_ls_remote(
+            b"39cffcada0d1a1e63d7d944d3cfb006710a7ea82\trefs/checkpoints/a\nbogus\nzz\trefs/x\n",
+        );
+        assert_eq!(refs.len(), 1);
+        assert_eq!(refs[0].name, "refs/checkpoints/a");
+    }
+
+    #[test]
+    fn remotes_that_look_like_options_are_refused() {
+        assert!(check_remote("--upload-pack=evil").is_err());
+        assert!(check_remote("").is_err());
+        assert!(check_remote("origin").is_ok());
+        assert!(check_remote("../remote.git").is_ok());
+    }
 }

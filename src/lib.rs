@@ -34,6 +34,7 @@ pub mod resolve;
 pub mod restore;
 pub mod retention;
 pub mod save;
+pub mod share;
 pub mod snapshot;
 pub mod statcache;
 pub mod store;

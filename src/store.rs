@@ -74,7 +74,13 @@ pub struct Notes {
 impl Notes {
     /// Open the notes tree as it is now.
     pub fn open(repo: &gix::Repository) -> Result<Notes> {
-        let state = match notes_tip(repo)? {
+        Notes::at(repo, notes_tip(repo)?)
+    }
+
+    /// Open the notes tree of the notes commit `tip` (`None`: no notes at all), e.g. one fetched
+    /// from a remote.
+    pub fn at(repo: &gix::Repository, tip: Option<ObjectId>) -> Result<Notes> {
+        let state = match tip {
             None => None,
             Some(commit) => {
                 let tree = commit_tree(repo, commit)?;
@@ -160,7 +166,7 @@ pub fn commit_tree(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId>
 }
 
 /// The commit `refs/notes/checkpoints` points to, if it exists.
-fn notes_tip(repo: &gix::Repository) -> Result<Option<ObjectId>> {
+pub(crate) fn notes_tip(repo: &gix::Repository) -> Result<Option<ObjectId>> {
     let reference = repo
         .try_find_reference(NOTES_REF)
         .context(|| format!("cannot read {NOTES_REF}"))?;
@@ -181,26 +187,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
             .ok()
             .and_then(|t| chrono::DateTime::from_timestamp(t.seconds, 0))
     });
-    // The first parent is HEAD unless the only parent is the index commit of an unborn branch;
-    // tell them apart by the index commit's own parents (it has HEAD or nothing).
-    let (head, index) = match parents.as_slice() {
-        [] => (None, IndexState::Clean),
-        [one] => {
-            let is_index_commit = repo
-                .find_commit(*one)
-                .map(|c| {
-                    c.message_raw_sloppy()
-                        .starts_with(format::INDEX_COMMIT_PREFIX.as_bytes())
-                })
-                .unwrap_or(false);
-            if is_index_commit {
-                (None, IndexState::Saved)
-            } else {
-                (Some(*one), IndexState::Clean)
-            }
-        }
-        [first, ..] => (Some(*first), IndexState::Saved),
-    };
+    let (head, index) = head_and_index(repo, &parents);
     let tree = commit
         .tree_id()
         .context(|| format!("cannot read checkpoint commit {}", reference.commit))?
@@ -242,6 +229,40 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
     })
 }
 
+/// The `HEAD` commit a checkpoint commit was taken on (`None` on an unborn branch), read from
+/// the commit itself, never from its note.
+pub fn head_commit(repo: &gix::Repository, checkpoint: ObjectId) -> Result<Option<ObjectId>> {
+    let commit = repo
+        .find_commit(checkpoint)
+        .context(|| format!("cannot read checkpoint commit {checkpoint}"))?;
+    let parents: Vec<ObjectId> = commit.parent_ids().map(|id| id.detach()).collect();
+    Ok(head_and_index(repo, &parents).0)
+}
+
+/// `HEAD` and the index state of a checkpoint commit with `parents`. The first parent is `HEAD`
+/// unless the only parent is the index commit of an unborn branch; they are told apart by the
+/// index commit's message.
+fn head_and_index(repo: &gix::Repository, parents: &[ObjectId]) -> (Option<ObjectId>, IndexState) {
+    match parents {
+        [] => (None, IndexState::Clean),
+        [one] => {
+            let is_index_commit = repo
+                .find_commit(*one)
+                .map(|c| {
+                    c.message_raw_sloppy()
+                        .starts_with(format::INDEX_COMMIT_PREFIX.as_bytes())
+                })
+                .unwrap_or(false);
+            if is_index_commit {
+                (None, IndexState::Saved)
+            } else {
+                (Some(*one), IndexState::Clean)
+            }
+        }
+        [first, ..] => (Some(*first), IndexState::Saved),
+    }
+}
+
 /// Why creating a checkpoint ref did not happen.
 #[derive(Debug)]
 pub enum CreateError {
@@ -258,7 +279,7 @@ impl From<Error> for CreateError {
 }
 
 /// How many times a lost race for the notes ref is retried.
-const MAX_ATTEMPTS: u32 = 80;
+pub(crate) const MAX_ATTEMPTS: u32 = 80;
 
 /// A lock on the notes ref older than this was left by a process that died (a transaction
 /// holds it for milliseconds): it is removed, so that one killed save cannot block every
@@ -366,7 +387,7 @@ pub(crate) fn notes_edit(tip: Option<ObjectId>, new: ObjectId) -> Result<RefEdit
     })
 }
 
-fn no_reflog() -> LogChange {
+pub(crate) fn no_reflog() -> LogChange {
     LogChange {
         mode: RefLog::AndReference,
         force_create_reflog: false,
@@ -407,7 +428,7 @@ pub fn clear_stale_locks(repo: &gix::Repository) {
 
 /// Sleep a little, more after each lost race, with jitter so that racing writers spread out;
 /// now and then, clear locks left by processes that died.
-fn backoff(repo: &gix::Repository, attempt: u32) {
+pub(crate) fn backoff(repo: &gix::Repository, attempt: u32) {
     if attempt.is_multiple_of(8) {
         clear_stale_locks(repo);
     }

@@ -35,7 +35,7 @@ pub fn run(_ui: &Ui, args: Args) -> Result<(), Failure> {
 }
 
 /// Subcommands whose positional arguments are checkpoints.
-const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin";
+const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin push";
 
 /// The completion script for `shell`.
 pub fn completion(shell: Shell) -> Vec<u8> {

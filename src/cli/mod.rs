@@ -8,12 +8,14 @@ use clap::{Parser, Subcommand};
 
 mod diff;
 mod drop;
+mod fetch;
 mod generate;
 mod hooks;
 mod list;
 mod output;
 mod pin;
 mod prune;
+mod push;
 mod restore;
 mod save;
 mod show;
@@ -66,6 +68,10 @@ enum Command {
     Pin(pin::Args),
     /// Unpin a checkpoint.
     Unpin(pin::Args),
+    /// Push checkpoints and their notes to a remote (untracked files travel too).
+    Push(push::Args),
+    /// Fetch a remote's checkpoints and merge their notes; never overwrites one.
+    Fetch(fetch::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(generate::Args),
     /// Print or install an agent's hooks that checkpoint before every tool call.
@@ -133,6 +139,8 @@ pub fn run() -> ExitCode {
         Command::Prune(args) => prune::run(&ui, args),
         Command::Pin(args) => pin::run(&ui, args, true),
         Command::Unpin(args) => pin::run(&ui, args, false),
+        Command::Push(args) => push::run(&ui, args),
+        Command::Fetch(args) => fetch::run(&ui, args),
         Command::Completions(args) => generate::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
     };

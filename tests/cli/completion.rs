@@ -96,6 +96,8 @@ fn bash_completes_through_git_and_directly() {
         "prune",
         "pin",
         "unpin",
+        "push",
+        "fetch",
         "completions",
     ] {
         assert!(
@@ -106,6 +108,8 @@ fn bash_completes_through_git_and_directly() {
     let ids = bash_complete(&repo, "git checkpoint restore ", "__git_wrap__git_main");
     assert!(ids.contains(&id), "{ids:?}");
     assert!(ids.iter().any(|s| s == "before-refactor"), "{ids:?}");
+    let to_push = bash_complete(&repo, "git checkpoint push origin ", "__git_wrap__git_main");
+    assert!(to_push.contains(&id), "{to_push:?}");
     let flags = bash_complete(&repo, "git checkpoint restore --dr", "__git_wrap__git_main");
     assert_eq!(flags, vec!["--dry-run"]);
     let direct = bash_complete(&repo, "git-checkpoint show ", "__git_checkpoint_main");

@@ -19,3 +19,4 @@ mod races;
 mod restore;
 mod retention;
 mod save;
+mod share;

@@ -1,0 +1,52 @@
+//! `git checkpoint fetch`.
+
+use std::io::Write;
+
+use git_checkpoint::share;
+
+use super::output::Ui;
+use super::{Failure, open_repo};
+
+/// Fetch the checkpoints of a remote and their notes.
+///
+/// A checkpoint whose id already exists here is never overwritten: when the remote's is another
+/// commit, the local one is kept and a warning names it. Notes are merged as JSON with the
+/// local ones (the local side wins where both set a key), never line by line. The default
+/// remote is the current branch's upstream remote, else `origin`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The remote (a name or URL); default: the current branch's upstream remote, else origin.
+    #[arg(value_name = "REMOTE")]
+    remote: Option<String>,
+    /// Print nothing on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+    let repo = open_repo()?;
+    let remote = share::remote_or_default(&repo, args.remote.as_deref())?;
+    let fetched = share::fetch(&repo, &remote)?;
+    if !args.quiet {
+        for warning in &fetched.warnings {
+            ui.warn(warning);
+        }
+    }
+    writeln!(
+        std::io::stdout().lock(),
+        "fetched {} from {} ({} already here)",
+        checkpoints(fetched.fetched.len()),
+        fetched.remote,
+        fetched.already
+    )?;
+    Ok(())
+}
+
+/// "1 checkpoint", "2 checkpoints".
+pub fn checkpoints(n: usize) -> String {
+    if n == 1 {
+        "1 checkpoint".into()
+    } else {
+        format!("{n} checkpoints")
+    }
+}

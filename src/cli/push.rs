@@ -1,0 +1,144 @@
+//! `git checkpoint push`.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+
+use git_checkpoint::{Checkpoint, Error, resolve, share};
+
+use super::diff::quote;
+use super::fetch::checkpoints;
+use super::output::Ui;
+use super::{Failure, open_repo};
+
+/// Push checkpoints and their notes to a remote: the ones named, or all of them.
+///
+/// A checkpoint carries its whole working tree, untracked files included (possibly secrets
+/// that were not ignored), and the commits it was taken on: check with --dry-run first. A
+/// checkpoint the remote holds under the same id with another commit is rejected, never
+/// overwritten. Notes are merged as JSON with the remote's (this side wins where both set a
+/// key); only the notes of the pushed checkpoints are sent. The default remote is the current
+/// branch's upstream remote, else `origin`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The remote (a name or URL); default: the current branch's upstream remote, else origin.
+    #[arg(value_name = "REMOTE")]
+    remote: Option<String>,
+    /// The checkpoints to push (default: all of them).
+    #[arg(value_name = "CP")]
+    checkpoints: Vec<String>,
+    /// List, for each checkpoint, the files it holds that its HEAD commit does not; push
+    /// nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print nothing on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+    let repo = open_repo()?;
+    let remote = share::remote_or_default(&repo, args.remote.as_deref())?;
+    let worktree = git_checkpoint::repo::worktree_name(&repo)?;
+    let all = resolve::load_all(&repo)?;
+    let mut chosen: Vec<Checkpoint> = Vec::new();
+    if args.checkpoints.is_empty() {
+        chosen = all.clone();
+    }
+    for spec in &args.checkpoints {
+        let c = resolve::resolve(&all, worktree.as_deref(), spec)?;
+        if !chosen.iter().any(|d| d.id == c.id) {
+            chosen.push(c.clone());
+        }
+    }
+    if chosen.is_empty() {
+        if !args.quiet {
+            ui.info("there are no checkpoints to push");
+        }
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    if args.dry_run {
+        for e in &share::exposure(&repo, &chosen)? {
+            match e.paths.len() {
+                0 => writeln!(out, "{}  no files outside its HEAD commit", e.id)?,
+                n => writeln!(
+                    out,
+                    "{}  {n} file{} not in its HEAD commit:",
+                    e.id,
+                    if n == 1 { "" } else { "s" }
+                )?,
+            }
+            for path in &e.paths {
+                writeln!(out, "\t{}", quote(path.as_ref()))?;
+            }
+        }
+        if !args.quiet {
+            ui.info(&format!(
+                "dry run: would push {} to {remote}; nothing was sent",
+                checkpoints(chosen.len())
+            ));
+        }
+        return Ok(());
+    }
+    let mut warn_before_sending = |sending: &[Checkpoint]| {
+        if !args.quiet {
+            warn_what_travels(ui, &repo, sending);
+        }
+    };
+    let pushed = share::push(&repo, &remote, &chosen, &mut warn_before_sending)?;
+    if !args.quiet {
+        for warning in &pushed.warnings {
+            ui.warn(warning);
+        }
+        if !pushed.atomic {
+            ui.warn(&format!(
+                "`{remote}` cannot take atomic pushes: refs and notes were pushed one by one"
+            ));
+        }
+    }
+    writeln!(
+        out,
+        "pushed {} to {} ({} already there)",
+        checkpoints(pushed.pushed.len()),
+        pushed.remote,
+        pushed.already.len()
+    )?;
+    if !pushed.rejected.is_empty() {
+        let ids: Vec<String> = pushed
+            .rejected
+            .iter()
+            .map(|c| format!("`{}`", c.id))
+            .collect();
+        return Err(Error::Remote(format!(
+            "not pushed: {} already on `{remote}` with another commit ({}); a checkpoint is never overwritten",
+            checkpoints(ids.len()),
+            ids.join(", ")
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// The reminder that untracked files and the commits checkpoints were taken on travel with
+/// them, counting the files that are in the checkpoints but not in their HEAD commits.
+fn warn_what_travels(ui: &Ui, repo: &gix::Repository, sending: &[Checkpoint]) {
+    let count = share::exposure(repo, sending).map(|exposure| {
+        exposure
+            .iter()
+            .flat_map(|e| e.paths.iter().map(|p| p.as_slice()))
+            .collect::<BTreeSet<&[u8]>>()
+            .len()
+    });
+    let files = match count {
+        Ok(1) => "1 file that is".to_string(),
+        Ok(n) => format!("{n} files that are"),
+        Err(_) => "files that are".to_string(),
+    };
+    let one = sending.len() == 1;
+    ui.warn(&format!(
+        "pushing {} sends {files} not in {} HEAD commit (untracked files travel too, possibly secrets that were not ignored), and the commits {} taken on; list them with --dry-run",
+        checkpoints(sending.len()),
+        if one { "its" } else { "their" },
+        if one { "it was" } else { "they were" },
+    ));
+}

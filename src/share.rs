@@ -1,0 +1,778 @@
+//! Sharing checkpoints through a remote: `push` and `fetch`. Never automatic: nothing else in
+//! the library calls them.
+//!
+//! The transfer goes through the `git` binary ([`crate::gitcli`]); everything else is done here
+//! with gix. What travels is the checkpoint refs `refs/checkpoints/<id>` (with every object they
+//! reach: the snapshot trees, the index commits and the `HEAD` commits the checkpoints were taken
+//! on) and the notes of those checkpoints in `refs/notes/checkpoints`.
+//!
+//! # Notes are merged, never line-merged
+//!
+//! Notes commits have no parent (see [`crate::store`]), so the notes ref of two repositories
+//! can never fast-forward: `push` and `fetch` merge notes themselves, as JSON. Notes of different
+//! checkpoints are all kept (a union by annotated commit); when both sides have a note for the
+//! same commit, the two JSON objects are merged key by key ([`merge_notes`]), recursively into
+//! nested objects such as `"meta"`, and this repository's side wins where both have a key:
+//! a local pin survives a fetch, and a push never changes what the remote says about keys it
+//! already had unless this side has them too. git's `union` strategy, which concatenates lines
+//! and corrupts JSON, is never used.
+//!
+//! # Fetched checkpoints are untrusted
+//!
+//! A fetch never overwrites a local checkpoint: a remote checkpoint whose id exists here with
+//! another commit is left out (and reported). Refs whose name is not an id, that do not point to
+//! a commit, and notes that are too large, are not a checkpoint's JSON, or name another
+//! checkpoint, are left out with a warning. Notes are re-serialized by this library, so nothing
+//! of the remote's notes tree itself enters the local one. Restoring a fetched checkpoint
+//! validates its tree as it does for any other.
+//!
+//! ```no_run
+//! use git_checkpoint::{repo, share};
+//!
+//! let repo = repo::open(std::path::Path::new("."))?;
+//! let remote = share::remote_or_default(&repo, None)?;
+//! let fetched = share::fetch(&repo, &remote)?;
+//! println!("{} new, {} already here", fetched.fetched.len(), fetched.already);
+//! # Ok::<(), git_checkpoint::Error>(())
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+
+use gix::ObjectId;
+use gix::bstr::BString;
+use gix::refs::Target;
+use gix::refs::transaction::{Change, PreviousValue, RefEdit, RefLog};
+use serde_json::{Map, Value};
+
+use crate::error::{Context, Error, Result};
+use crate::format::{self, Metadata, NOTES_REF, REF_PREFIX, STAGING_PREFIX};
+use crate::gitcli::{self, PushOutcome, PushUpdate};
+use crate::store::{self, Checkpoint, Notes};
+
+/// The remote used when none is given: the current branch's upstream remote
+/// (`branch.<name>.remote`), else `origin`.
+pub fn default_remote(repo: &gix::Repository) -> Result<String> {
+    let head = repo.head_name().context(|| "cannot read HEAD".into())?;
+    if let Some(head) = head
+        && let Some(branch) =
+            head.as_ref()
+                .category_and_short_name()
+                .and_then(|(category, short)| {
+                    (category == gix::refs::Category::LocalBranch).then_some(short)
+                })
+        && let Some(name) = repo.branch_remote_name(branch, gix::remote::Direction::Fetch)
+    {
+        let name = name.as_bstr().to_string();
+        // `.` means the upstream is a branch of this repository: not a remote.
+        if name != "." && !name.is_empty() {
+            return Ok(name);
+        }
+    }
+    if repo
+        .remote_names()
+        .iter()
+        .any(|name| name.as_slice() == b"origin")
+    {
+        return Ok("origin".into());
+    }
+    Err(Error::Remote(
+        "no remote given, the current branch has no upstream and there is no remote named `origin`"
+            .into(),
+    ))
+}
+
+/// `remote` when given, else [`default_remote`].
+pub fn remote_or_default(repo: &gix::Repository, remote: Option<&str>) -> Result<String> {
+    match remote {
+        Some(remote) => Ok(remote.to_string()),
+        None => default_remote(repo),
+    }
+}
+
+/// Merge two notes key by key: every key of either side is kept; where both have a key, two
+/// objects are merged the same way, and otherwise `winner`'s value is kept.
+pub fn merge_notes(winner: &Map<String, Value>, other: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = winner.clone();
+    for (key, theirs) in other {
+        match out.get_mut(key) {
+            None => {
+                out.insert(key.clone(), theirs.clone());
+            }
+            Some(Value::Object(ours)) => {
+                if let Value::Object(theirs) = theirs {
+                    *ours = merge_notes(ours, theirs);
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+/// A checkpoint whose id is taken by another commit on the other side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conflict {
+    /// The id.
+    pub id: String,
+    /// The commit of the checkpoint here.
+    pub local: ObjectId,
+    /// The commit of the checkpoint of that id on the remote.
+    pub remote: ObjectId,
+}
+
+/// What [`fetch`] did.
+#[derive(Debug, Clone, Default)]
+pub struct Fetched {
+    /// The remote fetched from.
+    pub remote: String,
+    /// Ids of the checkpoints created here, newest first.
+    pub fetched: Vec<String>,
+    /// How many of the remote's checkpoints were already here (same id, same commit).
+    pub already: usize,
+    /// Remote checkpoints not imported because the id is taken here by another commit.
+    pub conflicts: Vec<Conflict>,
+    /// How many notes here were created or changed by merging the remote's.
+    pub notes_merged: usize,
+    /// What was left out and why, one line each.
+    pub warnings: Vec<String>,
+}
+
+/// Fetch the checkpoints of `remote` and their notes, and import them here in one ref
+/// transaction: each checkpoint whose id does not exist here is created, none is overwritten,
+/// and the remote's notes of the checkpoints held here afterwards are merged into the local
+/// notes (see the [module documentation](self)). A remote without checkpoints is not an error.
+pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
+    let mut report = Fetched {
+        remote: remote.to_string(),
+        ..Fetched::default()
+    };
+    clean_stale_staging(repo);
+    let listed = RemoteState::list(repo, remote)?;
+    if listed.checkpoints.is_empty() {
+        return Ok(report);
+    }
+    let staging = Staging::new(repo);
+    let mut refspecs = vec![format!("+{REF_PREFIX}*:{}*", staging.checkpoints_prefix())];
+    if listed.notes.is_some() {
+        refspecs.push(format!("+{NOTES_REF}:{}", staging.notes_ref()));
+    }
+    gitcli::fetch(repo, remote, &refspecs)?;
+
+    // What arrived, checked once.
+    let mut arrived: Vec<(String, ObjectId)> = Vec::new();
+    for (id, target) in staging.checkpoints()? {
+        if !format::is_id(&id) {
+            report.warnings.push(format!(
+                "skipped remote ref `{}{}`: not a checkpoint id",
+                REF_PREFIX,
+                id.escape_debug()
+            ));
+        } else if repo.find_commit(target).is_err() {
+            report.warnings.push(format!(
+                "skipped remote checkpoint {id}: it is not a commit"
+            ));
+        } else {
+            arrived.push((id, target));
+        }
+    }
+    let remote_tip = staging.notes()?;
+
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let mut round = Fetched {
+            remote: remote.to_string(),
+            warnings: report.warnings.clone(),
+            ..Fetched::default()
+        };
+        let local_tip = store::notes_tip(repo)?;
+        let mut held: HashMap<String, ObjectId> = store::refs(repo)?
+            .into_iter()
+            .map(|r| (r.id, r.commit))
+            .collect();
+        let mut edits = Vec::new();
+        for (id, commit) in &arrived {
+            match held.get(id) {
+                Some(local) if local == commit => round.already += 1,
+                Some(local) => {
+                    round.warnings.push(format!(
+                        "kept local checkpoint {id}: the remote's checkpoint of that id is another commit ({}), not fetched",
+                        commit.to_hex_with_len(12)
+                    ));
+                    round.conflicts.push(Conflict {
+                        id: id.clone(),
+                        local: *local,
+                        remote: *commit,
+                    });
+                }
+                None => {
+                    edits.push(RefEdit {
+                        change: Change::Update {
+                            log: store::no_reflog(),
+                            expected: PreviousValue::MustNotExist,
+                            new: Target::Object(*commit),
+                        },
+                        name: store::full_name(&format::ref_name(id))?,
+                        deref: false,
+                    });
+                    round.fetched.push(id.clone());
+                    held.insert(id.clone(), *commit);
+                }
+            }
+        }
+        round.fetched.sort_by(|a, b| b.cmp(a));
+
+        let note_edits =
+            merged_local_notes(repo, local_tip, remote_tip, &held, &mut round.warnings)?;
+        round.notes_merged = note_edits.len();
+        if !note_edits.is_empty() {
+            let commit = store::notes_commit(
+                repo,
+                local_tip,
+                &note_edits,
+                &format!("checkpoint: merge notes fetched from {remote}"),
+            )?;
+            edits.push(store::notes_edit(local_tip, commit)?);
+        }
+        if edits.is_empty() {
+            return Ok(round);
+        }
+        match repo.edit_references(edits) {
+            Ok(_) => return Ok(round),
+            Err(_) if attempt < store::MAX_ATTEMPTS => store::backoff(repo, attempt),
+            Err(err) => {
+                if err.classify().is_conflict() {
+                    return Err(Error::Contention(NOTES_REF.into()));
+                }
+                return Err(Error::Git {
+                    context: "cannot import the fetched checkpoints".into(),
+                    source: Box::new(err),
+                });
+            }
+        }
+    }
+}
+
+/// The note edits that merge the remote's notes (`remote_tip`) of the checkpoints `held` here
+/// into the local notes (`local_tip`), the local side winning on conflicting keys.
+fn merged_local_notes(
+    repo: &gix::Repository,
+    local_tip: Option<ObjectId>,
+    remote_tip: Option<ObjectId>,
+    held: &HashMap<String, ObjectId>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(ObjectId, Option<ObjectId>)>> {
+    let Some(remote_tip) = remote_tip else {
+        return Ok(Vec::new());
+    };
+    let mut theirs = match Notes::at(repo, Some(remote_tip)) {
+        Ok(notes) => notes,
+        Err(err) => {
+            warnings.push(format!(
+                "the remote's notes could not be read, none were merged: {err}"
+            ));
+            return Ok(Vec::new());
+        }
+    };
+    let mut ours = Notes::at(repo, local_tip)?;
+    let mut by_commit: BTreeMap<ObjectId, Vec<&str>> = BTreeMap::new();
+    for (id, commit) in held {
+        by_commit.entry(*commit).or_default().push(id);
+    }
+    let mut edits = Vec::new();
+    for (commit, ids) in by_commit {
+        let Some(remote_note) = valid_note(repo, &mut theirs, commit, &ids, warnings) else {
+            continue;
+        };
+        let local_note = valid_note(repo, &mut ours, commit, &ids, &mut Vec::new());
+        let merged = match &local_note {
+            Some(local) => merge_notes(local, &remote_note),
+            None => remote_note,
+        };
+        if local_note.as_ref() != Some(&merged) {
+            edits.push((commit, Some(write_note(repo, &merged)?)));
+        }
+    }
+    Ok(edits)
+}
+
+/// The note of `commit` in `notes` as a JSON object, if it is a readable checkpoint note naming
+/// one of `ids`; otherwise `None`, with a warning when there is a note that is not usable.
+fn valid_note(
+    repo: &gix::Repository,
+    notes: &mut Notes,
+    commit: ObjectId,
+    ids: &[&str],
+    warnings: &mut Vec<String>,
+) -> Option<Map<String, Value>> {
+    let first = ids.first().copied().unwrap_or_default();
+    let bytes = match notes.raw(repo, commit) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return None,
+        Err(err) => {
+            warnings.push(format!("skipped the remote's note of {first}: {err}"));
+            return None;
+        }
+    };
+    let meta = match Metadata::from_note(&bytes) {
+        Ok(meta) => meta,
+        Err(err) => {
+            warnings.push(format!("skipped the remote's note of {first}: {err}"));
+            return None;
+        }
+    };
+    if !ids.contains(&meta.id.as_str()) {
+        warnings.push(format!(
+            "skipped the remote's note of {first}: it names checkpoint `{}`",
+            meta.id.escape_debug()
+        ));
+        return None;
+    }
+    // `from_note` accepted it, so it is a JSON object.
+    serde_json::from_slice::<Map<String, Value>>(&bytes).ok()
+}
+
+/// Write `note` as a note blob, in the compact form the store writes.
+fn write_note(repo: &gix::Repository, note: &Map<String, Value>) -> Result<ObjectId> {
+    let mut json = serde_json::to_string(note).map_err(|err| Error::Git {
+        context: "cannot serialize a note".into(),
+        source: Box::new(err),
+    })?;
+    json.push('\n');
+    Ok(repo
+        .write_blob(json.as_bytes())
+        .context(|| "cannot write a note".into())?
+        .detach())
+}
+
+/// The files a checkpoint carries that are not in its `HEAD` commit: untracked files (possibly
+/// secrets that were not ignored) and new staged ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exposure {
+    /// The checkpoint id.
+    pub id: String,
+    /// Paths in the checkpoint's tree but not in its `HEAD` commit's, sorted.
+    pub paths: Vec<BString>,
+}
+
+/// For each of `checkpoints`, the files it holds that its `HEAD` commit does not: what a push
+/// sends that the branch does not.
+pub fn exposure(repo: &gix::Repository, checkpoints: &[Checkpoint]) -> Result<Vec<Exposure>> {
+    checkpoints
+        .iter()
+        .map(|c| {
+            let head_tree = store::head_commit(repo, c.commit)?
+                .map(|head| store::commit_tree(repo, head))
+                .transpose()?;
+            let tree = store::commit_tree(repo, c.commit)?;
+            let paths = crate::treediff::changes(repo, head_tree, Some(tree))?
+                .into_iter()
+                .filter(|change| change.old.is_none())
+                .map(|change| change.path)
+                .collect();
+            Ok(Exposure {
+                id: c.id.clone(),
+                paths,
+            })
+        })
+        .collect()
+}
+
+/// What [`push`] did.
+#[derive(Debug, Clone, Default)]
+pub struct Pushed {
+    /// The remote pushed to.
+    pub remote: String,
+    /// Ids of the checkpoints created on the remote.
+    pub pushed: Vec<String>,
+    /// Ids of the checkpoints the remote already had (same id, same commit).
+    pub already: Vec<String>,
+    /// Checkpoints not pushed because the remote has another commit under their id.
+    pub rejected: Vec<Conflict>,
+    /// How many notes on the remote were created or changed.
+    pub notes_updated: usize,
+    /// Whether the push was atomic (false when the remote cannot do atomic pushes).
+    pub atomic: bool,
+    /// Remarks, one line each (e.g. a damaged note on the remote replaced by ours).
+    pub warnings: Vec<String>,
+}
+
+/// How many times a push is retried when the remote changed between reading and pushing.
+const PUSH_ATTEMPTS: u32 = 5;
+
+/// Push `checkpoints` and their notes to `remote`.
+///
+/// A checkpoint the remote already has is left alone; one whose id the remote holds with
+/// another commit is rejected (see [`Pushed::rejected`]), never forced. The remote's notes are
+/// read and merged with this repository's notes of the pushed checkpoints only (this side wins
+/// on conflicting keys), so that nothing is said about checkpoints that are not pushed. The
+/// checkpoint refs are pushed with a lease that they do not exist, the notes with a lease on
+/// the notes commit that was read, in one atomic push (or, when the remote cannot do that, one
+/// plain push); a push that loses a race is retried from a fresh read.
+///
+/// `before_sending` is called once, with the checkpoints about to be created on the remote,
+/// right before the first push that sends any: the moment to warn about what travels with them
+/// (see [`exposure`]).
+pub fn push(
+    repo: &gix::Repository,
+    remote: &str,
+    checkpoints: &[Checkpoint],
+    before_sending: &mut dyn FnMut(&[Checkpoint]),
+) -> Result<Pushed> {
+    clean_stale_staging(repo);
+    let mut atomic = true;
+    let mut warned = false;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let mut report = Pushed {
+            remote: remote.to_string(),
+            atomic,
+            ..Pushed::default()
+        };
+        let listed = RemoteState::list(repo, remote)?;
+        let mut updates = Vec::new();
+        let mut noted = Vec::new();
+        for c in checkpoints {
+            match listed.checkpoints.get(&c.id) {
+                Some(theirs) if *theirs == c.commit => {
+                    report.already.push(c.id.clone());
+                    noted.push(c);
+                }
+                Some(theirs) => report.rejected.push(Conflict {
+                    id: c.id.clone(),
+                    local: c.commit,
+                    remote: *theirs,
+                }),
+                None => {
+                    updates.push(PushUpdate {
+                        src: c.commit,
+                        dst: format::ref_name(&c.id),
+                        expected: None,
+                    });
+                    report.pushed.push(c.id.clone());
+                    noted.push(c);
+                }
+            }
+        }
+
+        let staging = Staging::new(repo);
+        let remote_tip = match listed.notes {
+            None => None,
+            Some(_) => {
+                gitcli::fetch(
+                    repo,
+                    remote,
+                    &[format!("+{NOTES_REF}:{}", staging.notes_ref())],
+                )?;
+                staging.notes()?
+            }
+        };
+        let notes_update = merged_remote_notes(repo, remote, remote_tip, &noted, &mut report)?;
+        if let Some(new) = notes_update {
+            updates.push(PushUpdate {
+                src: new,
+                dst: NOTES_REF.into(),
+                expected: remote_tip,
+            });
+        }
+        if updates.is_empty() {
+            return Ok(report);
+        }
+        if !warned && !report.pushed.is_empty() {
+            warned = true;
+            let sending: Vec<Checkpoint> = checkpoints
+                .iter()
+                .filter(|c| report.pushed.contains(&c.id))
+                .cloned()
+                .collect();
+            before_sending(&sending);
+        }
+        match gitcli::push(repo, remote, &updates, atomic)? {
+            PushOutcome::AtomicUnsupported => {
+                atomic = false;
+                attempt -= 1;
+            }
+            PushOutcome::Done(statuses) => {
+                let Some(refused) = refusal(&statuses) else {
+                    return Ok(report);
+                };
+                // A lease that failed, or a ref that moved between git's read and its update:
+                // when the remote changed since it was read, start again from a fresh read.
+                if RemoteState::list(repo, remote)? == listed {
+                    return Err(Error::Remote(format!(
+                        "`{remote}` refused `{}`: {}",
+                        refused.dst, refused.summary
+                    )));
+                }
+                if attempt >= PUSH_ATTEMPTS {
+                    return Err(Error::Remote(format!(
+                        "cannot push to `{remote}`: its checkpoints kept changing while pushing; try again"
+                    )));
+                }
+            }
+        }
+    }
+}
+
+/// The refused ref that explains why a push failed, if one was refused. With `--atomic`, every
+/// other ref of a refused push reads "atomic push failed": the cause is preferred.
+fn refusal(statuses: &[gitcli::RefStatus]) -> Option<&gitcli::RefStatus> {
+    statuses
+        .iter()
+        .find(|s| s.rejected() && !s.summary.contains("atomic push failed"))
+        .or_else(|| statuses.iter().find(|s| s.rejected()))
+}
+
+/// The notes commit to push: the remote's notes (`remote_tip`) with this repository's notes of
+/// `checkpoints` merged in. `None` when that changes nothing.
+fn merged_remote_notes(
+    repo: &gix::Repository,
+    remote: &str,
+    remote_tip: Option<ObjectId>,
+    checkpoints: &[&Checkpoint],
+    report: &mut Pushed,
+) -> Result<Option<ObjectId>> {
+    let mut ours = Notes::open(repo)?;
+    let mut theirs = Notes::at(repo, remote_tip).map_err(|err| {
+        Error::Remote(format!(
+            "cannot read the checkpoint notes of `{remote}`: {err}"
+        ))
+    })?;
+    let mut edits = Vec::new();
+    for c in checkpoints {
+        let ids = [c.id.as_str()];
+        let Some(local) = valid_note(repo, &mut ours, c.commit, &ids, &mut Vec::new()) else {
+            continue;
+        };
+        let mut damaged = Vec::new();
+        let remote_note = valid_note(repo, &mut theirs, c.commit, &ids, &mut damaged);
+        for warning in damaged {
+            report
+                .warnings
+                .push(format!("{warning}; replaced by this repository's"));
+        }
+        let merged = match &remote_note {
+            Some(remote_note) => merge_notes(&local, remote_note),
+            None => local,
+        };
+        if remote_note.as_ref() == Some(&merged) {
+            continue;
+        }
+        edits.push((c.commit, Some(write_note(repo, &merged)?)));
+    }
+    report.notes_updated = edits.len();
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    store::notes_commit(repo, remote_tip, &edits, "checkpoint: notes").map(Some)
+}
+
+/// The checkpoint refs and notes tip of a remote, as `git ls-remote` lists them.
+#[derive(Debug, PartialEq, Eq)]
+struct RemoteState {
+    checkpoints: HashMap<String, ObjectId>,
+    notes: Option<ObjectId>,
+}
+
+impl RemoteState {
+    fn list(repo: &gix::Repository, remote: &str) -> Result<RemoteState> {
+        let pattern = format!("{REF_PREFIX}*");
+        let refs = gitcli::ls_remote(repo, remote, &[&pattern, NOTES_REF])?;
+        let mut state = RemoteState {
+            checkpoints: HashMap::new(),
+            notes: None,
+        };
+        for r in refs {
+            if r.name == NOTES_REF {
+                state.notes = Some(r.id);
+            } else if let Some(id) = r.name.strip_prefix(REF_PREFIX) {
+                state.checkpoints.insert(id.to_string(), r.id);
+            }
+        }
+        Ok(state)
+    }
+}
+
+/// Staging refs older than this belong to a run that died: a run keeps them for as long as
+/// one fetch takes.
+const STALE_STAGING_SECS: u64 = 600;
+
+/// This run's staging namespace under [`STAGING_PREFIX`], deleted when dropped.
+struct Staging<'r> {
+    repo: &'r gix::Repository,
+    prefix: String,
+}
+
+impl<'r> Staging<'r> {
+    fn new(repo: &'r gix::Repository) -> Staging<'r> {
+        let prefix = format!(
+            "{STAGING_PREFIX}{}-{}-{:04x}/",
+            now_secs(),
+            std::process::id(),
+            rand::random::<u16>()
+        );
+        Staging { repo, prefix }
+    }
+
+    fn checkpoints_prefix(&self) -> String {
+        format!("{}checkpoints/", self.prefix)
+    }
+
+    fn notes_ref(&self) -> String {
+        format!("{}notes", self.prefix)
+    }
+
+    /// The staged checkpoints: id and the object the ref points to.
+    fn checkpoints(&self) -> Result<Vec<(String, ObjectId)>> {
+        let prefix = self.checkpoints_prefix();
+        Ok(staging_refs(self.repo, &prefix)?
+            .into_iter()
+            .filter_map(|(name, id)| Some((name.strip_prefix(&prefix)?.to_string(), id?)))
+            .collect())
+    }
+
+    /// The staged notes commit, if one was fetched.
+    fn notes(&self) -> Result<Option<ObjectId>> {
+        let name = self.notes_ref();
+        let reference = self
+            .repo
+            .try_find_reference(name.as_str())
+            .context(|| format!("cannot read {name}"))?;
+        Ok(reference.and_then(|r| r.try_id()).map(|id| id.detach()))
+    }
+}
+
+impl Drop for Staging<'_> {
+    fn drop(&mut self) {
+        delete_refs(self.repo, |name| name.starts_with(&self.prefix));
+        remove_empty_staging_dirs(self.repo);
+    }
+}
+
+/// Remove the empty directories left under the staging namespace: gix does not always remove
+/// the directories of the loose refs it deletes (e.g. when `GIT_DIR` is a relative path).
+/// Only empty directories are removed; symlinks are not followed.
+fn remove_empty_staging_dirs(repo: &gix::Repository) {
+    fn remove_empty(dir: &std::path::Path) {
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    remove_empty(&entry.path());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(dir);
+    }
+    remove_empty(&repo.common_dir().join(STAGING_PREFIX.trim_end_matches('/')));
+}
+
+/// Delete the staging refs of earlier runs that died (older than [`STALE_STAGING_SECS`], or
+/// not named like a run). Failures are ignored: a later run tries again.
+fn clean_stale_staging(repo: &gix::Repository) {
+    let now = now_secs();
+    delete_refs(repo, |name| {
+        let run = name
+            .strip_prefix(STAGING_PREFIX)
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|secs| secs.parse::<u64>().ok());
+        run.is_none_or(|secs| now.saturating_sub(secs) > STALE_STAGING_SECS)
+    });
+    remove_empty_staging_dirs(repo);
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Refs whose full name starts with `prefix`, with the object each points to directly.
+fn staging_refs(repo: &gix::Repository, prefix: &str) -> Result<Vec<(String, Option<ObjectId>)>> {
+    let platform = repo
+        .references()
+        .context(|| "cannot read references".into())?;
+    let iter = platform
+        .prefixed(prefix)
+        .context(|| format!("cannot list {prefix}"))?;
+    let mut out = Vec::new();
+    for reference in iter {
+        let reference = reference.context(|| format!("cannot read a ref under {prefix}"))?;
+        out.push((
+            reference.name().as_bstr().to_string(),
+            reference.try_id().map(|id| id.detach()),
+        ));
+    }
+    Ok(out)
+}
+
+/// Delete the refs under [`STAGING_PREFIX`] whose name `pick` chooses, ignoring failures.
+fn delete_refs(repo: &gix::Repository, pick: impl Fn(&str) -> bool) {
+    let Ok(refs) = staging_refs(repo, STAGING_PREFIX) else {
+        return;
+    };
+    let edits: Vec<RefEdit> = refs
+        .into_iter()
+        .filter(|(name, _)| pick(name))
+        .filter_map(|(name, _)| {
+            Some(RefEdit {
+                change: Change::Delete {
+                    expected: PreviousValue::Any,
+                    log: RefLog::AndReference,
+                },
+                name: store::full_name(&name).ok()?,
+                deref: false,
+            })
+        })
+        .collect();
+    if !edits.is_empty() {
+        let _ = repo.edit_references(edits);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(json: &str) -> Map<String, Value> {
+        match serde_json::from_str(json) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        }
+    }
+
+    #[test]
+    fn merge_keeps_every_key_and_the_winner_wins_conflicts() {
+        let ours = object(
+            r#"{"id":"x","pinned":true,"meta":{"a":1,"both":"ours"},"skipped":[1],"head":{"ref":null}}"#,
+        );
+        let theirs = object(
+            r#"{"id":"x","pinned":false,"meta":{"b":2,"both":"theirs"},"skipped":[2,3],"head":{"ref":"refs/heads/main","commit":"c"},"new":true}"#,
+        );
+        let merged = merge_notes(&ours, &theirs);
+        assert_eq!(
+            Value::Object(merged),
+            serde_json::json!({
+                "id": "x",
+                "pinned": true,
+                "meta": {"a": 1, "both": "ours", "b": 2},
+                "skipped": [1],
+                "head": {"ref": null, "commit": "c"},
+                "new": true,
+            })
+        );
+        let merged = merge_notes(&theirs, &ours);
+        assert_eq!(merged["pinned"], Value::Bool(false));
+        assert_eq!(merged["meta"]["both"], Value::from("theirs"));
+        assert_eq!(merge_notes(&ours, &Map::new()), ours);
+        assert_eq!(merge_notes(&Map::new(), &theirs), theirs);
+    }
+
+    #[test]
+    fn a_value_and_an_object_under_one_key_do_not_mix() {
+        let ours = object(r#"{"meta":"text"}"#);
+        let theirs = object(r#"{"meta":{"a":1}}"#);
+        assert_eq!(merge_notes(&ours, &theirs), ours);
+        assert_eq!(merge_notes(&theirs, &ours), theirs);
+    }
+}

@@ -1,0 +1,676 @@
+//! `push` and `fetch` between two clones and a bare remote, all in temporary directories, with
+//! the git CLI as the oracle: ref and tree ids, `git notes show`, `git fsck`.
+
+use crate::common::{Json, Repo};
+
+/// A bare remote and two clones of it, `a` and `b`, both on `main` tracking `origin/main`.
+struct Trio {
+    remote: Repo,
+    a: Repo,
+    b: Repo,
+}
+
+fn trio() -> Trio {
+    let remote = Repo::init(&["--bare"]);
+    let url = remote.path().to_str().unwrap().to_string();
+    let a = Repo::with_commit(&[
+        ("README", "hello\n"),
+        ("src/lib.rs", "pub fn a() {}\n"),
+        ("run.sh", "#!/bin/sh\necho run\n"),
+    ]);
+    a.git(&["remote", "add", "origin", &url]);
+    a.git(&["push", "-q", "-u", "origin", "main"]);
+    let b = Repo::new();
+    b.git(&["remote", "add", "origin", &url]);
+    b.git(&["pull", "-q", "origin", "main"]);
+    b.git(&["branch", "-q", "-u", "origin/main"]);
+    Trio { remote, a, b }
+}
+
+/// Work in progress: a modified file, an untracked file, a secret that was not ignored.
+fn make_changes(repo: &Repo, tag: &str) {
+    repo.write("src/lib.rs", &format!("pub fn a() {{}}\n// {tag}\n"));
+    repo.write(&format!("notes/{tag}.txt"), "todo\n");
+    repo.write(".env", &format!("TOKEN={tag}\n"));
+}
+
+/// The refs of a repository (`for-each-ref` output).
+fn refs(repo: &Repo) -> String {
+    repo.git(&["for-each-ref", "--format=%(objectname) %(refname)"])
+}
+
+/// The commits that have a note in `refs/notes/checkpoints`, sorted.
+fn noted_commits(repo: &Repo) -> Vec<String> {
+    if !repo.git_ok(&["rev-parse", "-q", "--verify", "refs/notes/checkpoints"]) {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = repo
+        .git(&["notes", "--ref=checkpoints", "list"])
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
+        .collect();
+    out.sort();
+    out
+}
+
+/// No staging refs are left, in any of the repositories.
+#[track_caller]
+fn assert_no_staging(repos: &[&Repo]) {
+    for repo in repos {
+        assert_eq!(
+            repo.git(&["for-each-ref", "refs/checkpoint-fetch/"]),
+            "",
+            "staging refs left behind"
+        );
+    }
+}
+
+#[test]
+fn checkpoints_and_notes_arrive_intact() {
+    let t = trio();
+    make_changes(&t.a, "one");
+    t.a.chmod_x("run.sh", true);
+    let first =
+        t.a.save(&["-m", "first", "--name", "before", "--meta", "agent=x"]);
+    t.a.write("notes/two.txt", "more\n");
+    let second = t.a.save(&["-m", "second"]);
+
+    let pushed = t.a.cp(&["push"]).ok();
+    assert_eq!(
+        pushed.stdout,
+        "pushed 2 checkpoints to origin (0 already there)\n"
+    );
+    assert!(
+        pushed
+            .stderr
+            .contains("sends 3 files that are not in their HEAD commit")
+            && pushed.stderr.contains("secrets"),
+        "the warning counts .env, notes/one.txt and notes/two.txt: {}",
+        pushed.stderr
+    );
+    for id in [&first, &second] {
+        assert_eq!(t.remote.checkpoint_commit(id), t.a.checkpoint_commit(id));
+        assert_eq!(t.remote.note(id), t.a.note(id));
+    }
+
+    let fetched = t.b.cp(&["fetch"]).ok();
+    assert_eq!(
+        fetched.stdout,
+        "fetched 2 checkpoints from origin (0 already here)\n"
+    );
+    assert_eq!(fetched.stderr, "");
+    for id in [&first, &second] {
+        assert_eq!(t.b.checkpoint_commit(id), t.a.checkpoint_commit(id));
+        assert_eq!(t.b.checkpoint_tree(id), t.a.checkpoint_tree(id));
+        assert_eq!(t.b.parents(id), t.a.parents(id));
+        assert_eq!(t.b.note(id), t.a.note(id), "the note arrives byte for byte");
+    }
+    let note = t.b.note_json(&first);
+    assert_eq!(note.get("name"), "before");
+    assert_eq!(note.get("meta.agent"), "x");
+    // The receiving side lists and names them like its own.
+    let show = t.b.cp(&["show", "before", "--json"]).ok();
+    assert_eq!(Json::parse(&show.stdout).get("id"), first);
+
+    // Again: nothing new, nothing changed.
+    let before = refs(&t.b);
+    let again = t.b.cp(&["fetch"]).ok();
+    assert_eq!(
+        again.stdout,
+        "fetched 0 checkpoints from origin (2 already here)\n"
+    );
+    assert_eq!(refs(&t.b), before);
+    let again = t.a.cp(&["push", "-q"]).ok();
+    assert_eq!(
+        again.stdout,
+        "pushed 0 checkpoints to origin (2 already there)\n"
+    );
+    assert_eq!(again.stderr, "");
+
+    assert_no_staging(&[&t.a, &t.b, &t.remote]);
+    t.a.fsck();
+    t.b.fsck();
+    t.remote.fsck();
+}
+
+#[test]
+fn notes_from_both_sides_survive() {
+    let t = trio();
+    make_changes(&t.a, "from-a");
+    let from_a = t.a.save(&["-m", "from a"]);
+    make_changes(&t.b, "from-b");
+    let from_b = t.b.save(&["-m", "from b"]);
+
+    t.a.cp(&["push"]).ok();
+    // b has not fetched: its push must merge the remote's notes, not replace them.
+    t.b.cp(&["push"]).ok();
+    assert_eq!(noted_commits(&t.remote), {
+        let mut v = vec![
+            t.a.checkpoint_commit(&from_a),
+            t.b.checkpoint_commit(&from_b),
+        ];
+        v.sort();
+        v
+    });
+
+    t.a.cp(&["fetch"]).ok();
+    t.b.cp(&["fetch"]).ok();
+    for repo in [&t.a, &t.b] {
+        assert_eq!(repo.checkpoint_ids(), {
+            let mut v = vec![from_a.clone(), from_b.clone()];
+            v.sort();
+            v
+        });
+        for id in [&from_a, &from_b] {
+            let note = repo.note_json(id);
+            assert_eq!(note.get("id"), *id, "a valid JSON note for {id}");
+        }
+        let list = repo.cp(&["list", "--all"]).ok();
+        assert!(!list.stderr.contains("warning"), "{}", list.stderr);
+        repo.fsck();
+    }
+    assert_eq!(t.a.note(&from_b), t.b.note(&from_b));
+    assert_eq!(t.b.note(&from_a), t.a.note(&from_a));
+    assert_no_staging(&[&t.a, &t.b]);
+    t.remote.fsck();
+}
+
+#[test]
+fn notes_merge_key_by_key_and_a_local_pin_survives_a_fetch() {
+    let t = trio();
+    make_changes(&t.a, "pin");
+    let id = t.a.save(&["-m", "shared", "--meta", "from=a"]);
+    t.a.cp(&["push", "-q"]).ok();
+    t.b.cp(&["fetch", "-q"]).ok();
+    t.b.cp(&["pin", &id]).ok();
+    assert_eq!(t.b.note_json(&id).get("pinned"), "true");
+
+    // a adds a key this version does not know (as a newer version might) and pushes again.
+    let commit = t.a.checkpoint_commit(&id);
+    let mut note = t.a.note(&id);
+    note.truncate(note.rfind('}').unwrap());
+    note.push_str(",\"review\":{\"by\":\"a\"}}");
+    t.a.git(&[
+        "notes",
+        "--ref=checkpoints",
+        "add",
+        "-f",
+        "-m",
+        &note,
+        &commit,
+    ]);
+    t.a.cp(&["push", "-q"]).ok();
+    assert_eq!(t.remote.note_json(&id).get("review.by"), "a");
+    assert_eq!(t.remote.note_json(&id).get("pinned"), "false");
+
+    let fetched = t.b.cp(&["fetch"]).ok();
+    assert_eq!(
+        fetched.stdout,
+        "fetched 0 checkpoints from origin (1 already here)\n"
+    );
+    let merged = t.b.note_json(&id);
+    assert_eq!(merged.get("pinned"), "true", "the local pin wins");
+    assert_eq!(merged.get("review.by"), "a", "the remote's new key arrives");
+    assert_eq!(merged.get("meta.from"), "a");
+    // And the pin keeps the checkpoint from being pruned.
+    t.b.cp(&["prune", "--keep", "0"]).ok();
+    assert_eq!(t.b.checkpoint_ids(), vec![id.clone()]);
+
+    // b pushes: its side wins on the remote, the remote's own key stays.
+    t.b.cp(&["push", "-q"]).ok();
+    let remote = t.remote.note_json(&id);
+    assert_eq!(remote.get("pinned"), "true");
+    assert_eq!(remote.get("review.by"), "a");
+    t.remote.fsck();
+    t.b.fsck();
+}
+
+#[test]
+fn restore_works_on_the_receiving_side() {
+    let t = trio();
+    make_changes(&t.a, "restore");
+    t.a.chmod_x("run.sh", true);
+    t.a.remove("README");
+    t.a.symlink("src/lib.rs", "link");
+    let id = t.a.save(&["-m", "to hand over"]);
+    t.a.cp(&["push", "-q"]).ok();
+
+    t.b.cp(&["fetch", "-q"]).ok();
+    t.b.write("scratch.txt", "b's own work\n");
+    let restored = t.b.cp(&["restore", &id]).ok();
+    assert!(
+        restored.stderr.contains("restored checkpoint"),
+        "{}",
+        restored.stderr
+    );
+    assert_eq!(t.b.oracle_tree(), t.a.checkpoint_tree(&id));
+    assert_eq!(t.b.read(".env"), "TOKEN=restore\n");
+    // b's own work is in the pre-restore checkpoint, as after any restore.
+    t.b.cp(&["restore", "@", "-q"]).ok();
+    assert_eq!(t.b.read("scratch.txt"), "b's own work\n");
+    t.b.fsck();
+}
+
+#[test]
+fn a_checkpoint_of_the_same_id_is_never_overwritten() {
+    let t = trio();
+    make_changes(&t.a, "a");
+    let id = t.a.save(&["-m", "a's"]);
+    t.a.cp(&["push", "-q"]).ok();
+    let remote_before = t.remote.checkpoint_commit(&id);
+
+    // b has a checkpoint of the same id on another commit.
+    make_changes(&t.b, "b");
+    let other = t.b.save(&["-m", "b's"]);
+    let b_commit = t.b.checkpoint_commit(&other);
+    t.b.git(&["update-ref", &format!("refs/checkpoints/{id}"), &b_commit]);
+
+    let fetched = t.b.cp(&["fetch"]).ok();
+    assert_eq!(
+        fetched.stdout,
+        "fetched 0 checkpoints from origin (0 already here)\n"
+    );
+    assert!(
+        fetched
+            .stderr
+            .contains(&format!("kept local checkpoint {id}")),
+        "{}",
+        fetched.stderr
+    );
+    assert_eq!(
+        t.b.checkpoint_commit(&id),
+        b_commit,
+        "fetch kept the local one"
+    );
+    assert!(
+        !noted_commits(&t.b).contains(&remote_before),
+        "the note of a checkpoint not imported is not imported"
+    );
+
+    let pushed = t.b.cp(&["push", "-q"]).fails_with(1);
+    pushed.assert_one_error_line();
+    assert!(
+        pushed.stderr.contains(&format!("`{id}`")),
+        "{}",
+        pushed.stderr
+    );
+    assert_eq!(
+        pushed.stdout, "pushed 1 checkpoint to origin (0 already there)\n",
+        "the other checkpoint is pushed"
+    );
+    assert_eq!(
+        t.remote.checkpoint_commit(&id),
+        remote_before,
+        "push forced nothing"
+    );
+    assert_eq!(t.remote.checkpoint_commit(&other), b_commit);
+    let only = t.b.cp(&["push", "-q", "origin", &id]).fails_with(1);
+    only.assert_one_error_line();
+    assert_eq!(t.remote.checkpoint_commit(&id), remote_before);
+    assert_no_staging(&[&t.b]);
+    t.remote.fsck();
+    t.b.fsck();
+}
+
+#[test]
+fn push_of_selected_checkpoints_sends_only_those_and_their_notes() {
+    let t = trio();
+    make_changes(&t.a, "one");
+    let one = t.a.save(&["-m", "one", "--name", "first"]);
+    t.a.write("notes/two.txt", "2\n");
+    let two = t.a.save(&["-m", "two"]);
+    t.a.write("notes/three.txt", "3\n");
+    let three = t.a.save(&["-m", "three"]);
+
+    let pushed = t.a.cp(&["push", "origin", "first", &three]).ok();
+    assert_eq!(
+        pushed.stdout,
+        "pushed 2 checkpoints to origin (0 already there)\n"
+    );
+    let mut expected = vec![one.clone(), three.clone()];
+    expected.sort();
+    assert_eq!(t.remote.checkpoint_ids(), expected);
+    let mut noted = vec![t.a.checkpoint_commit(&one), t.a.checkpoint_commit(&three)];
+    noted.sort();
+    assert_eq!(
+        noted_commits(&t.remote),
+        noted,
+        "no note of an unpushed checkpoint"
+    );
+    assert!(
+        !t.remote
+            .git(&["log", "--all", "--format=%B"])
+            .contains(&two)
+    );
+
+    t.b.cp(&["fetch", "-q"]).ok();
+    assert_eq!(t.b.checkpoint_ids(), expected);
+    t.remote.fsck();
+}
+
+#[test]
+fn push_dry_run_lists_untracked_paths_and_changes_nothing() {
+    let t = trio();
+    make_changes(&t.a, "dry");
+    let id = t.a.save(&["-m", "dry"]);
+    let remote_refs = refs(&t.remote);
+    let local_refs = refs(&t.a);
+
+    let run = t.a.cp(&["push", "--dry-run"]).ok();
+    assert_eq!(
+        run.stdout,
+        format!("{id}  2 files not in its HEAD commit:\n\t.env\n\tnotes/dry.txt\n"),
+        "the modified tracked file src/lib.rs is not listed"
+    );
+    assert!(run.stderr.contains("nothing was sent"), "{}", run.stderr);
+    assert_eq!(refs(&t.remote), remote_refs);
+    assert_eq!(refs(&t.a), local_refs);
+
+    let quiet = t.a.cp(&["push", "--dry-run", "-q", "origin", &id]).ok();
+    assert_eq!(quiet.stdout, run.stdout);
+    assert_eq!(quiet.stderr, "");
+}
+
+#[test]
+fn hostile_remote_refs_and_notes_are_skipped() {
+    let t = trio();
+    make_changes(&t.a, "h");
+    let good = t.a.save(&["-m", "good"]);
+    t.a.write("notes/2.txt", "2\n");
+    let bad_json = t.a.save(&["-m", "bad json"]);
+    t.a.write("notes/3.txt", "3\n");
+    let too_big = t.a.save(&["-m", "too big"]);
+    t.a.write("notes/4.txt", "4\n");
+    let wrong_id = t.a.save(&["-m", "wrong id"]);
+    t.a.write("notes/5.txt", "5\n");
+    let dropped = t.a.save(&["-m", "ref gone, note stays"]);
+    t.a.cp(&["push", "-q"]).ok();
+
+    let r = &t.remote;
+    let commit = |id: &str| r.checkpoint_commit(id);
+    let add_note = |id: &str, args: &[&str]| {
+        let c = commit(id);
+        let mut full = vec!["notes", "--ref=checkpoints", "add", "-f"];
+        full.extend_from_slice(args);
+        full.push(&c);
+        r.git(&full);
+    };
+    add_note(&bad_json, &["-m", "{\"schema\": 1, \"id\": "]);
+    let big = r.scratch().join("big-note");
+    std::fs::write(&big, format!("{{\"pad\":\"{}\"}}", "x".repeat(2 << 20))).unwrap();
+    add_note(&too_big, &["-F", big.to_str().unwrap()]);
+    let forged = t.a.note(&wrong_id).replace(&wrong_id, &good);
+    add_note(&wrong_id, &["-m", &forged]);
+    let gone = commit(&dropped);
+    r.git(&["update-ref", "-d", &format!("refs/checkpoints/{dropped}")]);
+    let blob = r.git_stdin(&["hash-object", "-w", "--stdin"], b"not a commit\n");
+    r.git(&[
+        "update-ref",
+        "refs/checkpoints/20260101-000000-000abc",
+        &blob,
+    ]);
+    r.git(&["update-ref", "refs/checkpoints/not-an-id", &commit(&good)]);
+
+    let fetched = t.b.cp(&["fetch"]).ok();
+    assert_eq!(
+        fetched.stdout,
+        "fetched 4 checkpoints from origin (0 already here)\n"
+    );
+    for expected in [
+        "`refs/checkpoints/not-an-id`: not a checkpoint id",
+        "20260101-000000-000abc: it is not a commit",
+        &format!("note of {bad_json}: note is not valid checkpoint JSON"),
+        &format!("note of {too_big}: note is too large"),
+        &format!("note of {wrong_id}: it names checkpoint `{good}`"),
+    ] {
+        assert!(
+            fetched.stderr.contains(expected),
+            "{expected:?} in {}",
+            fetched.stderr
+        );
+    }
+    let mut ids = vec![
+        good.clone(),
+        bad_json.clone(),
+        too_big.clone(),
+        wrong_id.clone(),
+    ];
+    ids.sort();
+    assert_eq!(t.b.checkpoint_ids(), ids);
+    let mut noted = vec![commit(&good)];
+    noted.sort();
+    assert_eq!(
+        noted_commits(&t.b),
+        noted,
+        "only the good note, and none for {gone}"
+    );
+    // The others still list and restore, from what their commits record.
+    let list = t.b.cp(&["list"]).ok();
+    assert_eq!(list.stdout.lines().count(), 4, "{}", list.stdout);
+    t.b.cp(&["restore", &too_big, "-q"]).ok();
+    assert_eq!(t.b.read("notes/3.txt"), "3\n");
+    assert_no_staging(&[&t.b]);
+    t.b.fsck();
+}
+
+#[test]
+fn leftovers_of_a_crashed_fetch_are_cleaned() {
+    let t = trio();
+    let head = t.b.git(&["rev-parse", "HEAD"]);
+    t.b.git(&[
+        "update-ref",
+        "refs/checkpoint-fetch/1-2-abcd/checkpoints/x",
+        &head,
+    ]);
+    t.b.git(&["update-ref", "refs/checkpoint-fetch/crashed/notes", &head]);
+    t.b.cp(&["fetch", "-q"]).ok();
+    assert_no_staging(&[&t.b]);
+    assert!(!t.b.path().join(".git/refs/checkpoint-fetch").exists());
+
+    // Nor are empty directories left, even when git runs us with a relative GIT_DIR (as in a
+    // hook), for which gix leaves the directories of deleted refs behind.
+    make_changes(&t.a, "x");
+    t.a.save(&[]);
+    t.a.cp(&["push", "-q"]).ok();
+    let run = t.b.cp_with(
+        |cmd| {
+            cmd.env("GIT_DIR", ".git");
+        },
+        &["fetch", "-q"],
+    );
+    assert_eq!(
+        run.ok().stdout,
+        "fetched 1 checkpoint from origin (0 already here)\n"
+    );
+    assert_no_staging(&[&t.b]);
+    assert!(!t.b.path().join(".git/refs/checkpoint-fetch").exists());
+}
+
+#[test]
+fn a_remote_without_checkpoints_is_not_an_error() {
+    let t = trio();
+    let run = t.b.cp(&["fetch"]).ok();
+    assert_eq!(
+        run.stdout,
+        "fetched 0 checkpoints from origin (0 already here)\n"
+    );
+    assert_eq!(run.stderr, "");
+    let run = t.b.cp(&["push"]).ok();
+    assert_eq!(run.stderr, "there are no checkpoints to push\n");
+    assert_eq!(
+        t.remote
+            .git(&["for-each-ref", "refs/checkpoints/", "refs/notes/"]),
+        ""
+    );
+}
+
+#[test]
+fn an_unknown_remote_is_one_error_line() {
+    let t = trio();
+    t.a.save(&["-m", "x"]);
+    for args in [
+        &["push", "nope"][..],
+        &["fetch", "nope"],
+        &["push", "nope", "@"],
+    ] {
+        let run = t.a.cp(args).fails_with(1);
+        run.assert_one_error_line();
+        assert!(run.stderr.contains("`nope`"), "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("does not appear to be a git repository"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stdout, "");
+    }
+    // A remote that would be read as an option is refused before git sees it.
+    let run =
+        t.a.cp(&["push", "--", "--upload-pack=touch /tmp/x"])
+            .fails_with(1);
+    run.assert_one_error_line();
+
+    // No remote at all, and none given.
+    let lonely = Repo::with_commit(&[("f", "x\n")]);
+    lonely.save(&[]);
+    for args in [&["push"][..], &["fetch"]] {
+        let run = lonely.cp(args).fails_with(1);
+        run.assert_one_error_line();
+        assert!(
+            run.stderr.contains("no remote named `origin`"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn the_default_remote_is_the_upstream_then_origin() {
+    let t = trio();
+    let other = Repo::init(&["--bare"]);
+    t.a.git(&["remote", "add", "other", other.path().to_str().unwrap()]);
+    t.a.git(&["config", "branch.main.remote", "other"]);
+    make_changes(&t.a, "default");
+    let id = t.a.save(&["-m", "where to"]);
+
+    let run = t.a.cp(&["push", "-q"]).ok();
+    assert_eq!(
+        run.stdout,
+        "pushed 1 checkpoint to other (0 already there)\n"
+    );
+    assert_eq!(other.checkpoint_ids(), vec![id.clone()]);
+    assert!(t.remote.checkpoint_ids().is_empty());
+
+    t.a.git(&["config", "--unset", "branch.main.remote"]);
+    let run = t.a.cp(&["push", "-q"]).ok();
+    assert_eq!(
+        run.stdout,
+        "pushed 1 checkpoint to origin (0 already there)\n"
+    );
+    assert_eq!(t.remote.checkpoint_ids(), vec![id.clone()]);
+
+    // b's upstream is origin; from a detached HEAD there is no upstream, and origin is used.
+    let run = t.b.cp(&["fetch", "-q"]).ok();
+    assert_eq!(
+        run.stdout,
+        "fetched 1 checkpoint from origin (0 already here)\n"
+    );
+    t.b.git(&["remote", "add", "other", other.path().to_str().unwrap()]);
+    t.b.git(&["config", "branch.main.remote", "other"]);
+    t.b.git(&["checkout", "-q", "--detach"]);
+    let run = t.b.cp(&["fetch", "-q"]).ok();
+    assert_eq!(
+        run.stdout,
+        "fetched 0 checkpoints from origin (1 already here)\n"
+    );
+    t.b.git(&["checkout", "-q", "main"]);
+    let run = t.b.cp(&["fetch", "-q"]).ok();
+    assert_eq!(
+        run.stdout,
+        "fetched 0 checkpoints from other (1 already here)\n"
+    );
+}
+
+#[test]
+fn a_push_that_loses_a_race_for_the_notes_is_retried() {
+    let t = trio();
+    // A third clone that pushes its own checkpoint while a's push is under way: from a's
+    // pre-push hook, after a read the remote's notes and before the remote updates them.
+    let c = Repo::new();
+    let url = t.remote.path().to_str().unwrap().to_string();
+    c.git(&["remote", "add", "origin", &url]);
+    c.git(&["pull", "-q", "origin", "main"]);
+    make_changes(&c, "c");
+    let from_c = c.save(&["-m", "from c"]);
+    make_changes(&t.a, "a");
+    let from_a = t.a.save(&["-m", "from a"]);
+    // The remote has notes already, so that a's push has a lease on a notes commit.
+    make_changes(&t.b, "b");
+    let from_b = t.b.save(&["-m", "from b"]);
+    t.b.cp(&["push", "-q"]).ok();
+
+    let marker = t.a.scratch().join("raced");
+    let hook = format!(
+        "#!/bin/sh\nif [ ! -e '{marker}' ]; then\n  touch '{marker}'\n  cd '{c}' && env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE '{bin}' push -q >/dev/null 2>&1 || exit 1\nfi\nexit 0\n",
+        marker = marker.display(),
+        c = c.path().display(),
+        bin = crate::common::bin(),
+    );
+    t.a.write(".git/hooks/pre-push", &hook);
+    t.a.chmod(".git/hooks/pre-push", 0o755);
+
+    let run = t.a.cp(&["push"]).ok();
+    assert!(marker.exists(), "the hook ran");
+    assert_eq!(
+        run.stdout,
+        "pushed 1 checkpoint to origin (0 already there)\n"
+    );
+    let mut ids = vec![from_a.clone(), from_b.clone(), from_c.clone()];
+    ids.sort();
+    assert_eq!(t.remote.checkpoint_ids(), ids);
+    for (repo, id) in [(&t.a, &from_a), (&t.b, &from_b), (&c, &from_c)] {
+        assert_eq!(t.remote.note(id), repo.note(id), "no note lost in the race");
+    }
+    t.remote.fsck();
+}
+
+#[test]
+fn a_remote_notes_ref_that_is_not_notes_breaks_nothing() {
+    let t = trio();
+    make_changes(&t.a, "n");
+    let id = t.a.save(&["-m", "n"]);
+    t.a.cp(&["push", "-q"]).ok();
+    let blob = t
+        .remote
+        .git_stdin(&["hash-object", "-w", "--stdin"], b"{}\n");
+    t.remote
+        .git(&["update-ref", "refs/notes/checkpoints", &blob]);
+
+    let fetched = t.b.cp(&["fetch"]).ok();
+    assert_eq!(
+        fetched.stdout,
+        "fetched 1 checkpoint from origin (0 already here)\n"
+    );
+    assert!(
+        fetched
+            .stderr
+            .contains("the remote's notes could not be read"),
+        "{}",
+        fetched.stderr
+    );
+    assert!(noted_commits(&t.b).is_empty());
+    t.b.cp(&["show", &id]).ok();
+
+    // A push must not replace notes it cannot read.
+    let pushed = t.a.cp(&["push", "-q"]).fails_with(1);
+    pushed.assert_one_error_line();
+    assert!(
+        pushed
+            .stderr
+            .contains("cannot read the checkpoint notes of `origin`"),
+        "{}",
+        pushed.stderr
+    );
+    assert_eq!(t.remote.git(&["rev-parse", "refs/notes/checkpoints"]), blob);
+    assert_no_staging(&[&t.a, &t.b]);
+}
