@@ -179,6 +179,11 @@ pub struct Metadata {
     /// original shape; older versions keep the field as an unknown one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// Where a checkpoint brought by `fetch` came from; `None` for checkpoints made here. A
+    /// local fact: `push` never sends it. Fetched checkpoints are not counted by `@`, `@{N}` and
+    /// `undo`, and are not pruned by a `keep` limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetched: Option<FetchedFrom>,
     /// Whether the index was saved.
     #[serde(default)]
     pub index: IndexState,
@@ -240,6 +245,18 @@ impl Metadata {
             .or(self.message.as_deref())
             .unwrap_or("")
     }
+}
+
+/// The note key of [`Metadata::fetched`].
+pub const FETCHED_KEY: &str = "fetched";
+
+/// Where a fetched checkpoint came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchedFrom {
+    /// The remote it was fetched from.
+    pub remote: String,
+    /// When, RFC 3339 UTC.
+    pub at: String,
 }
 
 /// Why a note could not be read.

@@ -40,13 +40,13 @@ pub fn load_all_reporting(repo: &gix::Repository) -> Result<(Vec<Checkpoint>, Br
     Ok((out, broken))
 }
 
-/// The checkpoints of one worktree (`None`: the main one), newest first.
+/// The checkpoints taken in one worktree (`None`: the main one), newest first; fetched ones
+/// are not among them (see [`Checkpoint::is_own`]).
 pub fn of_worktree<'a>(
     all: &'a [Checkpoint],
     worktree: Option<&'a str>,
 ) -> impl Iterator<Item = &'a Checkpoint> + 'a {
-    all.iter()
-        .filter(move |c| c.meta.worktree.as_deref() == worktree)
+    all.iter().filter(move |c| c.is_own(worktree))
 }
 
 /// Find the checkpoint `spec` names among `all` (newest first), for a user in `worktree`.
@@ -72,7 +72,7 @@ pub fn resolve<'a>(
         })?;
         return all
             .iter()
-            .filter(|c| c.meta.worktree.as_deref() == worktree)
+            .filter(|c| c.is_own(worktree))
             .nth(n)
             .ok_or_else(unknown);
     }
@@ -197,6 +197,7 @@ mod tests {
                 head: Default::default(),
                 worktree: worktree.map(Into::into),
                 session: session.map(Into::into),
+                fetched: None,
                 index: Default::default(),
                 stats: Default::default(),
                 skipped: vec![],

@@ -122,10 +122,9 @@ pub fn undo(
     let captured = save::capture(work_repo, None, !options.dry_run)?;
     let mut seen = vec![captured.snap.tree];
     let mut count = 0;
-    for c in all
-        .iter()
-        .filter(|c| c.meta.worktree == captured.worktree && c.meta.kind != format::KIND_PRE_RESTORE)
-    {
+    for c in all.iter().filter(|c| {
+        c.is_own(captured.worktree.as_deref()) && c.meta.kind != format::KIND_PRE_RESTORE
+    }) {
         let tree = store::commit_tree(repo, c.commit)?;
         if seen.contains(&tree) {
             continue;

@@ -99,6 +99,8 @@ pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
 
 /// The checkpoints `policy` removes from `all` (newest first), at time `now`. Pinned ones are
 /// never removed and do not count toward any `keep`; `protect` (the id just saved) is kept.
+/// Fetched checkpoints neither count toward a `keep` nor are removed by one: only `max_age`
+/// removes them (a fetch must not push the user's own checkpoints out).
 /// The first checkpoint of an agent session is not removed by a `keep` limit while a later
 /// checkpoint of that session is kept, so that `session:<ID>` keeps naming where the session
 /// started (`max_age` still applies to it).
@@ -119,6 +121,13 @@ pub fn select<'a>(
     };
     for c in all {
         if c.meta.pinned {
+            continue;
+        }
+        // Fetched checkpoints do not count toward a keep limit and go only by age (or drop).
+        if c.meta.fetched.is_some() {
+            if too_old(c) && policy.only_kind.as_ref().is_none_or(|k| k == &c.meta.kind) {
+                out.push(c);
+            }
             continue;
         }
         if policy.only_kind.as_ref().is_some_and(|k| k != &c.meta.kind) {
@@ -242,6 +251,7 @@ mod tests {
                 head: Default::default(),
                 worktree: None,
                 session: None,
+                fetched: None,
                 index: Default::default(),
                 stats: Default::default(),
                 skipped: vec![],
@@ -344,6 +354,38 @@ mod tests {
             ..Policy::default()
         };
         assert_eq!(ids(select(&all, &aged, now, None)), ["4", "3", "2", "1"]);
+    }
+
+    #[test]
+    fn fetched_checkpoints_go_by_age_only() {
+        let now = Utc::now();
+        let fetched = |id: &str, hours_ago: i64| {
+            let mut c = cp(id, "manual", hours_ago, false, now);
+            c.meta.fetched = Some(crate::format::FetchedFrom {
+                remote: "origin".into(),
+                at: crate::format::rfc3339(now),
+            });
+            c
+        };
+        let all = vec![
+            fetched("5", 1),
+            fetched("4", 2),
+            cp("3", "manual", 3, false, now),
+            cp("2", "manual", 4, false, now),
+            fetched("1", 50),
+        ];
+        let policy = Policy {
+            keep: Some(1),
+            ..Policy::default()
+        };
+        // Own checkpoints are counted among themselves: a fetch does not push them out.
+        assert_eq!(ids(select(&all, &policy, now, None)), ["2"]);
+        let aged = Policy {
+            keep: Some(1),
+            max_age: Some(Duration::hours(24)),
+            ..Policy::default()
+        };
+        assert_eq!(ids(select(&all, &aged, now, None)), ["2", "1"]);
     }
 
     #[test]

@@ -238,6 +238,7 @@ pub fn commit_captured(
             },
             worktree: worktree.clone(),
             session: options.session.clone(),
+            fetched: None,
             index: index_state,
             stats,
             skipped: snap.skipped.clone(),

@@ -45,7 +45,7 @@ use gix::refs::transaction::{Change, PreviousValue, RefEdit, RefLog};
 use serde_json::{Map, Value};
 
 use crate::error::{Context, Error, Result};
-use crate::format::{self, Metadata, NOTES_REF, REF_PREFIX, STAGING_PREFIX};
+use crate::format::{self, FetchedFrom, Metadata, NOTES_REF, REF_PREFIX, STAGING_PREFIX};
 use crate::gitcli::{self, PushOutcome, PushUpdate};
 use crate::store::{self, Checkpoint, Notes};
 
@@ -222,8 +222,18 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
         }
         round.fetched.sort_by(|a, b| b.cmp(a));
 
-        let note_edits =
-            merged_local_notes(repo, local_tip, remote_tip, &held, &mut round.warnings)?;
+        let fetched_from = FetchedFrom {
+            remote: remote.to_string(),
+            at: format::rfc3339(chrono::Utc::now()),
+        };
+        let note_edits = merged_local_notes(
+            repo,
+            local_tip,
+            remote_tip,
+            &held,
+            (&round.fetched, &fetched_from),
+            &mut round.warnings,
+        )?;
         round.notes_merged = note_edits.len();
         if !note_edits.is_empty() {
             let commit = store::notes_commit(
@@ -254,24 +264,24 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
 }
 
 /// The note edits that merge the remote's notes (`remote_tip`) of the checkpoints `held` here
-/// into the local notes (`local_tip`), the local side winning on conflicting keys.
+/// into the local notes (`local_tip`), the local side winning on conflicting keys. The
+/// checkpoints `created` by this fetch get a note in any case (derived from the commit when the
+/// remote has none), marked with where they came from.
 fn merged_local_notes(
     repo: &gix::Repository,
     local_tip: Option<ObjectId>,
     remote_tip: Option<ObjectId>,
     held: &HashMap<String, ObjectId>,
+    (created, fetched_from): (&[String], &FetchedFrom),
     warnings: &mut Vec<String>,
 ) -> Result<Vec<(ObjectId, Option<ObjectId>)>> {
-    let Some(remote_tip) = remote_tip else {
-        return Ok(Vec::new());
-    };
-    let mut theirs = match Notes::at(repo, Some(remote_tip)) {
+    let mut theirs = match Notes::at(repo, remote_tip) {
         Ok(notes) => notes,
         Err(err) => {
             warnings.push(format!(
                 "the remote's notes could not be read, none were merged: {err}"
             ));
-            return Ok(Vec::new());
+            Notes::at(repo, None)?
         }
     };
     let mut ours = Notes::at(repo, local_tip)?;
@@ -279,10 +289,33 @@ fn merged_local_notes(
     for (id, commit) in held {
         by_commit.entry(*commit).or_default().push(id);
     }
+    let marker = serde_json::to_value(fetched_from).unwrap_or(Value::Null);
     let mut edits = Vec::new();
     for (commit, ids) in by_commit {
-        let Some(remote_note) = valid_note(repo, &mut theirs, commit, &ids, warnings) else {
-            continue;
+        let remote_note = valid_note(repo, &mut theirs, commit, &ids, warnings);
+        let new_here = ids.iter().find(|id| created.iter().any(|c| c == *id));
+        let remote_note = match (remote_note, new_here) {
+            (Some(mut note), Some(_)) => {
+                note.insert(format::FETCHED_KEY.into(), marker.clone());
+                note
+            }
+            (None, Some(id)) => {
+                let derived = store::derive(
+                    repo,
+                    &store::CheckpointRef {
+                        id: id.to_string(),
+                        commit,
+                    },
+                )?;
+                let Value::Object(mut note) = serde_json::to_value(derived).unwrap_or_default()
+                else {
+                    continue;
+                };
+                note.insert(format::FETCHED_KEY.into(), marker.clone());
+                note
+            }
+            (Some(note), None) => note,
+            (None, None) => continue,
         };
         let local_note = valid_note(repo, &mut ours, commit, &ids, &mut Vec::new());
         let merged = match &local_note {
@@ -542,9 +575,11 @@ fn merged_remote_notes(
     let mut edits = Vec::new();
     for c in checkpoints {
         let ids = [c.id.as_str()];
-        let Some(local) = valid_note(repo, &mut ours, c.commit, &ids, &mut Vec::new()) else {
+        let Some(mut local) = valid_note(repo, &mut ours, c.commit, &ids, &mut Vec::new()) else {
             continue;
         };
+        // Where this repository fetched it from is its own business.
+        local.remove(format::FETCHED_KEY);
         let mut damaged = Vec::new();
         let remote_note = valid_note(repo, &mut theirs, c.commit, &ids, &mut damaged);
         for warning in damaged {

@@ -28,6 +28,15 @@ pub struct Checkpoint {
     pub note_problem: Option<String>,
 }
 
+impl Checkpoint {
+    /// Whether the checkpoint was taken here in `worktree` (`None`: the main worktree), as
+    /// opposed to taken in another worktree or fetched from another repository. Positions
+    /// (`@`, `@{N}`) and `undo` count only these.
+    pub fn is_own(&self, worktree: Option<&str>) -> bool {
+        self.meta.worktree.as_deref() == worktree && self.meta.fetched.is_none()
+    }
+}
+
 /// A checkpoint ref: id and commit, without the note.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckpointRef {
@@ -219,6 +228,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         },
         worktree: fields.worktree,
         session: fields.session,
+        fetched: None,
         index,
         stats,
         skipped: Vec::new(),

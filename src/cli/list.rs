@@ -51,7 +51,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .iter()
         .filter(|c| match &session {
             Some(s) => c.meta.session.as_ref() == Some(s),
-            None => args.all || c.meta.worktree == worktree,
+            None => args.all || c.meta.worktree == worktree || c.meta.fetched.is_some(),
         })
         .filter(|c| args.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
         .take(args.max_count.unwrap_or(usize::MAX))
@@ -95,6 +95,11 @@ fn render(
             }
             if with_worktree && let Some(w) = &c.meta.worktree {
                 label = format!("({w}) {label}");
+            }
+            if let Some(f) = &c.meta.fetched {
+                label = format!("(from {}) {label}", f.remote)
+                    .trim_end()
+                    .to_string();
             }
             [
                 c.id.clone(),

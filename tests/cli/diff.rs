@@ -323,7 +323,10 @@ fn colour_follows_no_color_term_the_pager_and_git_config() {
     repo.git(&["config", "color.diff", "never"]);
     assert!(!run(&[("GIT_PAGER_IN_USE", "1")], &diff), "color.diff wins");
     // show -p colours its patch by the same rules; --json never has colour.
-    assert!(!run(&[("GIT_PAGER_IN_USE", "1")], &["show", "-p", b.as_str()]));
+    assert!(!run(
+        &[("GIT_PAGER_IN_USE", "1")],
+        &["show", "-p", b.as_str()]
+    ));
     let json = repo.cp(&["--color=always", "diff", &a, &b, "--json"]);
     assert!(json.stdout.starts_with('{') && !json.stdout.contains('\x1b'));
 }

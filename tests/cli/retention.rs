@@ -278,7 +278,7 @@ fn loose_objects_trigger_git_gc_auto_in_the_background() {
     while gc_pid.exists() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    assert_eq!(refs(&repo), [id.clone()]);
+    assert_eq!(refs(&repo), std::slice::from_ref(&id));
     assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree());
     repo.fsck();
     // With gc.auto=0 nothing is started.

@@ -1,7 +1,7 @@
 //! `push` and `fetch` between two clones and a bare remote, all in temporary directories, with
 //! the git CLI as the oracle: ref and tree ids, `git notes show`, `git fsck`.
 
-use crate::common::{Json, Repo};
+use crate::common::{Json, Repo, json_eval};
 
 /// A bare remote and two clones of it, `a` and `b`, both on `main` tracking `origin/main`.
 struct Trio {
@@ -51,6 +51,20 @@ fn noted_commits(repo: &Repo) -> Vec<String> {
         .collect();
     out.sort();
     out
+}
+
+/// The note of `id` as the sending side wrote it: without the `fetched` key, which only the
+/// receiving side adds, re-serialized canonically.
+fn shared_note(repo: &Repo, id: &str) -> String {
+    json_eval(
+        &repo.note(id),
+        "json.dumps({k: x for k, x in v.items() if k != 'fetched'})",
+    )
+}
+
+/// The remote a checkpoint was fetched from, per its note; "" for one made here.
+fn fetched_from(repo: &Repo, id: &str) -> String {
+    json_eval(&repo.note(id), "(v.get('fetched') or {}).get('remote', '')")
 }
 
 /// No staging refs are left, in any of the repositories.
@@ -103,14 +117,39 @@ fn checkpoints_and_notes_arrive_intact() {
         assert_eq!(t.b.checkpoint_commit(id), t.a.checkpoint_commit(id));
         assert_eq!(t.b.checkpoint_tree(id), t.a.checkpoint_tree(id));
         assert_eq!(t.b.parents(id), t.a.parents(id));
-        assert_eq!(t.b.note(id), t.a.note(id), "the note arrives byte for byte");
+        assert_eq!(
+            shared_note(&t.b, id),
+            shared_note(&t.a, id),
+            "the note arrives whole"
+        );
+        assert_eq!(
+            fetched_from(&t.b, id),
+            "origin",
+            "and says where it came from"
+        );
+        assert_eq!(fetched_from(&t.a, id), "");
     }
     let note = t.b.note_json(&first);
     assert_eq!(note.get("name"), "before");
     assert_eq!(note.get("meta.agent"), "x");
-    // The receiving side lists and names them like its own.
+    // The receiving side lists them, marked, and names them by id or name…
     let show = t.b.cp(&["show", "before", "--json"]).ok();
     assert_eq!(Json::parse(&show.stdout).get("id"), first);
+    let list = t.b.cp(&["list"]).ok();
+    assert_eq!(list.stdout.lines().count(), 2, "{}", list.stdout);
+    assert!(
+        list.stdout.lines().all(|l| l.contains("(from origin)")),
+        "{}",
+        list.stdout
+    );
+    // …but they are not its own history: `@` and `undo` do not count them.
+    t.b.cp(&["show", "@"]).fails_with(1);
+    t.b.cp(&["undo", "--dry-run"]).fails_with(1);
+    let own = t.b.save(&["-q", "--allow-empty"]);
+    assert_eq!(
+        Json::parse(&t.b.cp(&["show", "@", "--json"]).ok().stdout).get("id"),
+        own
+    );
 
     // Again: nothing new, nothing changed.
     let before = refs(&t.b);
@@ -169,8 +208,11 @@ fn notes_from_both_sides_survive() {
         assert!(!list.stderr.contains("warning"), "{}", list.stderr);
         repo.fsck();
     }
-    assert_eq!(t.a.note(&from_b), t.b.note(&from_b));
-    assert_eq!(t.b.note(&from_a), t.a.note(&from_a));
+    assert_eq!(shared_note(&t.a, &from_b), shared_note(&t.b, &from_b));
+    assert_eq!(shared_note(&t.b, &from_a), shared_note(&t.a, &from_a));
+    // Pushing back what was fetched does not spread where it was fetched from.
+    t.b.cp(&["push", "-q"]).ok();
+    assert_eq!(fetched_from(&t.remote, &from_a), "");
     assert_no_staging(&[&t.a, &t.b]);
     t.remote.fsck();
 }
@@ -437,13 +479,21 @@ fn hostile_remote_refs_and_notes_are_skipped() {
     ];
     ids.sort();
     assert_eq!(t.b.checkpoint_ids(), ids);
-    let mut noted = vec![commit(&good)];
+    let mut noted: Vec<String> = ids.iter().map(|id| commit(id)).collect();
     noted.sort();
     assert_eq!(
         noted_commits(&t.b),
         noted,
-        "only the good note, and none for {gone}"
+        "a note for each checkpoint fetched, and none for {gone}"
     );
+    // The good note came whole; the hostile ones were replaced by what the commits record.
+    assert_eq!(shared_note(&t.b, &good), shared_note(&t.a, &good));
+    for id in [&bad_json, &too_big, &wrong_id] {
+        let note = t.b.note_json(id);
+        assert_eq!(note.get("id"), *id);
+        assert_eq!(note.get("fetched.remote"), "origin");
+        assert!(!t.b.note(id).contains("pad"));
+    }
     // The others still list and restore, from what their commits record.
     let list = t.b.cp(&["list"]).ok();
     assert_eq!(list.stdout.lines().count(), 4, "{}", list.stdout);
@@ -658,7 +708,10 @@ fn a_remote_notes_ref_that_is_not_notes_breaks_nothing() {
         "{}",
         fetched.stderr
     );
-    assert!(noted_commits(&t.b).is_empty());
+    // The checkpoint still gets a note: what its commit records, marked as fetched.
+    assert_eq!(noted_commits(&t.b), [t.b.checkpoint_commit(&id)]);
+    assert_eq!(t.b.note_json(&id).get("message"), "n");
+    assert_eq!(fetched_from(&t.b, &id), "origin");
     t.b.cp(&["show", &id]).ok();
 
     // A push must not replace notes it cannot read.
