@@ -272,7 +272,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
         "STORAGE FORMAT",
         &[
             "Format version 1. The checkpoint commit's tree is exactly what git add -A && git write-tree would write on a copy of the index: tracked files as they are on disk and untracked files that are not ignored, with clean filters applied, executable bits, symlinks and submodule gitlinks. Its first parent is the HEAD commit (none on an unborn branch); when the index differs from HEAD, its last parent is an index commit whose tree is the index. The message is checkpoint: <message> followed by the trailers Checkpoint-Id, Checkpoint-Kind and, when set, Checkpoint-Name, Checkpoint-Worktree and Checkpoint-Session.",
-            "The id is YYYYMMDD-HHMMSS-mmmrrr in UTC (milliseconds, then random hex digits): a greater id is a newer checkpoint. The note holds schema, id, name, message, kind, created_at, head (commit, ref), worktree, session (only when there is one), index (clean, saved, unmerged), stats (files, added, modified, deleted), skipped, pinned, meta and tool. Unknown fields are kept when a note is rewritten.",
+            "The id is YYYYMMDD-HHMMSS-mmmrrr in UTC (milliseconds, then random hex digits): a greater id is a newer checkpoint. The note holds schema, id, name, message, kind, created_at, head (commit, ref), worktree, session (only when there is one), fetched (remote and time, only on a checkpoint brought by fetch; never pushed), index (clean, saved, unmerged), stats (files, added, modified, deleted), skipped, pinned, meta and tool. Unknown fields are kept when a note is rewritten.",
         ],
     ),
     (
@@ -307,6 +307,13 @@ const SECTIONS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "SHARING",
+        &[
+            "push and fetch are the only commands that talk to a remote; they run the git binary, so the user's remotes, URLs, ssh and credential settings apply. push sends the checkpoints named (or all) and their notes; fetch brings every checkpoint of the remote, never overwriting a local checkpoint of the same id. Notes are merged as JSON, key by key, the local side winning where both have a key; git's union merge is never used. A checkpoint carries untracked files that were not ignored, possibly secrets: push warns, and push --dry-run lists them.",
+            "A fetched checkpoint is marked as such in its note and by list; @, @{N} and undo count only checkpoints taken here, and keep limits neither count nor remove fetched ones (checkpoint.maxAge and drop do). fetch stages what it fetches under refs/checkpoint-fetch/ and deletes that namespace before it ends.",
+        ],
+    ),
+    (
         "AGENT HOOKS AND SESSIONS",
         &[
             "git checkpoint hooks claude-code --install adds two hooks to Claude Code's settings: PreToolUse on the tools that change files (Edit, MultiEdit, Write, NotebookEdit, Bash) and SessionStart. Both run git checkpoint save --from-hook, which reads the hook's JSON from standard input: the checkpoint is of kind auto (session at a session's start), records the tool name, the session id and the edited paths in meta and the session in the note, prints nothing, and is deduplicated, so a tool call that changed nothing makes nothing. It never blocks the agent: a failure is a warning and exit 0, unless checkpoint.hookFailure is block.",
@@ -326,6 +333,9 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "$ git checkpoint undo",
             "Keep at most 20 automatic checkpoints:",
             "$ git config checkpoint.auto.keep 20",
+            "Hand checkpoints to a colleague or CI; first see what untracked files travel:",
+            "$ git checkpoint push --dry-run && git checkpoint push origin pre-refactor",
+            "$ git checkpoint fetch origin",
             "Checkpoint before every tool call of Claude Code in this repository, then see and undo what its latest session changed:",
             "$ git checkpoint hooks claude-code --install",
             "$ git checkpoint diff session:@ --stat",
