@@ -6,7 +6,7 @@ use chrono::Utc;
 
 use git_checkpoint::Checkpoint;
 
-use super::output::{Ui, checkpoint_json, pad, relative_age, short};
+use super::output::{Ui, checkpoint_json, pad, printable, relative_age, short};
 use super::{Failure, open_repo};
 
 /// List checkpoints, newest first: id, age, commit, kind, files changed since HEAD
@@ -89,7 +89,7 @@ fn render(
                 let s = c.meta.stats;
                 format!("+{} ~{} -{}", s.added, s.modified, s.deleted)
             };
-            let mut label = c.meta.label().replace(['\n', '\r'], " ");
+            let mut label = printable(&c.meta.label().replace(['\n', '\r'], " "), false);
             if c.meta.pinned {
                 label = format!("{label} [pinned]").trim_start().to_string();
             }
@@ -105,7 +105,7 @@ fn render(
                 c.id.clone(),
                 age,
                 short(&c.commit),
-                c.meta.kind.clone(),
+                printable(&c.meta.kind, false),
                 stats,
                 label,
             ]

@@ -208,6 +208,21 @@ pub fn relative_age(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
     plural((days + 183) / 365, "year")
 }
 
+/// `text` safe to print on a terminal: control characters (escape sequences that could move
+/// the cursor or retitle the window, carriage returns, …) shown escaped, as `\u{1b}`. Notes
+/// may come from someone else's repository. Newlines are kept only with `keep_newlines`.
+pub fn printable(text: &str, keep_newlines: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && !(keep_newlines && c == '\n') {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Pad `text` to `width` display columns (counted in chars).
 pub fn pad(text: &str, width: usize) -> String {
     let len = text.chars().count();
@@ -237,6 +252,17 @@ pub fn print_progress(what: &str, done: usize, total: usize) {
 mod tests {
     use super::*;
     use chrono::Duration;
+
+    #[test]
+    fn printable_escapes_control_characters() {
+        assert_eq!(
+            printable("a\x1b]0;pwned\x07b", false),
+            "a\\u{1b}]0;pwned\\u{7}b"
+        );
+        assert_eq!(printable("one\ntwo\r", false), "one\\ntwo\\r");
+        assert_eq!(printable("one\ntwo", true), "one\ntwo");
+        assert_eq!(printable("ünïcode ok", false), "ünïcode ok");
+    }
 
     #[test]
     fn ages_read_like_git() {

@@ -7,7 +7,7 @@ use chrono::Utc;
 use git_checkpoint::diff::{DiffOptions, file_diffs};
 use git_checkpoint::{Checkpoint, resolve, treediff};
 
-use super::output::{ColorChoice, Ui, checkpoint_json, relative_age};
+use super::output::{ColorChoice, Ui, checkpoint_json, printable, relative_age};
 use super::save::human_size;
 use super::{Failure, diff, open_repo, stat};
 
@@ -97,11 +97,12 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
             relative_age(created, Utc::now())
         )?;
     }
-    writeln!(out, "kind      {}", p.kind(&m.kind))?;
+    writeln!(out, "kind      {}", p.kind(&printable(&m.kind, false)))?;
     if let Some(name) = &m.name {
-        writeln!(out, "name      {name}")?;
+        writeln!(out, "name      {}", printable(name, false))?;
     }
     if let Some(message) = &m.message {
+        let message = printable(message, true);
         let mut lines = message.lines();
         writeln!(out, "message   {}", lines.next().unwrap_or(""))?;
         for line in lines {
@@ -121,12 +122,20 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
         ),
         (None, None) => "none".into(),
     };
-    writeln!(out, "head      {head}")?;
+    writeln!(out, "head      {}", printable(&head, false))?;
     if let Some(worktree) = &m.worktree {
-        writeln!(out, "worktree  {worktree}")?;
+        writeln!(out, "worktree  {}", printable(worktree, false))?;
     }
     if let Some(session) = &m.session {
-        writeln!(out, "session   {session}")?;
+        writeln!(out, "session   {}", printable(session, false))?;
+    }
+    if let Some(fetched) = &m.fetched {
+        writeln!(
+            out,
+            "fetched   from {} at {}",
+            printable(&fetched.remote, false),
+            printable(&fetched.at, false)
+        )?;
     }
     writeln!(out, "index     {}", m.index.as_str())?;
     if c.note_problem.is_none() {
@@ -145,7 +154,12 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
             Some(size) => format!("{}, {}", skipped.reason, human_size(size)),
             None => skipped.reason.clone(),
         };
-        writeln!(out, "skipped   {} ({why})", skipped.path)?;
+        writeln!(
+            out,
+            "skipped   {} ({})",
+            printable(&skipped.path, false),
+            printable(&why, false)
+        )?;
     }
     if !m.meta.is_empty() {
         writeln!(

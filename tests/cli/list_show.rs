@@ -443,3 +443,48 @@ fn reading_commands_write_nothing() {
         "no file in .git was added or removed"
     );
 }
+
+#[test]
+fn list_aligns_its_columns_and_never_prints_terminal_escapes() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "1\n");
+    let first = repo.save(&["-q", "-m", "short", "--kind", "auto"]);
+    repo.write("a", "2\n");
+    repo.write("b", "new\n");
+    let hostile = "title\u{1b}]0;pwned\u{7}\u{1b}[2J";
+    let second = repo.save(&["-q", "-m", hostile, "--kind", "pre-restore"]);
+    let list = repo.cp(&["list"]).ok();
+    assert!(!list.stdout.contains('\u{1b}'), "{:?}", list.stdout);
+    let lines: Vec<&str> = list.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", list.stdout);
+    // id, age, commit, kind, +a ~m -d, label: each column starts at the same place.
+    let column_starts = |line: &str| -> Vec<usize> {
+        let mut starts = vec![0];
+        let bytes = line.as_bytes();
+        for i in 2..bytes.len() {
+            if bytes[i - 2] == b' ' && bytes[i - 1] == b' ' && bytes[i] != b' ' {
+                starts.push(i);
+            }
+        }
+        starts
+    };
+    let (a, b) = (column_starts(lines[0]), column_starts(lines[1]));
+    assert_eq!(a[..5], b[..5], "{}", list.stdout);
+    assert!(lines[0].starts_with(&second) && lines[1].starts_with(&first));
+    assert_eq!(&lines[0][a[3]..a[4]].trim_end(), &"pre-restore");
+    assert_eq!(&lines[1][b[3]..b[4]].trim_end(), &"auto");
+    assert_eq!(&lines[0][a[4]..a[5]].trim_end(), &"+1 ~1 -0");
+    assert_eq!(&lines[1][b[4]..b[5]].trim_end(), &"+0 ~1 -0");
+    let commit = repo.checkpoint_commit(&second);
+    assert_eq!(&lines[0][a[2]..a[3]].trim_end(), &&commit[..7]);
+    assert!(
+        lines[0].ends_with("title\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"),
+        "{}",
+        lines[0]
+    );
+    let show = repo.cp(&["show", &second]).ok();
+    assert!(!show.stdout.contains('\u{1b}'), "{:?}", show.stdout);
+    // JSON carries the message exactly, escaped as JSON.
+    let json = repo.cp(&["show", &second, "--json"]).ok();
+    assert_eq!(json_get(&json.stdout, "message"), hostile);
+}
