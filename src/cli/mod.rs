@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod diff;
 mod drop;
+mod exec;
 mod generate;
 mod list;
 mod output;
@@ -67,6 +68,8 @@ enum Command {
     Unpin(pin::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(generate::Args),
+    /// Run a command between two checkpoints; say what it changed and how to undo it.
+    Exec(exec::Args),
 }
 
 /// Why a command failed.
@@ -76,6 +79,9 @@ pub enum Failure {
     Core(git_checkpoint::Error),
     /// Writing the output failed (a closed pipe is not an error worth reporting).
     Output(io::Error),
+    /// Exit with this code, everything having been said already (`exec` passes on the exit
+    /// code of the command it ran).
+    Exit(u8),
 }
 
 impl From<git_checkpoint::Error> for Failure {
@@ -120,10 +126,12 @@ pub fn run() -> ExitCode {
         Command::Pin(args) => pin::run(&ui, args, true),
         Command::Unpin(args) => pin::run(&ui, args, false),
         Command::Completions(args) => generate::run(&ui, args),
+        Command::Exec(args) => exec::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Exit(code)) => ExitCode::from(code),
         Err(failure) => {
             report(&ui, &failure);
             ExitCode::from(1)
@@ -131,9 +139,12 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// Whether `-q`/`--quiet` is on the command line (progress is then not shown).
+/// Whether `-q`/`--quiet` is on the command line before any `--` (progress is then not
+/// shown; what follows `--` are paths, or the command that `exec` runs).
 fn quiet_requested() -> bool {
-    std::env::args().any(|a| a == "-q" || a == "--quiet" || a == "--json")
+    std::env::args()
+        .take_while(|a| a != "--")
+        .any(|a| a == "-q" || a == "--quiet" || a == "--json")
 }
 
 /// Print `error: …` (one line) and a hint where one helps.
@@ -143,6 +154,7 @@ fn report(ui: &Ui, failure: &Failure) {
     let message = match failure {
         Failure::Core(err) => one_line(&err.to_string()),
         Failure::Output(err) => format!("cannot write the output: {err}"),
+        Failure::Exit(_) => return,
     };
     let _ = writeln!(stderr, "{} {message}", ui.err_paint.error("error:"));
     let hint = match failure {
