@@ -11,6 +11,7 @@ mod completion;
 mod crash;
 mod diff;
 mod errors;
+mod exec;
 mod faults;
 mod list_show;
 mod naming;
