@@ -35,6 +35,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand pin 'Pin a checkpoint: it is never pruned'
             cand unpin 'Unpin a checkpoint'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;save'= {
@@ -184,6 +185,20 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;exec'= {
+            cand --name 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)'
+            cand --kind 'The kind of both checkpoints'
+            cand -m 'The message of the checkpoint before the command [default: before: <CMD…>]'
+            cand --message 'The message of the checkpoint before the command [default: before: <CMD…>]'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --restore-on-failure 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual'
+            cand -q 'Print nothing on stderr but errors (the command''s own output is not affected)'
+            cand --quiet 'Print nothing on stderr but errors (the command''s own output is not affected)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;help'= {
             cand save 'Snapshot the working tree now and print the checkpoint''s id'
             cand list 'List checkpoints, newest first'
@@ -196,6 +211,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand pin 'Pin a checkpoint: it is never pruned'
             cand unpin 'Unpin a checkpoint'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;help;save'= {
@@ -219,6 +235,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;unpin'= {
         }
         &'git-checkpoint;help;completions'= {
+        }
+        &'git-checkpoint;help;exec'= {
         }
         &'git-checkpoint;help;help'= {
         }

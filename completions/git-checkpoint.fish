@@ -41,6 +41,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "prune
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "unpin" -d 'Unpin a checkpoint'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "exec" -d 'Run a command between two checkpoints; say what it changed and how to undo it'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s m -l message -d 'A message describing the checkpoint' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l name -d 'A name to find the checkpoint by later (the newest of a name wins)' -r
@@ -152,18 +153,29 @@ never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "list" -d 'List checkpoints, newest first'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "undo" -d 'Go back to the previous checkpoint whose files differ from now; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "prune" -d 'Apply the retention policy now'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "unpin" -d 'Unpin a checkpoint'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l name -d 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l kind -d 'The kind of both checkpoints' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s m -l message -d 'The message of the checkpoint before the command [default: before: <CMD…>]' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l restore-on-failure -d 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s q -l quiet -d 'Print nothing on stderr but errors (the command\'s own output is not affected)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "list" -d 'List checkpoints, newest first'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "undo" -d 'Go back to the previous checkpoint whose files differ from now; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "prune" -d 'Apply the retention policy now'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "unpin" -d 'Unpin a checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "exec" -d 'Run a command between two checkpoints; say what it changed and how to undo it'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo drop prune pin unpin completions exec help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
 function __git_checkpoint_ids

@@ -43,7 +43,8 @@ pub struct Args {
         value_name = "CMD",
         required = true,
         num_args = 1..,
-        trailing_var_arg = true
+        trailing_var_arg = true,
+        value_hint = clap::ValueHint::CommandWithArguments
     )]
     command: Vec<OsString>,
 }
