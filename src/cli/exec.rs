@@ -68,24 +68,25 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .iter()
         .map(|a| a.to_string_lossy().into_owned().into())
         .collect();
-    let repo = open_repo()?;
-
     // Before: with --name always a new checkpoint, so that the name finds this one.
-    let before = git_checkpoint::save::save(
-        &repo,
-        &SaveOptions {
-            message: Some(args.message.unwrap_or_else(|| format!("before: {line}"))),
-            name: args.name.clone(),
-            kind: Some(args.kind.clone()),
-            meta: meta(&argv, None),
-            allow_empty: args.name.is_some(),
-            ..SaveOptions::default()
-        },
-    );
-    let before = match before {
-        Ok(saved) => saved,
-        Err(err) => {
-            super::report(ui, &Failure::Core(err));
+    let before = open_repo().and_then(|repo| {
+        let saved = git_checkpoint::save::save(
+            &repo,
+            &SaveOptions {
+                message: Some(args.message.unwrap_or_else(|| format!("before: {line}"))),
+                name: args.name.clone(),
+                kind: Some(args.kind.clone()),
+                meta: meta(&argv, None),
+                allow_empty: args.name.is_some(),
+                ..SaveOptions::default()
+            },
+        )?;
+        Ok((repo, saved))
+    });
+    let (repo, before) = match before {
+        Ok(opened_and_saved) => opened_and_saved,
+        Err(failure) => {
+            super::report(ui, &failure);
             ui.hint(&format!("`{line}` was not run"));
             return Err(Failure::Exit(1));
         }

@@ -605,6 +605,18 @@ fn a_failed_first_save_runs_nothing() {
     );
     assert!(!repo.path().join("b").exists());
     assert!(repo.checkpoint_ids().is_empty());
+
+    // Outside a repository.
+    let outside = repo.scratch();
+    let out = repo.cp_in_dir(outside, &["exec", "--", "sh", "-c", "echo > ran"]);
+    let out = out.fails_with(1);
+    assert!(
+        out.stderr.contains("not a git repository"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.ends_with("was not run\n"), "{}", out.stderr);
+    assert!(!outside.join("ran").exists());
 }
 
 /// Wait in a shell script (for a signal), but at most 30 seconds, so that a broken exec fails
