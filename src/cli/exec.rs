@@ -287,7 +287,7 @@ fn restore_hint(err: &Error, id: &str) -> String {
             "the command's changes are still in place; `git checkpoint restore {id} --force` restores anyway, keeping those ignored files in its pre-restore checkpoint"
         ),
         Error::OperationInProgress(_) => format!(
-            "the command's changes are still in place; finish or abort it, then run `git checkpoint restore {id}` (or restore now with `git checkpoint restore {id} --force`)"
+            "the command's changes are still in place; once that is finished or aborted, run `git checkpoint restore {id}`, or now: `git checkpoint restore {id} --force`"
         ),
         Error::RestoreFailed {
             rolled_back: false, ..
