@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('push', 'push', [CompletionResultType]::ParameterValue, 'Push checkpoints and their notes to a remote (untracked files travel too)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a remote''s checkpoints and merge their notes; never overwrites one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -228,6 +229,21 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-checkpoint;exec' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kind of both checkpoints')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD…>]')
+            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD…>]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--restore-on-failure', '--restore-on-failure', [CompletionResultType]::ParameterName, 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors (the command''s own output is not affected)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors (the command''s own output is not affected)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-checkpoint;hooks' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--install', '--install', [CompletionResultType]::ParameterName, 'Merge the hooks into the agent''s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing')
@@ -257,6 +273,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('push', 'push', [CompletionResultType]::ParameterValue, 'Push checkpoints and their notes to a remote (untracked files travel too)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a remote''s checkpoints and merge their notes; never overwrites one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -298,6 +315,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;help;completions' {
+            break
+        }
+        'git-checkpoint;help;exec' {
             break
         }
         'git-checkpoint;help;hooks' {

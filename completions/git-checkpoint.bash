@@ -25,6 +25,9 @@ _gitcheckpoint() {
             gitcheckpoint,drop)
                 cmd="gitcheckpoint__subcmd__drop"
                 ;;
+            gitcheckpoint,exec)
+                cmd="gitcheckpoint__subcmd__exec"
+                ;;
             gitcheckpoint,fetch)
                 cmd="gitcheckpoint__subcmd__fetch"
                 ;;
@@ -73,6 +76,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,drop)
                 cmd="gitcheckpoint__subcmd__help__subcmd__drop"
                 ;;
+            gitcheckpoint__subcmd__help,exec)
+                cmd="gitcheckpoint__subcmd__help__subcmd__exec"
+                ;;
             gitcheckpoint__subcmd__help,fetch)
                 cmd="gitcheckpoint__subcmd__help__subcmd__fetch"
                 ;;
@@ -116,7 +122,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin push fetch completions hooks help"
+            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin push fetch completions exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -203,6 +209,40 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__exec)
+            opts="-m -q -h -V --name --kind --message --restore-on-failure --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__fetch)
             opts="-q -h -V --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -222,7 +262,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo drop prune pin unpin push fetch completions hooks help"
+            opts="save list show diff restore undo drop prune pin unpin push fetch completions exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -264,6 +304,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__drop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__exec)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

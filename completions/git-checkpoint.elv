@@ -37,6 +37,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -210,6 +211,20 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;exec'= {
+            cand --name 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)'
+            cand --kind 'The kind of both checkpoints'
+            cand -m 'The message of the checkpoint before the command [default: before: <CMD…>]'
+            cand --message 'The message of the checkpoint before the command [default: before: <CMD…>]'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --restore-on-failure 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual'
+            cand -q 'Print nothing on stderr but errors (the command''s own output is not affected)'
+            cand --quiet 'Print nothing on stderr but errors (the command''s own output is not affected)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;hooks'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --install 'Merge the hooks into the agent''s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
@@ -238,6 +253,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -266,6 +282,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;fetch'= {
         }
         &'git-checkpoint;help;completions'= {
+        }
+        &'git-checkpoint;help;exec'= {
         }
         &'git-checkpoint;help;hooks'= {
         }

@@ -176,18 +176,13 @@ pub fn commit_captured(
         return Ok(Saved::Unchanged(notes.checkpoint(repo, &same)?));
     }
 
-    let changes = crate::treediff::changes(repo, head_tree, Some(snap.tree))?;
-    let mut stats = Stats {
+    let summary = crate::treediff::summary(repo, head_tree, Some(snap.tree))?;
+    let stats = Stats {
         files: snap.files,
-        ..Stats::default()
+        added: summary.added,
+        modified: summary.modified,
+        deleted: summary.deleted,
     };
-    for change in &changes {
-        match change.status_letter() {
-            'A' => stats.added += 1,
-            'D' => stats.deleted += 1,
-            _ => stats.modified += 1,
-        }
-    }
 
     // Ids only grow: a new one is greater than every existing id (refs whose names are not
     // ids, made by hand or fetched, do not count).

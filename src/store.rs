@@ -202,17 +202,13 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         .context(|| format!("cannot read checkpoint commit {}", reference.commit))?
         .detach();
     let head_tree = head.map(|h| commit_tree(repo, h)).transpose()?;
-    let mut stats = Stats {
+    let summary = crate::treediff::summary(repo, head_tree, Some(tree))?;
+    let stats = Stats {
         files: crate::treediff::count_files(repo, tree)?,
-        ..Stats::default()
+        added: summary.added,
+        modified: summary.modified,
+        deleted: summary.deleted,
     };
-    for change in crate::treediff::changes(repo, head_tree, Some(tree))? {
-        match change.status_letter() {
-            'A' => stats.added += 1,
-            'D' => stats.deleted += 1,
-            _ => stats.modified += 1,
-        }
-    }
     Ok(Metadata {
         schema: format::SCHEMA,
         id: fields.id.unwrap_or_else(|| reference.id.clone()),

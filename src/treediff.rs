@@ -49,6 +49,62 @@ pub fn changes(
     Ok(out)
 }
 
+/// How many paths were added, modified and deleted between two trees.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Paths only in the new tree.
+    pub added: u64,
+    /// Paths in both whose content, mode or type differs.
+    pub modified: u64,
+    /// Paths only in the old tree.
+    pub deleted: u64,
+}
+
+impl Summary {
+    /// Count `changes` by [`FileChange::status_letter`].
+    pub fn of(changes: &[FileChange]) -> Summary {
+        let mut summary = Summary::default();
+        for change in changes {
+            match change.status_letter() {
+                'A' => summary.added += 1,
+                'D' => summary.deleted += 1,
+                _ => summary.modified += 1,
+            }
+        }
+        summary
+    }
+
+    /// Number of paths that differ.
+    pub fn changed(&self) -> u64 {
+        self.added + self.modified + self.deleted
+    }
+}
+
+/// What differs between `old` and `new` (`None`: the empty tree), counted; e.g. what a command
+/// changed between the checkpoint before it and the one after it.
+///
+/// ```no_run
+/// use git_checkpoint::{resolve, store, treediff};
+///
+/// let repo = git_checkpoint::repo::open(std::path::Path::new("."))?;
+/// let all = resolve::load_all(&repo)?;
+/// let (old, new) = (resolve::resolve(&all, None, "@{1}")?, resolve::resolve(&all, None, "@")?);
+/// let summary = treediff::summary(
+///     &repo,
+///     Some(store::commit_tree(&repo, old.commit)?),
+///     Some(store::commit_tree(&repo, new.commit)?),
+/// )?;
+/// println!("{} added, {} modified, {} deleted", summary.added, summary.modified, summary.deleted);
+/// # Ok::<(), git_checkpoint::Error>(())
+/// ```
+pub fn summary(
+    repo: &gix::Repository,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+) -> Result<Summary> {
+    Ok(Summary::of(&changes(repo, old, new)?))
+}
+
 type Entries = Vec<(BString, EntryKind, ObjectId)>;
 
 fn load(repo: &gix::Repository, id: Option<ObjectId>) -> Result<Entries> {
@@ -147,4 +203,43 @@ pub fn count_files(repo: &gix::Repository, tree: ObjectId) -> Result<u64> {
         };
     }
     Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_counts_each_status_letter() {
+        let side = |kind| {
+            Some(Side {
+                kind,
+                id: ObjectId::null(gix::hash::Kind::Sha1),
+            })
+        };
+        let change = |old, new| FileChange {
+            path: "p".into(),
+            old,
+            new,
+        };
+        let changes = [
+            change(None, side(EntryKind::Blob)),
+            change(side(EntryKind::Blob), None),
+            change(side(EntryKind::Blob), None),
+            change(side(EntryKind::Blob), side(EntryKind::BlobExecutable)),
+            change(side(EntryKind::Blob), side(EntryKind::Link)),
+            change(side(EntryKind::Blob), side(EntryKind::Blob)),
+        ];
+        let summary = Summary::of(&changes);
+        assert_eq!(
+            summary,
+            Summary {
+                added: 1,
+                modified: 3,
+                deleted: 2
+            }
+        );
+        assert_eq!(summary.changed(), 6);
+        assert_eq!(Summary::of(&[]).changed(), 0);
+    }
 }

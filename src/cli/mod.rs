@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod diff;
 mod drop;
+mod exec;
 mod fetch;
 mod generate;
 mod hooks;
@@ -74,6 +75,8 @@ enum Command {
     Fetch(fetch::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(generate::Args),
+    /// Run a command between two checkpoints; say what it changed and how to undo it.
+    Exec(exec::Args),
     /// Print or install an agent's hooks that checkpoint before every tool call.
     Hooks(hooks::Args),
 }
@@ -85,7 +88,8 @@ pub enum Failure {
     Core(git_checkpoint::Error),
     /// Writing the output failed (a closed pipe is not an error worth reporting).
     Output(io::Error),
-    /// Already reported: exit with this code.
+    /// Exit with this code, everything having been said already (`exec` passes on the exit
+    /// code of the command it ran; a hook configured to block exits 2).
     Exit(u8),
 }
 
@@ -142,6 +146,7 @@ pub fn run() -> ExitCode {
         Command::Push(args) => push::run(&ui, args),
         Command::Fetch(args) => fetch::run(&ui, args),
         Command::Completions(args) => generate::run(&ui, args),
+        Command::Exec(args) => exec::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
     };
     match result {
@@ -155,9 +160,12 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// Whether `-q`/`--quiet` is on the command line (progress is then not shown).
+/// Whether `-q`/`--quiet` is on the command line before any `--` (progress is then not
+/// shown; what follows `--` are paths, or the command that `exec` runs).
 fn quiet_requested() -> bool {
-    std::env::args().any(|a| a == "-q" || a == "--quiet" || a == "--json")
+    std::env::args()
+        .take_while(|a| a != "--")
+        .any(|a| a == "-q" || a == "--quiet" || a == "--json")
 }
 
 /// Print `error: …` (one line) and a hint where one helps.

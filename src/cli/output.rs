@@ -138,6 +138,25 @@ impl Ui {
         );
     }
 
+    /// `error: …` on stderr, for a command that goes on after an error (others return it).
+    pub fn error(&self, message: &str) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{} {}",
+            self.err_paint.error("error:"),
+            message.replace(['\n', '\r'], " ")
+        );
+    }
+
+    /// `hint: …` on stderr.
+    pub fn hint(&self, message: &str) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{} {message}",
+            self.err_paint.hint("hint:")
+        );
+    }
+
     /// An informational line on stderr.
     pub fn info(&self, message: &str) {
         let _ = writeln!(std::io::stderr().lock(), "{message}");

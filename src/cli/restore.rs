@@ -141,25 +141,7 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
             }
         ));
     }
-    for path in &plan.kept {
-        ui.warn(&format!(
-            "kept `{path}`: a nested repository or submodule is never deleted"
-        ));
-    }
-    if let Some(now) = &restored.head_moved {
-        let then = restored
-            .target
-            .meta
-            .head
-            .commit
-            .as_deref()
-            .unwrap_or("none");
-        ui.warn(&format!(
-            "HEAD has moved since this checkpoint was taken (then {}, now {}); HEAD was left alone",
-            then.get(..7).unwrap_or(then),
-            now.as_deref().map_or("none", |n| n.get(..7).unwrap_or(n))
-        ));
-    }
+    warn_kept_and_head(ui, restored);
     match &restored.safety {
         Some(Saved::Created(c)) => ui.info(&format!(
             "saved the previous state as checkpoint {}; undo with: git checkpoint restore {}{}",
@@ -187,6 +169,29 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
         None => {}
     }
     Ok(())
+}
+
+/// Warn about what a restore left in place: nested repositories, and a `HEAD` that moved.
+pub fn warn_kept_and_head(ui: &Ui, restored: &Restored) {
+    for path in &restored.plan.kept {
+        ui.warn(&format!(
+            "kept `{path}`: a nested repository or submodule is never deleted"
+        ));
+    }
+    if let Some(now) = &restored.head_moved {
+        let then = restored
+            .target
+            .meta
+            .head
+            .commit
+            .as_deref()
+            .unwrap_or("none");
+        ui.warn(&format!(
+            "HEAD has moved since this checkpoint was taken (then {}, now {}); HEAD was left alone",
+            then.get(..7).unwrap_or(then),
+            now.as_deref().map_or("none", |n| n.get(..7).unwrap_or(n))
+        ));
+    }
 }
 
 fn files(n: usize) -> String {

@@ -129,19 +129,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         after_save(ui, &repo, &c.id, args.quiet);
     }
     if !args.quiet {
-        for skipped in &checkpoint.meta.skipped {
-            match skipped.size {
-                Some(size) => ui.warn(&format!(
-                    "left out `{}`: {} is larger than checkpoint.maxFileSize",
-                    skipped.path,
-                    human_size(size)
-                )),
-                None => ui.warn(&format!(
-                    "left out `{}`: an embedded repository without any commit",
-                    skipped.path
-                )),
-            }
-        }
+        warn_skipped(ui, &checkpoint.meta.skipped);
         match &saved {
             Saved::Created(c) => {
                 let s = c.meta.stats;
@@ -163,6 +151,23 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         writeln!(out, "{}", checkpoint.id)?;
     }
     Ok(())
+}
+
+/// Warn about each path a save left out.
+pub fn warn_skipped<'a>(ui: &Ui, skipped: impl IntoIterator<Item = &'a format::Skipped>) {
+    for skipped in skipped {
+        match skipped.size {
+            Some(size) => ui.warn(&format!(
+                "left out `{}`: {} is larger than checkpoint.maxFileSize",
+                skipped.path,
+                human_size(size)
+            )),
+            None => ui.warn(&format!(
+                "left out `{}`: an embedded repository without any commit",
+                skipped.path
+            )),
+        }
+    }
 }
 
 /// The largest hook input read from stdin; the rest is drained and the input treated as
@@ -268,7 +273,7 @@ fn read_hook_input() -> Result<Vec<u8>, String> {
 /// Housekeeping after a new checkpoint: the configured retention (`checkpoint.autoPrune`,
 /// default on), then `git gc --auto` in the background when loose objects pile up. Neither
 /// can fail the save: problems are warnings.
-fn after_save(ui: &Ui, repo: &gix::Repository, id: &str, quiet: bool) {
+pub fn after_save(ui: &Ui, repo: &gix::Repository, id: &str, quiet: bool) {
     let auto = repo
         .config_snapshot()
         .boolean("checkpoint.autoPrune")

@@ -11,6 +11,7 @@ mod completion;
 mod crash;
 mod diff;
 mod errors;
+mod exec;
 mod faults;
 mod hooks;
 mod list_show;

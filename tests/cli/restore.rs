@@ -9,7 +9,7 @@ use crate::common::Repo;
 
 /// Everything a restore may change, path by path: kind, exec bit, content or link target.
 /// `.git` is left out.
-fn manifest(root: &Path) -> BTreeMap<String, String> {
+pub fn manifest(root: &Path) -> BTreeMap<String, String> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
         let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap()).collect();
         entries.sort_by_key(|e| e.file_name());
