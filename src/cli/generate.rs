@@ -333,6 +333,8 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "$ git checkpoint undo",
             "Keep at most 20 automatic checkpoints:",
             "$ git config checkpoint.auto.keep 20",
+            "Run a risky script; undo it by itself if it fails:",
+            "$ git checkpoint exec --restore-on-failure -- ./migrate.sh",
             "Hand checkpoints to a colleague or CI; first see what untracked files travel:",
             "$ git checkpoint push --dry-run && git checkpoint push origin pre-refactor",
             "$ git checkpoint fetch origin",
@@ -347,7 +349,8 @@ const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "* 0 :: Success.",
             "* 1 :: An error; one line starting with error: on standard error, sometimes followed by a hint.",
-            "* 2 :: A usage error: unknown flag, missing argument.",
+            "* 2 :: A usage error: unknown flag, missing argument. Also save --from-hook when checkpoint.hookFailure is block and the save failed.",
+            "* 126, 127, 128+N :: From exec: the command could not be run, was not found, or was killed by signal N; otherwise exec exits with the command's own code.",
         ],
     ),
     (
