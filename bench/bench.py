@@ -14,10 +14,11 @@ measures, as medians of repeated runs in the same process, side by side:
   - a save with nothing changed (what agents hit most);
   - `git checkpoint restore` of a checkpoint 40 files away against
     `git restore --source=<commit> --worktree -- . && git clean -fd`;
-  - peak memory (max RSS) of save and of `git add -A`.
+  - peak memory (max RSS) of every command measured.
 
 Then a large untracked directory that is not ignored, and `list` of 500 checkpoints against
-`git log --no-walk --notes=checkpoints` over the same refs. Prints Markdown tables.
+`git log --no-walk --notes=checkpoints` over the same refs, both right after the saves (loose
+objects) and after `git gc` (packed, as a repository usually is). Prints Markdown tables.
 """
 
 import argparse
@@ -217,13 +218,11 @@ def bench_list(runs, tmp, count=500):
     make_repo(path, 100)
     for i in range(count):
         run([BIN, "save", "-q", "--allow-empty", "-m", f"checkpoint {i}"], path)
-    ours = median_of(runs, [BIN, "list"], path)
-    theirs = median_of(
-        runs,
-        "git log --no-walk --notes=checkpoints --format='%H %s%n%N' --glob='refs/checkpoints/*'",
-        path,
-    )
-    return ours, theirs
+    git_list = "git log --no-walk --notes=checkpoints --format='%H %s%n%N' --glob='refs/checkpoints/*'"
+    loose = (median_of(runs, [BIN, "list"], path), median_of(runs, git_list, path))
+    git(path, "gc", "-q")
+    packed = (median_of(runs, [BIN, "list"], path), median_of(runs, git_list, path))
+    return loose, packed
 
 
 def main():
@@ -258,6 +257,17 @@ def main():
                 f"{fmt_ms(nc)} | {nc / st:.2f} | {fmt_ms(rs)} | {fmt_ms(grs)} | {rs / grs:.2f} | "
                 f"{fmt_mb(rows['save'][1])} | {fmt_mb(rows['git_add'][1])} |"
             )
+        print("\nPeak memory (max RSS) of each command, same runs:\n")
+        print("| files | `git status -uall` | save | git CLI save | `git add -A` | no-change save | restore 40 | git restore + clean | save / `git add -A` |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for n, r in results.items():
+            rows = r["rows"]
+            mem = {k: v[1] for k, v in rows.items()}
+            print(
+                f"| {n:,} | {fmt_mb(mem['status'])} | {fmt_mb(mem['save'])} | {fmt_mb(mem['git'])} | "
+                f"{fmt_mb(mem['git_add'])} | {fmt_mb(mem['nochange'])} | {fmt_mb(mem['restore'])} | "
+                f"{fmt_mb(mem['git_restore'])} | {mem['save'] / mem['git_add']:.2f} |"
+            )
         if args.untracked and sizes:
             n = sizes[0]
             print(f"size {n} + {args.untracked} untracked...", file=sys.stderr)
@@ -268,11 +278,13 @@ def main():
             print(f"| {fmt_ms(r['status'][0])} | {fmt_ms(r['save'][0])} | {fmt_ms(r['git'][0])} | "
                   f"{r['save'][0] / r['git'][0]:.2f} | {fmt_ms(r['nochange'][0])} | {r['nochange'][0] / r['status'][0]:.2f} |")
         print("size list...", file=sys.stderr)
-        ours, theirs = bench_list(args.runs, tmp)
+        loose, packed = bench_list(args.runs, tmp)
         print("\n`list` of 500 checkpoints:\n")
-        print("| `git checkpoint list` | `git log --no-walk --notes=checkpoints` | ratio |")
-        print("|---:|---:|---:|")
-        print(f"| {fmt_ms(ours[0])} | {fmt_ms(theirs[0])} | {ours[0] / theirs[0]:.2f} |")
+        print("| objects | `git checkpoint list` | `git log --no-walk --notes=checkpoints` | ratio | peak RSS (ours / git) |")
+        print("|---|---:|---:|---:|---:|")
+        for label, (ours, theirs) in (("loose, right after the saves", loose), ("packed, after `git gc`", packed)):
+            print(f"| {label} | {fmt_ms(ours[0])} | {fmt_ms(theirs[0])} | {ours[0] / theirs[0]:.2f} | "
+                  f"{fmt_mb(ours[1])} / {fmt_mb(theirs[1])} |")
     finally:
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -188,21 +188,24 @@ pub fn snapshot(
         .emit_empty_directories(false)
         .recurse_repositories(false);
     let interrupt = AtomicBool::new(false);
-    repo.index_worktree_status(
-        index,
-        None::<&BStr>,
-        &mut recorder,
-        gix::status::plumbing::index_as_worktree::traits::FastEq,
-        NoSubmoduleStatus,
-        &mut gix::progress::Discard,
-        &interrupt,
-        gix::status::index_worktree::Options {
-            sorting: None,
-            dirwalk_options: Some(dirwalk),
-            rewrites: None,
-            thread_limit: None,
-        },
-    )
+    // The status has no progress of its own here: say what is going on when it takes long.
+    crate::progress::during("checking the working tree", index.entries().len(), || {
+        repo.index_worktree_status(
+            index,
+            None::<&BStr>,
+            &mut recorder,
+            gix::status::plumbing::index_as_worktree::traits::FastEq,
+            NoSubmoduleStatus,
+            &mut gix::progress::Discard,
+            &interrupt,
+            gix::status::index_worktree::Options {
+                sorting: None,
+                dirwalk_options: Some(dirwalk),
+                rewrites: None,
+                thread_limit: None,
+            },
+        )
+    })
     .context(|| "cannot compute the status of the working tree".into())?;
 
     let mut actions: HashMap<&BStr, Action> = HashMap::new();
@@ -250,6 +253,8 @@ pub fn snapshot(
 
     let mut overrides: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
     let mut unmerged = false;
+    let to_rehash = actions.values().filter(|a| **a == Action::Rehash).count();
+    let mut rehashed = 0;
     let entries = index.entries();
     let mut i = 0;
     while i < entries.len() {
@@ -284,7 +289,11 @@ pub fn snapshot(
         } else {
             match actions.get(path) {
                 Some(Action::Remove) => None,
-                Some(Action::Rehash) => hasher.hash(path, Some(entry.mode))?,
+                Some(Action::Rehash) => {
+                    rehashed += 1;
+                    crate::progress::report("hashing changed files", rehashed, to_rehash);
+                    hasher.hash(path, Some(entry.mode))?
+                }
                 None if entry.flags.contains(Flags::INTENT_TO_ADD) => hasher.hash(path, None)?,
                 None => continue,
             }
