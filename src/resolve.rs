@@ -16,28 +16,53 @@ use crate::store::{self, Checkpoint};
 /// Every checkpoint with its metadata, newest first.
 ///
 /// A ref under `refs/checkpoints/` that does not lead to a readable checkpoint commit (made by
-/// hand, or fetched from elsewhere) is left out, so that it cannot break the others; see
-/// [`load_all_reporting`] to learn about them.
+/// hand, fetched from elsewhere, or pointing at a missing object) is left out, so that it
+/// cannot break the others; see [`load_all_reporting`] to learn about them.
 pub fn load_all(repo: &gix::Repository) -> Result<Vec<Checkpoint>> {
-    Ok(load_all_reporting(repo)?.0)
+    Ok(load_all_reporting(repo)?.checkpoints)
 }
 
-/// Refs under `refs/checkpoints/` left out by [`load_all`]: the id, and why.
-pub type Broken = Vec<(String, String)>;
+/// Refs under `refs/checkpoints/` left out by [`load_all`], each with the reason.
+pub type Broken = Vec<store::BrokenRef>;
+
+/// What [`load_all_reporting`] found.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    /// The checkpoints, newest first.
+    pub checkpoints: Vec<Checkpoint>,
+    /// The refs left out.
+    pub broken: Broken,
+}
 
 /// Like [`load_all`], and also the refs left out, each with the reason.
-pub fn load_all_reporting(repo: &gix::Repository) -> Result<(Vec<Checkpoint>, Broken)> {
-    let refs = store::refs(repo)?;
+pub fn load_all_reporting(repo: &gix::Repository) -> Result<Loaded> {
+    let (refs, mut broken) = store::refs_reporting(repo)?;
     let mut notes = store::Notes::open(repo)?;
-    let mut out = Vec::with_capacity(refs.len());
-    let mut broken = Vec::new();
+    let mut checkpoints = Vec::with_capacity(refs.len());
     for r in &refs {
         match notes.checkpoint(repo, r) {
-            Ok(c) => out.push(c),
-            Err(err) => broken.push((r.id.clone(), err.to_string())),
+            Ok(c) => checkpoints.push(c),
+            Err(err) => broken.push(store::BrokenRef {
+                id: Some(r.id.clone()),
+                target: Some(r.commit),
+                reason: err.to_string(),
+            }),
         }
     }
-    Ok((out, broken))
+    broken.sort_by(|a, b| b.id.cmp(&a.id));
+    Ok(Loaded {
+        checkpoints,
+        broken,
+    })
+}
+
+/// The broken ref (see [`load_all_reporting`]) whose id is exactly `spec`: only an exact id
+/// names a broken ref, never a prefix or a position, so that it is never chosen by accident.
+pub fn broken_exact<'a>(
+    broken: &'a [store::BrokenRef],
+    spec: &str,
+) -> Option<&'a store::BrokenRef> {
+    broken.iter().find(|b| b.id.as_deref() == Some(spec))
 }
 
 /// The checkpoints of one worktree (`None`: the main one), newest first.

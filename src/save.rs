@@ -190,10 +190,16 @@ pub fn commit_captured(
     }
 
     // Ids only grow: a new one is greater than every existing id (refs whose names are not
-    // ids, made by hand or fetched, do not count).
+    // ids, or that do not point at a commit, made by hand or fetched, do not count: such a
+    // ref named in the far future would otherwise push every new id, and its time, there).
     let mut newest = existing
         .iter()
-        .find(|r| format::is_id(&r.id))
+        .find(|r| {
+            format::is_id(&r.id)
+                && repo
+                    .find_header(r.commit)
+                    .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
+        })
         .map(|r| r.id.clone());
     loop {
         let now = Utc::now();

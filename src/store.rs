@@ -37,33 +37,71 @@ pub struct CheckpointRef {
     pub commit: ObjectId,
 }
 
-/// Every checkpoint ref, newest (greatest id) first.
+/// A ref under `refs/checkpoints/` that is not a readable checkpoint: made by hand, fetched
+/// from a broken repository, or pointing at an object that is missing or not a commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenRef {
+    /// The id (the ref name without `refs/checkpoints/`); `None` when the ref could not even
+    /// be named (the reason then says which file it is).
+    pub id: Option<String>,
+    /// The object the ref points to, when it points to one.
+    pub target: Option<ObjectId>,
+    /// Why it is not a checkpoint.
+    pub reason: String,
+}
+
+/// Every checkpoint ref, newest (greatest id) first. Refs that cannot be read as a direct ref
+/// are left out; see [`refs_reporting`].
 pub fn refs(repo: &gix::Repository) -> Result<Vec<CheckpointRef>> {
+    Ok(refs_reporting(repo)?.0)
+}
+
+/// Every checkpoint ref, newest first, and the refs under `refs/checkpoints/` that could not
+/// be read: a problem with one ref never hides the others. Whether the object a ref points to
+/// exists is not checked here (it is not needed to list, save or delete).
+pub fn refs_reporting(repo: &gix::Repository) -> Result<(Vec<CheckpointRef>, Vec<BrokenRef>)> {
     let platform = repo
         .references()
         .context(|| "cannot read references".into())?;
+    // Not `.peeled()`: peeling looks up every object, and one ref to a missing object would
+    // fail the whole listing.
     let iter = platform
         .prefixed(REF_PREFIX)
-        .context(|| format!("cannot list {REF_PREFIX}"))?
-        .peeled()
         .context(|| format!("cannot list {REF_PREFIX}"))?;
     let mut out = Vec::new();
+    let mut broken = Vec::new();
     for reference in iter {
-        let reference = reference.context(|| format!("cannot read a ref under {REF_PREFIX}"))?;
+        let reference = match reference {
+            Ok(reference) => reference,
+            Err(err) => {
+                broken.push(BrokenRef {
+                    id: None,
+                    target: None,
+                    reason: err.to_string(),
+                });
+                continue;
+            }
+        };
         let name = reference.name().as_bstr();
         let Some(id) = name.strip_prefix(REF_PREFIX.as_bytes()) else {
             continue;
         };
-        let Some(commit) = reference.try_id() else {
-            continue;
-        };
-        out.push(CheckpointRef {
-            id: id.to_str_lossy().into_owned(),
-            commit: commit.detach(),
-        });
+        let id = id.to_str_lossy().into_owned();
+        match reference.try_id() {
+            Some(commit) => out.push(CheckpointRef {
+                id,
+                commit: commit.detach(),
+            }),
+            None => broken.push(BrokenRef {
+                id: Some(id),
+                target: None,
+                reason: "it is a symbolic ref".into(),
+            }),
+        }
     }
     out.sort_by(|a, b| b.id.cmp(&a.id));
-    Ok(out)
+    broken.sort_by(|a, b| b.id.cmp(&a.id));
+    Ok((out, broken))
 }
 
 /// Read access to the notes of checkpoints.
@@ -424,33 +462,44 @@ pub fn delete(
     checkpoints: &[Checkpoint],
     clean_orphans: bool,
 ) -> Result<()> {
+    let ids: Vec<String> = checkpoints.iter().map(|c| c.id.clone()).collect();
+    delete_ids(repo, &ids, clean_orphans)
+}
+
+/// [`delete`] by id: also deletes refs under `refs/checkpoints/` that are not readable
+/// checkpoints (see [`refs_reporting`]). Ids that name no ref are ignored.
+pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -> Result<()> {
     let mut attempt = 0;
     loop {
         attempt += 1;
         // Read the notes tip before the refs: a save that lands after this read moves the tip,
         // and the compare-and-swap below then fails and retries.
         let tip = notes_tip(repo)?;
-        let live = refs(repo)?;
+        let (live, broken) = refs_reporting(repo)?;
         let mut edits = Vec::new();
         let mut note_edits: Vec<(ObjectId, Option<ObjectId>)> = Vec::new();
-        for c in checkpoints {
-            let Some(current) = live.iter().find(|r| r.id == c.id) else {
+        for id in ids {
+            let expected = if let Some(current) = live.iter().find(|r| r.id == *id) {
+                note_edits.push((current.commit, None));
+                PreviousValue::MustExistAndMatch(Target::Object(current.commit))
+            } else if broken.iter().any(|b| b.id.as_ref() == Some(id)) {
+                PreviousValue::MustExist
+            } else {
                 continue;
             };
             edits.push(RefEdit {
                 change: Change::Delete {
-                    expected: PreviousValue::MustExistAndMatch(Target::Object(current.commit)),
+                    expected,
                     log: RefLog::AndReference,
                 },
-                name: full_name(&format::ref_name(&c.id))?,
+                name: full_name(&format::ref_name(id))?,
                 deref: false,
             });
-            note_edits.push((current.commit, None));
         }
         if clean_orphans {
             let keep: std::collections::HashSet<ObjectId> = live
                 .iter()
-                .filter(|r| !checkpoints.iter().any(|c| c.id == r.id))
+                .filter(|r| !ids.contains(&r.id))
                 .map(|r| r.commit)
                 .collect();
             for annotated in note_targets(repo, tip)? {

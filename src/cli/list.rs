@@ -36,12 +36,11 @@ pub struct Args {
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let repo = open_repo()?;
     let worktree = git_checkpoint::repo::worktree_name(&repo)?;
-    let (all, broken) = git_checkpoint::resolve::load_all_reporting(&repo)?;
-    for (id, reason) in &broken {
-        ui.warn(&format!(
-            "refs/checkpoints/{id} is not a checkpoint and is left out: {reason}"
-        ));
+    let loaded = git_checkpoint::resolve::load_all_reporting(&repo)?;
+    for broken in &loaded.broken {
+        ui.warn_broken(broken);
     }
+    let all = loaded.checkpoints;
     let session = args
         .session
         .as_deref()
