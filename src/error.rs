@@ -51,6 +51,12 @@ pub enum Error {
     /// Another process kept winning the race for the notes ref.
     #[error("could not update `{0}`: it kept changing under concurrent writers; try again")]
     Contention(String),
+    /// A lock file that is not git-checkpoint's to remove stands in the way of updating refs.
+    #[error(
+        "cannot update refs: the lock file `{}` exists; another git process seems to be running in this repository, or one was killed and left it behind",
+        .0.display()
+    )]
+    Locked(PathBuf),
     /// A merge, rebase, cherry-pick, revert or bisect is in progress.
     #[error("{0} is in progress; finish or abort it first, or use --force")]
     OperationInProgress(String),

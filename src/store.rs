@@ -1,7 +1,7 @@
 //! The checkpoint store: refs under `refs/checkpoints/` and their notes in
 //! `refs/notes/checkpoints`, read and written with compare-and-swap.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use gix::ObjectId;
 use gix::bstr::ByteSlice;
@@ -295,13 +295,127 @@ impl From<Error> for CreateError {
     }
 }
 
-/// How many times a lost race for the notes ref is retried.
-const MAX_ATTEMPTS: u32 = 80;
+/// How long a writer keeps trying, in all, while other writers win the race for the notes ref
+/// or hold a lock for a moment: enough for dozens of concurrent savers on a loaded machine,
+/// short enough that a lock that does not go away is reported within seconds.
+const RETRY_BUDGET: Duration = Duration::from_secs(5);
 
-/// A lock on the notes ref older than this was left by a process that died (a transaction
-/// holds it for milliseconds): it is removed, so that one killed save cannot block every
-/// later one.
+/// A writer gives up only after this many attempts too, so that a machine too busy to make
+/// many attempts within [`RETRY_BUDGET`] does not turn a lost race into a failed save.
+const MIN_ATTEMPTS: u32 = 8;
+
+/// A lock file older than this was left by a process that died (a transaction holds its locks
+/// for milliseconds). Ours (the notes ref's, a checkpoint ref's) are then removed, so that one
+/// killed save cannot block every later one; git's `packed-refs.lock` is reported instead.
 const STALE_LOCK: Duration = Duration::from_secs(2);
+
+/// The name of git's lock on `packed-refs`, in the common directory.
+const PACKED_REFS_LOCK: &str = "packed-refs.lock";
+
+/// The retry policy of ref transactions: a lost compare-and-swap or a lock held for a moment
+/// is tried again after a pause; anything else, a lock that stays, or an exhausted budget is
+/// an error at once.
+struct Retry {
+    started: Instant,
+    attempt: u32,
+}
+
+impl Retry {
+    fn new() -> Retry {
+        Retry {
+            started: Instant::now(),
+            attempt: 0,
+        }
+    }
+
+    /// Decide after `err`, the failure of a transaction editing `names`: `Ok` (after a pause)
+    /// to try again, else the error to report, with `context` saying what was being done.
+    fn again(
+        &mut self,
+        repo: &gix::Repository,
+        err: gix::Error,
+        names: &[&FullName],
+        context: impl FnOnce() -> String,
+    ) -> Result<()> {
+        self.attempt += 1;
+        let lost_race = err.classify().is_conflict();
+        let locked = !lost_race && err.classify().is_retryable();
+        if !lost_race && !locked {
+            return Err(Error::Git {
+                context: context(),
+                source: Box::new(err),
+            });
+        }
+        let lock = if locked { held_lock(repo, names) } else { None };
+        if let Some(lock) = &lock
+            && lock.age > STALE_LOCK
+        {
+            if !lock.ours {
+                return Err(Error::Locked(lock.path.clone()));
+            }
+            // Left by a process that died: nobody else will remove it.
+            let _ = std::fs::remove_file(&lock.path);
+            return Ok(());
+        }
+        if self.started.elapsed() > RETRY_BUDGET && self.attempt >= MIN_ATTEMPTS {
+            return Err(match lock {
+                Some(lock) => Error::Locked(lock.path),
+                None if lost_race => Error::Contention(NOTES_REF.into()),
+                None => Error::Git {
+                    context: context(),
+                    source: Box::new(err),
+                },
+            });
+        }
+        // Sleep a little, more after each lost race, with jitter so that racing writers
+        // spread out.
+        let base = 1u64 << self.attempt.min(5);
+        let jitter = rand::random::<u64>() % (base * 2 + 1);
+        std::thread::sleep(Duration::from_millis(base + jitter));
+        Ok(())
+    }
+}
+
+/// A lock file in the way of a transaction.
+struct HeldLock {
+    path: std::path::PathBuf,
+    /// How long since it was last written.
+    age: Duration,
+    /// Whether only git-checkpoint takes it (a checkpoint ref's, the notes ref's), so that a
+    /// stale one is ours to remove.
+    ours: bool,
+}
+
+/// The lock file that stands in the way of a transaction editing `names`: the stalest of
+/// theirs and `packed-refs.lock`, if any exists.
+fn held_lock(repo: &gix::Repository, names: &[&FullName]) -> Option<HeldLock> {
+    let common = repo.common_dir();
+    let candidates = names
+        .iter()
+        .map(|name| {
+            let path = common.join(&*name.as_bstr().to_str_lossy());
+            let mut lock = path.into_os_string();
+            lock.push(".lock");
+            (std::path::PathBuf::from(lock), true)
+        })
+        .chain(std::iter::once((common.join(PACKED_REFS_LOCK), false)));
+    candidates
+        .filter_map(|(path, ours)| {
+            Some(HeldLock {
+                age: lock_age(&path)?,
+                path,
+                ours,
+            })
+        })
+        .max_by_key(|lock| lock.age)
+}
+
+/// How long ago the lock file at `path` was last written; `None` when there is none.
+fn lock_age(path: &std::path::Path) -> Option<Duration> {
+    let modified = std::fs::metadata(path).ok()?.modified().ok();
+    // A time in the future (clock skew) counts as fresh.
+    Some(modified.and_then(|t| t.elapsed().ok()).unwrap_or_default())
+}
 
 /// Create `refs/checkpoints/<id>` pointing at `commit` and attach `meta` as its note, in one ref
 /// transaction: the checkpoint ref must not exist, the notes ref must still be what was read.
@@ -318,9 +432,8 @@ pub fn create(
         .context(|| "cannot write the note".into())?
         .detach();
     let message = format!("checkpoint: note for {id}");
-    let mut attempt = 0;
+    let mut retry = Retry::new();
     loop {
-        attempt += 1;
         if repo
             .try_find_reference(ref_name.as_ref())
             .context(|| format!("cannot read {}", ref_name.as_bstr()))?
@@ -342,19 +455,12 @@ pub fn create(
             },
             notes_edit(tip, notes_commit)?,
         ];
+        let notes_name = full_name(NOTES_REF)?;
         match repo.edit_references(edits) {
             Ok(_) => return Ok(()),
-            Err(_) if attempt < MAX_ATTEMPTS => backoff(repo, attempt),
-            Err(err) => {
-                if err.classify().is_conflict() {
-                    return Err(Error::Contention(NOTES_REF.into()).into());
-                }
-                return Err(Error::Git {
-                    context: format!("cannot create {}", ref_name.as_bstr()),
-                    source: Box::new(err),
-                }
-                .into());
-            }
+            Err(err) => retry.again(repo, err, &[&ref_name, &notes_name], || {
+                format!("cannot create {}", ref_name.as_bstr())
+            })?,
         }
     }
 }
@@ -422,13 +528,7 @@ pub(crate) fn full_name(name: &str) -> Result<FullName> {
 /// Remove the notes ref's lock file if it was left behind by a process that died, and the
 /// locks of checkpoint refs likewise (their ids are never reused, so they only clutter).
 pub fn clear_stale_locks(repo: &gix::Repository) {
-    let stale = |path: &std::path::Path| {
-        std::fs::metadata(path)
-            .and_then(|md| md.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > STALE_LOCK)
-    };
+    let stale = |path: &std::path::Path| lock_age(path).is_some_and(|age| age > STALE_LOCK);
     let notes_lock = repo.common_dir().join(format!("{NOTES_REF}.lock"));
     if stale(&notes_lock) {
         let _ = std::fs::remove_file(&notes_lock);
@@ -441,17 +541,6 @@ pub fn clear_stale_locks(repo: &gix::Repository) {
             }
         }
     }
-}
-
-/// Sleep a little, more after each lost race, with jitter so that racing writers spread out;
-/// now and then, clear locks left by processes that died.
-fn backoff(repo: &gix::Repository, attempt: u32) {
-    if attempt.is_multiple_of(8) {
-        clear_stale_locks(repo);
-    }
-    let base = 1u64 << attempt.min(6);
-    let jitter = rand::random::<u64>() % (base * 2 + 1);
-    std::thread::sleep(Duration::from_millis(base + jitter));
 }
 
 /// Delete checkpoints (refs and notes) in one ref transaction with one notes commit. With
@@ -469,9 +558,8 @@ pub fn delete(
 /// [`delete`] by id: also deletes refs under `refs/checkpoints/` that are not readable
 /// checkpoints (see [`refs_reporting`]). Ids that name no ref are ignored.
 pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -> Result<()> {
-    let mut attempt = 0;
+    let mut retry = Retry::new();
     loop {
-        attempt += 1;
         // Read the notes tip before the refs: a save that lands after this read moves the tip,
         // and the compare-and-swap below then fails and retries.
         let tip = notes_tip(repo)?;
@@ -517,15 +605,11 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
         if edits.is_empty() {
             return Ok(());
         }
+        let names: Vec<FullName> = edits.iter().map(|e| e.name.clone()).collect();
+        let names: Vec<&FullName> = names.iter().collect();
         match repo.edit_references(edits) {
             Ok(_) => return Ok(()),
-            Err(_) if attempt < MAX_ATTEMPTS => backoff(repo, attempt),
-            Err(err) => {
-                return Err(Error::Git {
-                    context: "cannot delete checkpoints".into(),
-                    source: Box::new(err),
-                });
-            }
+            Err(err) => retry.again(repo, err, &names, || "cannot delete checkpoints".into())?,
         }
     }
 }
@@ -536,9 +620,9 @@ pub fn replace_note(repo: &gix::Repository, commit: ObjectId, meta: &Metadata) -
         .write_blob(meta.to_note().as_bytes())
         .context(|| "cannot write the note".into())?
         .detach();
-    let mut attempt = 0;
+    let mut retry = Retry::new();
+    let notes_name = full_name(NOTES_REF)?;
     loop {
-        attempt += 1;
         let tip = notes_tip(repo)?;
         let new = notes_commit(
             repo,
@@ -548,13 +632,9 @@ pub fn replace_note(repo: &gix::Repository, commit: ObjectId, meta: &Metadata) -
         )?;
         match repo.edit_references([notes_edit(tip, new)?]) {
             Ok(_) => return Ok(()),
-            Err(_) if attempt < MAX_ATTEMPTS => backoff(repo, attempt),
-            Err(err) => {
-                return Err(Error::Git {
-                    context: format!("cannot update {NOTES_REF}"),
-                    source: Box::new(err),
-                });
-            }
+            Err(err) => retry.again(repo, err, &[&notes_name], || {
+                format!("cannot update {NOTES_REF}")
+            })?,
         }
     }
 }
