@@ -257,7 +257,9 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
     }
     Ok(Metadata {
         schema: format::SCHEMA,
-        id: fields.id.unwrap_or_else(|| reference.id.clone()),
+        // The ref names the checkpoint; a commit's `Checkpoint-Id` differing from it (a commit
+        // copied under another ref) must not make the metadata disagree with the id.
+        id: reference.id.clone(),
         name: fields.name,
         message: fields.message,
         kind: fields
