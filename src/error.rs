@@ -51,6 +51,11 @@ pub enum Error {
     /// Another process kept winning the race for the notes ref.
     #[error("could not update `{0}`: it kept changing under concurrent writers; try again")]
     Contention(String),
+    /// `refs/notes/checkpoints` exists but cannot be read as a notes commit: the checkpoints'
+    /// metadata is then derived from their commits, and notes cannot be written without
+    /// dropping the unreadable ones.
+    #[error("`refs/notes/checkpoints` cannot be read: {0}")]
+    NotesDamaged(String),
     /// A lock file that is not git-checkpoint's to remove stands in the way of updating refs.
     #[error(
         "cannot update refs: the lock file `{}` exists; another git process seems to be running in this repository, or one was killed and left it behind",

@@ -32,6 +32,9 @@ pub struct Loaded {
     pub checkpoints: Vec<Checkpoint>,
     /// The refs left out.
     pub broken: Broken,
+    /// Why `refs/notes/checkpoints` could not be read, if it could not: then every checkpoint
+    /// has metadata derived from its commit, with this text as its `note_problem`.
+    pub notes_problem: Option<String>,
 }
 
 /// Like [`load_all`], and also the refs left out, each with the reason.
@@ -53,6 +56,7 @@ pub fn load_all_reporting(repo: &gix::Repository) -> Result<Loaded> {
     Ok(Loaded {
         checkpoints,
         broken,
+        notes_problem: notes.problem().map(str::to_string),
     })
 }
 

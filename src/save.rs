@@ -253,12 +253,12 @@ pub fn commit_captured(
             extra: Default::default(),
         };
         match store::create(repo, &id, commit, &meta) {
-            Ok(()) => {
+            Ok(note_problem) => {
                 return Ok(Saved::Created(Checkpoint {
                     id,
                     commit,
                     meta,
-                    note_problem: None,
+                    note_problem,
                 }));
             }
             Err(CreateError::IdTaken) => newest = Some(id),

@@ -24,7 +24,8 @@ pub struct Checkpoint {
     /// Its metadata: the note, or what could be derived from the commit when the note is
     /// missing or damaged.
     pub meta: Metadata,
-    /// Why the metadata had to be derived from the commit, if it had to.
+    /// Why the metadata had to be derived from the commit, if it had to; for a checkpoint just
+    /// saved, why its note could not be written.
     pub note_problem: Option<String>,
 }
 
@@ -107,22 +108,31 @@ pub fn refs_reporting(repo: &gix::Repository) -> Result<(Vec<CheckpointRef>, Vec
 /// Read access to the notes of checkpoints.
 pub struct Notes {
     state: Option<NotesState>,
+    /// Why `refs/notes/checkpoints` could not be read, when it could not.
+    problem: Option<String>,
 }
 
 impl Notes {
-    /// Open the notes tree as it is now.
+    /// Open the notes tree as it is now. A notes ref that cannot be read (pointing at a blob,
+    /// at a commit whose tree is missing, …) is not an error: every checkpoint then gets the
+    /// metadata derived from its commit, and [`Notes::problem`] says why.
     pub fn open(repo: &gix::Repository) -> Result<Notes> {
-        let state = match notes_tip(repo)? {
-            None => None,
-            Some(commit) => {
-                let tree = commit_tree(repo, commit)?;
-                Some(
-                    NotesState::new(tree, &repo.objects)
-                        .context(|| format!("cannot read {NOTES_REF}"))?,
-                )
-            }
-        };
-        Ok(Notes { state })
+        Ok(match read_notes(repo) {
+            Ok(notes) => Notes {
+                state: notes.map(|n| n.state),
+                problem: None,
+            },
+            Err(problem) => Notes {
+                state: None,
+                problem: Some(problem.to_string()),
+            },
+        })
+    }
+
+    /// Why `refs/notes/checkpoints` could not be read, if it could not: then no checkpoint
+    /// has its note, and each one's [`Checkpoint::note_problem`] is this text.
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
     }
 
     /// The raw note of `commit`, if there is one. A note above [`MAX_NOTE_BYTES`] is an error
@@ -158,7 +168,11 @@ impl Notes {
         repo: &gix::Repository,
         reference: &CheckpointRef,
     ) -> Result<Checkpoint> {
-        let problem = match self.raw(repo, reference.commit) {
+        let read = match &self.problem {
+            Some(problem) => Err(problem.clone()),
+            None => self.raw(repo, reference.commit).map_err(|e| e.to_string()),
+        };
+        let problem = match read {
             Ok(Some(bytes)) => match Metadata::from_note(&bytes) {
                 Ok(meta) if meta.id == reference.id => {
                     return Ok(Checkpoint {
@@ -176,7 +190,7 @@ impl Notes {
                 Err(err) => err.to_string(),
             },
             Ok(None) => "note is missing".to_string(),
-            Err(err) => err.to_string(),
+            Err(problem) => problem,
         };
         let meta = derive(repo, reference)?;
         Ok(Checkpoint {
@@ -197,12 +211,45 @@ pub fn commit_tree(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId>
         .detach())
 }
 
-/// The commit `refs/notes/checkpoints` points to, if it exists.
-fn notes_tip(repo: &gix::Repository) -> Result<Option<ObjectId>> {
+/// `refs/notes/checkpoints` as read at one moment.
+struct NotesTip {
+    /// The notes commit.
+    tip: ObjectId,
+    /// Its tree.
+    tree: ObjectId,
+    /// The notes in that tree.
+    state: NotesState,
+}
+
+/// The notes ref as it is now, `None` when there is no notes ref; [`Error::NotesDamaged`] when
+/// it exists but cannot be read as a notes commit (it points at a blob, its tree is missing, …).
+fn read_notes(repo: &gix::Repository) -> Result<Option<NotesTip>> {
+    let damaged = |why: String| Error::NotesDamaged(why);
     let reference = repo
         .try_find_reference(NOTES_REF)
-        .context(|| format!("cannot read {NOTES_REF}"))?;
-    Ok(reference.and_then(|r| r.try_id()).map(|id| id.detach()))
+        .map_err(|e| damaged(e.to_string()))?;
+    let Some(reference) = reference else {
+        return Ok(None);
+    };
+    let Some(tip) = reference.try_id().map(|id| id.detach()) else {
+        return Err(damaged("it is a symbolic ref".into()));
+    };
+    let tree = commit_tree(repo, tip).map_err(|e| damaged(e.to_string()))?;
+    let state = NotesState::new(tree, &repo.objects)
+        .map_err(|e| damaged(format!("cannot read its tree {tree}: {e}")))?;
+    Ok(Some(NotesTip { tip, tree, state }))
+}
+
+/// [`read_notes`], with a damaged notes ref as `Err(why)` inside `Ok`: for writers that can
+/// still do their part without touching the notes.
+fn read_notes_or_damage(
+    repo: &gix::Repository,
+) -> Result<std::result::Result<Option<NotesTip>, String>> {
+    match read_notes(repo) {
+        Ok(notes) => Ok(Ok(notes)),
+        Err(damaged @ Error::NotesDamaged(_)) => Ok(Err(damaged.to_string())),
+        Err(err) => Err(err),
+    }
 }
 
 /// Metadata reconstructed from the checkpoint commit alone: its trailers, parents and time.
@@ -422,13 +469,19 @@ fn lock_age(path: &std::path::Path) -> Option<Duration> {
 /// Create `refs/checkpoints/<id>` pointing at `commit` and attach `meta` as its note, in one ref
 /// transaction: the checkpoint ref must not exist, the notes ref must still be what was read.
 /// A lost race for the notes ref is retried with a fresh read; a taken id is reported.
+///
+/// When `refs/notes/checkpoints` cannot be read at all, writing a note would drop every other
+/// note with it: the checkpoint ref is then created alone (its commit's trailers still carry
+/// its id, kind and message), the damaged notes ref is left for the user to repair, and the
+/// returned text says why the note is missing. `Ok(None)`: ref and note were both written.
 pub fn create(
     repo: &gix::Repository,
     id: &str,
     commit: ObjectId,
     meta: &Metadata,
-) -> std::result::Result<(), CreateError> {
+) -> std::result::Result<Option<String>, CreateError> {
     let ref_name = full_name(&format::ref_name(id))?;
+    let notes_name = full_name(NOTES_REF)?;
     let blob = repo
         .write_blob(meta.to_note().as_bytes())
         .context(|| "cannot write the note".into())?
@@ -443,44 +496,54 @@ pub fn create(
         {
             return Err(CreateError::IdTaken);
         }
-        let tip = notes_tip(repo)?;
-        let notes_commit = notes_commit(repo, tip, &[(commit, Some(blob))], &message)?;
-        let edits = vec![
-            RefEdit {
-                change: Change::Update {
-                    log: no_reflog(),
-                    expected: PreviousValue::MustNotExist,
-                    new: Target::Object(commit),
-                },
-                name: ref_name.clone(),
-                deref: false,
+        let mut edits = vec![RefEdit {
+            change: Change::Update {
+                log: no_reflog(),
+                expected: PreviousValue::MustNotExist,
+                new: Target::Object(commit),
             },
-            notes_edit(tip, notes_commit)?,
-        ];
-        let notes_name = full_name(NOTES_REF)?;
+            name: ref_name.clone(),
+            deref: false,
+        }];
+        let mut names = vec![&ref_name];
+        let note_problem = match read_notes_or_damage(repo)? {
+            Ok(notes) => {
+                let tip = notes.as_ref().map(|n| n.tip);
+                let notes_commit = notes_commit(
+                    repo,
+                    notes.map(|n| n.state),
+                    &[(commit, Some(blob))],
+                    &message,
+                )?;
+                edits.push(notes_edit(tip, notes_commit)?);
+                names.push(&notes_name);
+                None
+            }
+            Err(why) => Some(format!("its note was not written: {why}")),
+        };
         match repo.edit_references(edits) {
-            Ok(_) => return Ok(()),
-            Err(err) => retry.again(repo, err, &[&ref_name, &notes_name], || {
+            Ok(_) => return Ok(note_problem),
+            Err(err) => retry.again(repo, err, &names, || {
                 format!("cannot create {}", ref_name.as_bstr())
             })?,
         }
     }
 }
 
-/// Write a notes commit on top of `tip` applying `edits` (`None` removes a note). Notes commits
-/// have no parent: the notes ref keeps no history, so dropped metadata does not linger.
-pub(crate) fn notes_commit(
+/// Write a notes commit of `notes` (`None`: no notes yet) with `edits` applied (`None` removes
+/// a note). Notes commits have no parent: the notes ref keeps no history, so dropped metadata
+/// does not linger.
+fn notes_commit(
     repo: &gix::Repository,
-    tip: Option<ObjectId>,
+    notes: Option<NotesState>,
     edits: &[(ObjectId, Option<ObjectId>)],
     message: &str,
 ) -> Result<ObjectId> {
-    let root = match tip {
-        Some(tip) => commit_tree(repo, tip)?,
-        None => ObjectId::empty_tree(repo.object_hash()),
+    let mut state = match notes {
+        Some(state) => state,
+        None => NotesState::new(ObjectId::empty_tree(repo.object_hash()), &repo.objects)
+            .context(|| format!("cannot read {NOTES_REF}"))?,
     };
-    let mut state =
-        NotesState::new(root, &repo.objects).context(|| format!("cannot read {NOTES_REF}"))?;
     for (annotated, blob) in edits {
         state
             .edit(*annotated, *blob, &repo.objects)
@@ -497,7 +560,7 @@ pub(crate) fn notes_commit(
 }
 
 /// The edit moving the notes ref from `tip` to `new`, failing if someone moved it meanwhile.
-pub(crate) fn notes_edit(tip: Option<ObjectId>, new: ObjectId) -> Result<RefEdit> {
+fn notes_edit(tip: Option<ObjectId>, new: ObjectId) -> Result<RefEdit> {
     Ok(RefEdit {
         change: Change::Update {
             log: no_reflog(),
@@ -563,8 +626,10 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
     let mut retry = Retry::new();
     loop {
         // Read the notes tip before the refs: a save that lands after this read moves the tip,
-        // and the compare-and-swap below then fails and retries.
-        let tip = notes_tip(repo)?;
+        // and the compare-and-swap below then fails and retries. Notes that cannot be read are
+        // left alone: the refs go, and their notes stay in the damaged tree (as orphans that a
+        // prune removes once the notes ref is repaired).
+        let notes = read_notes_or_damage(repo)?.ok().flatten();
         let (live, broken) = refs_reporting(repo)?;
         let mut edits = Vec::new();
         let mut note_edits: Vec<(ObjectId, Option<ObjectId>)> = Vec::new();
@@ -592,16 +657,22 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
                 .filter(|r| !ids.contains(&r.id))
                 .map(|r| r.commit)
                 .collect();
-            for annotated in note_targets(repo, tip)? {
+            for annotated in note_targets(repo, notes.as_ref())? {
                 if !keep.contains(&annotated) && !note_edits.iter().any(|(c, _)| *c == annotated) {
                     note_edits.push((annotated, None));
                 }
             }
         }
-        if let Some(tip) = tip
+        if let Some(notes) = notes
             && !note_edits.is_empty()
         {
-            let commit = notes_commit(repo, Some(tip), &note_edits, "checkpoint: remove notes")?;
+            let tip = notes.tip;
+            let commit = notes_commit(
+                repo,
+                Some(notes.state),
+                &note_edits,
+                "checkpoint: remove notes",
+            )?;
             edits.push(notes_edit(Some(tip), commit)?);
         }
         if edits.is_empty() {
@@ -625,10 +696,13 @@ pub fn replace_note(repo: &gix::Repository, commit: ObjectId, meta: &Metadata) -
     let mut retry = Retry::new();
     let notes_name = full_name(NOTES_REF)?;
     loop {
-        let tip = notes_tip(repo)?;
+        // A notes ref that cannot be read is refused (Error::NotesDamaged): a new notes tree
+        // would drop every note in it.
+        let notes = read_notes(repo)?;
+        let tip = notes.as_ref().map(|n| n.tip);
         let new = notes_commit(
             repo,
-            tip,
+            notes.map(|n| n.state),
             &[(commit, Some(blob))],
             &format!("checkpoint: update note of {}", meta.id),
         )?;
@@ -642,13 +716,12 @@ pub fn replace_note(repo: &gix::Repository, commit: ObjectId, meta: &Metadata) -
 }
 
 /// The objects annotated in the notes tree of `tip` (names in git's fanout layout).
-fn note_targets(repo: &gix::Repository, tip: Option<ObjectId>) -> Result<Vec<ObjectId>> {
-    let Some(tip) = tip else {
+fn note_targets(repo: &gix::Repository, notes: Option<&NotesTip>) -> Result<Vec<ObjectId>> {
+    let Some(notes) = notes else {
         return Ok(Vec::new());
     };
-    let tree = commit_tree(repo, tip)?;
     let mut out = Vec::new();
-    collect_note_targets(repo, tree, &mut String::new(), &mut out)?;
+    collect_note_targets(repo, notes.tree, &mut String::new(), &mut out)?;
     Ok(out)
 }
 
@@ -689,10 +762,12 @@ fn collect_note_targets(
     Ok(())
 }
 
-/// Notes in `refs/notes/checkpoints` whose checkpoint is not among `live`.
+/// Notes in `refs/notes/checkpoints` whose checkpoint is not among `live`; none when the
+/// notes ref cannot be read.
 pub fn orphan_notes(repo: &gix::Repository, live: &[ObjectId]) -> Result<Vec<ObjectId>> {
     let live: std::collections::HashSet<&ObjectId> = live.iter().collect();
-    Ok(note_targets(repo, notes_tip(repo)?)?
+    let notes = read_notes_or_damage(repo)?.ok().flatten();
+    Ok(note_targets(repo, notes.as_ref())?
         .into_iter()
         .filter(|id| !live.contains(id))
         .collect())

@@ -178,6 +178,9 @@ pub(crate) fn report(ui: &Ui, failure: &Failure) {
 fn static_hint(failure: &Failure) -> Option<&'static str> {
     use git_checkpoint::Error;
     match failure {
+        Failure::Core(Error::NotesDamaged(_)) => Some(
+            "the checkpoints are intact and still listed; repair the notes ref, or move it aside to start new notes: git update-ref refs/notes/checkpoints-damaged refs/notes/checkpoints && git update-ref -d refs/notes/checkpoints",
+        ),
         Failure::Core(Error::UnknownCheckpoint(_)) => Some(
             "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",
         ),
