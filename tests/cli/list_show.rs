@@ -369,6 +369,13 @@ fn damaged_notes_ref_still_works(damage: impl FnOnce(&Repo, &str)) {
         "{}",
         pin.stderr
     );
+    // The pin of `new` cannot be read: prune keeps every checkpoint whose note it cannot read.
+    let prune = repo.cp(&["prune", "--keep", "0"]).ok();
+    assert!(!prune.stdout.contains(&new), "{}", prune.stdout);
+    assert!(
+        repo.checkpoint_ids().contains(&new),
+        "a pinned one survives"
+    );
     // Drop deletes the ref; the notes are left alone.
     repo.cp(&["drop", "-q", &old]).ok();
     assert!(!repo.checkpoint_ids().contains(&old));
