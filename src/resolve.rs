@@ -197,7 +197,7 @@ fn ambiguous(spec: &str, many: &[&Checkpoint]) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::format::{Metadata, Tool};
 
@@ -205,7 +205,8 @@ mod tests {
         cp_in(id, commit, name, worktree, None)
     }
 
-    fn cp_in(
+    /// A checkpoint for tests: `commit` in hex (the null id when it is not valid hex).
+    pub(crate) fn cp_in(
         id: &str,
         commit: &str,
         name: Option<&str>,
