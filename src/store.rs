@@ -403,8 +403,11 @@ impl Retry {
                 return Err(Error::Locked(lock.path.clone()));
             }
             // Left by a process that died: nobody else will remove it.
-            let _ = std::fs::remove_file(&lock.path);
-            return Ok(());
+            return match std::fs::remove_file(&lock.path) {
+                Ok(()) => Ok(()),
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                Err(_) => Err(Error::Locked(lock.path.clone())),
+            };
         }
         if self.started.elapsed() > RETRY_BUDGET && self.attempt >= MIN_ATTEMPTS {
             return Err(match lock {

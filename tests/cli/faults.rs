@@ -168,3 +168,21 @@ fn a_packed_refs_lock_held_briefly_is_waited_for() {
     assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree());
     assert_eq!(repo.checkpoint_ids().len(), 2);
 }
+
+/// A lock that only git-checkpoint takes (the notes ref's), left by a killed process, is
+/// removed once it is stale, and the save goes on.
+#[test]
+fn a_stale_lock_of_our_own_is_removed() {
+    let repo = committed();
+    repo.save(&["-q", "--allow-empty"]);
+    let lock = repo.path().join(".git/refs/notes/checkpoints.lock");
+    fs::write(&lock, "").unwrap();
+    age_file(&lock, 60);
+    repo.write("a.txt", "changed\n");
+    let started = std::time::Instant::now();
+    let id = repo.save(&["-q"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(8));
+    assert!(!lock.exists());
+    assert_eq!(repo.note_json(&id).get("id"), id);
+    repo.fsck();
+}
