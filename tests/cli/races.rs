@@ -36,16 +36,21 @@ fn saves_race_prune_drop_pin_and_the_users_git() {
     let pruned_while_saving = AtomicUsize::new(0);
 
     let (saved, user_commits) = std::thread::scope(|s| {
+        let pruned = &pruned_while_saving;
         let savers: Vec<_> = (0..4)
             .map(|t| {
                 let save = &save;
                 s.spawn(move || {
-                    (0..8)
-                        .map(|i| {
-                            let message = format!("t{t} i{i}");
-                            (save(&["-m", &message]), message)
-                        })
-                        .collect::<Vec<_>>()
+                    // At least 8 saves each, and more until prune has deleted something, so
+                    // that the race happens on a machine of any speed (up to a bound).
+                    let mut saved = Vec::new();
+                    while saved.len() < 8
+                        || (pruned.load(Ordering::Relaxed) == 0 && saved.len() < 100)
+                    {
+                        let message = format!("t{t} i{}", saved.len());
+                        saved.push((save(&["-m", &message]), message));
+                    }
+                    saved
                 })
             })
             .collect();
@@ -58,7 +63,7 @@ fn saves_race_prune_drop_pin_and_the_users_git() {
             }
             n
         });
-        let (pinned_victim, to_drop, pruned) = (&pinned_victim, &to_drop, &pruned_while_saving);
+        let (pinned_victim, to_drop) = (&pinned_victim, &to_drop);
         let background = s.spawn(move || {
             let mut n = 0;
             // Until stopped, and at least until every drop has run.
