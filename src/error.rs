@@ -54,6 +54,17 @@ pub enum Error {
     /// Talking to a remote failed, or the remote refused what was sent.
     #[error("{0}")]
     Remote(String),
+    /// `refs/notes/checkpoints` exists but cannot be read as a notes commit: the checkpoints'
+    /// metadata is then derived from their commits, and notes cannot be written without
+    /// dropping the unreadable ones.
+    #[error("`refs/notes/checkpoints` cannot be read: {0}")]
+    NotesDamaged(String),
+    /// A lock file that is not git-checkpoint's to remove stands in the way of updating refs.
+    #[error(
+        "cannot update refs: the lock file `{}` exists; another git process seems to be running in this repository, or one was killed and left it behind",
+        .0.display()
+    )]
+    Locked(PathBuf),
     /// A merge, rebase, cherry-pick, revert or bisect is in progress.
     #[error("{0} is in progress; finish or abort it first, or use --force")]
     OperationInProgress(String),

@@ -405,6 +405,11 @@ pub struct MessageFields {
 
 /// The commit message of a checkpoint: a readable summary (the message, else the name, else
 /// the branch), then trailers carrying `fields`. `branch` is the full ref `HEAD` is on.
+///
+/// The trailers are always the last paragraph, after a blank line, and there is always at
+/// least one (`Checkpoint-Kind`, `manual` when `fields.kind` is `None`), so whatever the
+/// message holds — even lines that look like trailers, or a paragraph of them — it can never
+/// be read back as the trailer block by [`parse_commit_message`].
 pub fn commit_message(fields: &MessageFields, branch: Option<&str>) -> String {
     let mut out = String::new();
     let name = fields.name.as_deref();
@@ -433,9 +438,10 @@ pub fn commit_message(fields: &MessageFields, branch: Option<&str>) -> String {
     out.push_str("\n\n");
     // Trailer values must stay on one line.
     let one_line = |s: &str| s.replace(['\n', '\r'], " ");
+    let kind = Some(fields.kind.as_deref().unwrap_or(DEFAULT_KIND).to_string());
     for (key, value) in [
         (TRAILER_ID, &fields.id),
-        (TRAILER_KIND, &fields.kind),
+        (TRAILER_KIND, &kind),
         (TRAILER_NAME, &fields.name),
         (TRAILER_WORKTREE, &fields.worktree),
         (TRAILER_SESSION, &fields.session),
@@ -448,35 +454,51 @@ pub fn commit_message(fields: &MessageFields, branch: Option<&str>) -> String {
 }
 
 /// Read back what [`commit_message`] wrote.
+///
+/// Only the trailer block counts: the last paragraph, when it is not the summary and every
+/// line of it is a trailer (`Token: value`; tokens this version does not know are skipped).
+/// Trailer-like lines anywhere else belong to the message.
 pub fn parse_commit_message(text: &str) -> MessageFields {
     let mut fields = MessageFields::default();
-    let mut body = Vec::new();
-    for line in text.lines() {
-        let trailer = |key: &str| {
-            line.strip_prefix(key)
-                .and_then(|rest| rest.strip_prefix(": "))
-                .map(|v| v.trim().to_string())
-        };
-        if let Some(v) = trailer(TRAILER_ID) {
-            fields.id = Some(v);
-        } else if let Some(v) = trailer(TRAILER_KIND) {
-            fields.kind = Some(v);
-        } else if let Some(v) = trailer(TRAILER_NAME) {
-            fields.name = Some(v);
-        } else if let Some(v) = trailer(TRAILER_WORKTREE) {
-            fields.worktree = Some(v);
-        } else if let Some(v) = trailer(TRAILER_SESSION) {
-            fields.session = Some(v);
-        } else {
-            body.push(line);
+    let lines: Vec<&str> = text.lines().collect();
+    let blank = |line: &&&str| line.trim().is_empty();
+    let end = lines.len() - lines.iter().rev().take_while(blank).count();
+    let start = end - lines[..end].iter().rev().take_while(|l| !blank(l)).count();
+    let has_summary = lines[..start].iter().any(|l| !blank(&l));
+    let block = &lines[start..end];
+    let is_trailer_block = has_summary && !block.is_empty() && block.iter().all(|l| is_trailer(l));
+    let body_end = if is_trailer_block { start } else { end };
+    if is_trailer_block {
+        for line in block {
+            let Some((key, value)) = line.split_once(": ") else {
+                continue;
+            };
+            let value = Some(value.trim().to_string());
+            match key {
+                TRAILER_ID => fields.id = value,
+                TRAILER_KIND => fields.kind = value,
+                TRAILER_NAME => fields.name = value,
+                TRAILER_WORKTREE => fields.worktree = value,
+                TRAILER_SESSION => fields.session = value,
+                _ => {}
+            }
         }
     }
-    let summary = body.join("\n");
-    let summary = summary.trim();
-    if let Some(m) = summary.strip_prefix("checkpoint: ") {
+    let body = lines[..body_end].join("\n");
+    if let Some(m) = body.trim().strip_prefix("checkpoint: ") {
         fields.message = Some(m.to_string());
     }
     fields
+}
+
+/// Whether `line` has the shape of a trailer: a token of letters, digits and `-`, then `: `.
+fn is_trailer(line: &str) -> bool {
+    line.split_once(": ").is_some_and(|(token, _)| {
+        !token.is_empty()
+            && token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    })
 }
 
 #[cfg(test)]
@@ -583,6 +605,46 @@ mod tests {
         );
         assert!(plain.starts_with("checkpoint on dev\n"));
         assert_eq!(parse_commit_message(&plain).message, None);
+    }
+
+    #[test]
+    fn only_the_final_trailer_block_is_read() {
+        // Trailer lookalikes in the message, on its own lines or as a paragraph of their own.
+        for message in [
+            "hi\nCheckpoint-Worktree: other\nCheckpoint-Name: fake",
+            "hi\n\nCheckpoint-Worktree: other\nCheckpoint-Session: s\nCheckpoint-Id: x",
+            "hi\n\nCheckpoint-Worktree: other\n\n\n",
+            "Checkpoint-Kind: evil",
+        ] {
+            for kind in [Some("auto".to_string()), None] {
+                let fields = MessageFields {
+                    message: Some(message.trim().into()),
+                    id: Some("20261122-143022-481a2b".into()),
+                    kind: kind.clone(),
+                    ..Default::default()
+                };
+                let parsed = parse_commit_message(&commit_message(&fields, None));
+                let expected = MessageFields {
+                    kind: Some(kind.unwrap_or_else(|| DEFAULT_KIND.into())),
+                    ..fields
+                };
+                assert_eq!(parsed, expected, "{message:?}");
+            }
+        }
+        // Not written by us: a trailer-like line mixed with prose, or a lone trailer paragraph
+        // without a summary, is no trailer block.
+        let mixed = parse_commit_message("s\n\nCheckpoint-Id: x\nprose here\n");
+        assert_eq!(mixed.id, None);
+        assert_eq!(parse_commit_message("Checkpoint-Id: x\n").id, None);
+        assert_eq!(parse_commit_message("").id, None);
+        assert_eq!(parse_commit_message("\n\n").message, None);
+        // Tokens this version does not know are skipped, not a reason to ignore the block.
+        let future = parse_commit_message(
+            "checkpoint: m\n\nCheckpoint-Id: x\nCheckpoint-Future: y\nCheckpoint-Kind: auto\n",
+        );
+        assert_eq!(future.id.as_deref(), Some("x"));
+        assert_eq!(future.kind.as_deref(), Some("auto"));
+        assert_eq!(future.message.as_deref(), Some("m"));
     }
 
     #[test]

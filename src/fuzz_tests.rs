@@ -68,18 +68,216 @@ fn note_parsing_never_panics_on_mutated_notes() {
     assert!(Metadata::from_note(valid).is_ok());
 }
 
+/// Checkpoints that exercise every naming rule: ids sharing long prefixes (same day, same
+/// second), commits sharing hex prefixes, names that repeat, that look like ids, id prefixes,
+/// hex or positions (a fetched note may say anything), two worktrees, and sessions sharing
+/// prefixes. Newest first, as `load_all` gives them.
+fn naming_fixture() -> Vec<crate::Checkpoint> {
+    use crate::resolve::tests::cp_in;
+    let c = |hex: &str| format!("{hex:0<40}");
+    vec![
+        cp_in(
+            "20261122-150000-000aaa",
+            &c("aaaa11"),
+            Some("wip"),
+            Some("wt"),
+            None,
+        ),
+        cp_in(
+            "20261122-150000-000aab",
+            &c("aaaa12"),
+            None,
+            None,
+            Some("abcd-1"),
+        ),
+        cp_in(
+            "20261122-140000-000bbb",
+            &c("bbbb22"),
+            Some("wip"),
+            None,
+            Some("abcd-1"),
+        ),
+        cp_in(
+            "20261122-140000-000bbc",
+            &c("bbbb23"),
+            Some("latest"),
+            None,
+            Some("abce-9"),
+        ),
+        cp_in(
+            "20261121-130000-000ccc",
+            &c("cccc33"),
+            Some("20261122"),
+            None,
+            Some("abce-9"),
+        ),
+        cp_in(
+            "20261121-130000-000ccd",
+            &c("ccdd44"),
+            Some("20261122-140000-000bbb"),
+            Some("wt"),
+            Some("beef"),
+        ),
+        cp_in(
+            "20261120-120000-000ddd",
+            &c("dddd55"),
+            Some("deadbeef"),
+            None,
+            None,
+        ),
+        cp_in(
+            "20261120-120000-000dde",
+            &c("deadbeef66"),
+            Some("@{0}"),
+            None,
+            Some("abcd-1"),
+        ),
+        cp_in(
+            "20261119-110000-000eee",
+            &c("eeee77"),
+            Some("session:beef"),
+            Some("wt"),
+            None,
+        ),
+        cp_in(
+            "20261119-110000-000eef",
+            &c("aaaa11f"),
+            Some("wip"),
+            None,
+            Some("beef-2"),
+        ),
+    ]
+}
+
+/// A spec derived from the fixture (a prefix of an id, commit, name or session, with noise) or
+/// random bytes.
+fn naming_spec(rng: &mut Rng, all: &[crate::Checkpoint]) -> String {
+    let c = &all[rng.below(all.len())];
+    let commit = c.commit.to_string();
+    let base: String = match rng.below(8) {
+        0 => c.id.clone(),
+        1 => commit.to_ascii_uppercase(),
+        2 => c.meta.name.clone().unwrap_or_default(),
+        3 => format!("session:{}", c.meta.session.clone().unwrap_or_default()),
+        4 => format!("@{{{}}}", rng.below(12)),
+        5 => commit,
+        6 => c.id.clone(),
+        _ => return String::from_utf8_lossy(&rng.bytes(24)).into_owned(),
+    };
+    let mut spec: String = base.chars().take(rng.below(base.len() + 2)).collect();
+    if rng.below(6) == 0 {
+        spec.push_str(&String::from_utf8_lossy(&rng.bytes(3)));
+    }
+    spec
+}
+
 #[test]
-fn name_resolution_never_panics() {
+fn name_resolution_never_panics_and_keeps_its_rules() {
+    use crate::Error;
+    use crate::resolve::resolve;
+    let all = naming_fixture();
     let mut rng = Rng(2);
-    let all: Vec<crate::Checkpoint> = Vec::new();
+    // An exact id always names that checkpoint, whatever the names around it say.
+    for c in &all {
+        for wt in [None, Some("wt")] {
+            assert_eq!(resolve(&all, wt, &c.id).map(|r| &r.id).ok(), Some(&c.id));
+        }
+    }
+    let mut resolved = 0usize;
+    let mut ambiguous = 0usize;
     for _ in 0..iterations() {
-        let spec = String::from_utf8_lossy(&rng.bytes(24)).into_owned();
-        let _ = crate::resolve::resolve(&all, None, &spec);
+        let spec = naming_spec(&mut rng, &all);
+        let wt = [None, Some("wt")][rng.below(2)];
+        let is_position = spec == "@" || spec == "latest" || spec.starts_with("@{");
+        let is_session = spec.starts_with(crate::format::SESSION_PREFIX);
+        let hex = spec.to_ascii_lowercase();
+        let commit_prefix = |c: &crate::Checkpoint| {
+            hex.len() >= 4
+                && hex.bytes().all(|b| b.is_ascii_hexdigit())
+                && c.commit.to_string().starts_with(&hex)
+        };
+        let exact = all.iter().find(|c| c.id == spec);
+        let named = all
+            .iter()
+            .find(|c| c.meta.name.as_deref() == Some(spec.as_str()));
+        match resolve(&all, wt, &spec) {
+            Ok(c) => {
+                resolved += 1;
+                assert!(all.iter().any(|a| std::ptr::eq(a, c)), "{spec:?}");
+                if let Some(exact) = exact {
+                    assert_eq!(c.id, exact.id, "an exact id wins: {spec:?}");
+                } else if is_position {
+                    assert_eq!(
+                        c.meta.worktree.as_deref(),
+                        wt,
+                        "positions count this worktree: {spec:?}"
+                    );
+                } else if is_session {
+                    // The oldest checkpoint of its session.
+                    let session = c.meta.session.as_deref();
+                    assert!(session.is_some(), "{spec:?}");
+                    let oldest = all
+                        .iter()
+                        .rev()
+                        .find(|a| a.meta.session.as_deref() == session);
+                    assert_eq!(oldest.map(|a| &a.id), Some(&c.id), "{spec:?}");
+                } else if let Some(named) = named {
+                    assert_eq!(c.id, named.id, "the newest of that name: {spec:?}");
+                } else {
+                    let by_id = all.iter().filter(|a| a.id.starts_with(&spec)).count();
+                    let by_commit = all.iter().filter(|a| commit_prefix(a)).count();
+                    assert!(
+                        (by_id == 1 && c.id.starts_with(&spec))
+                            || (by_id == 0 && by_commit == 1 && commit_prefix(c)),
+                        "{spec:?} resolved to {} by no rule",
+                        c.id
+                    );
+                }
+            }
+            Err(Error::AmbiguousCheckpoint { candidates, .. }) => {
+                ambiguous += 1;
+                assert!(
+                    exact.is_none() && named.is_none() && !is_position,
+                    "{spec:?}"
+                );
+                assert!(candidates.len() >= 2, "{spec:?}: {candidates:?}");
+                for candidate in &candidates {
+                    let ok = if is_session {
+                        all.iter().any(|a| {
+                            a.meta
+                                .session
+                                .as_deref()
+                                .map(|s| format!("session:{s}"))
+                                .as_deref()
+                                == Some(candidate.as_str())
+                        })
+                    } else {
+                        all.iter().any(|a| {
+                            a.id == *candidate && (a.id.starts_with(&spec) || commit_prefix(a))
+                        })
+                    };
+                    assert!(ok, "{spec:?}: candidate {candidate} does not match");
+                }
+            }
+            Err(Error::UnknownCheckpoint(_)) => {
+                assert!(exact.is_none(), "{spec:?}");
+                if !is_position && !is_session && !spec.is_empty() {
+                    assert!(named.is_none(), "{spec:?}");
+                    assert!(!all.iter().any(|a| a.id.starts_with(&spec)), "{spec:?}");
+                    assert!(!all.iter().any(commit_prefix), "{spec:?}");
+                }
+            }
+            Err(Error::InvalidInput(_)) => assert!(spec.starts_with("@{"), "{spec:?}"),
+            Err(other) => unreachable!("{spec:?}: unexpected {other}"),
+        }
         let _ = crate::format::validate_name(&spec);
         let _ = crate::format::validate_kind(&spec);
         let _ = crate::format::time_of_id(&spec);
         let _ = crate::format::successor(&spec);
     }
+    // The generator reaches the interesting paths, not only "unknown".
+    assert!(resolved > iterations() / 10, "{resolved} resolved");
+    assert!(ambiguous > iterations() / 100, "{ambiguous} ambiguous");
 }
 
 #[test]

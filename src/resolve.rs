@@ -16,28 +16,57 @@ use crate::store::{self, Checkpoint};
 /// Every checkpoint with its metadata, newest first.
 ///
 /// A ref under `refs/checkpoints/` that does not lead to a readable checkpoint commit (made by
-/// hand, or fetched from elsewhere) is left out, so that it cannot break the others; see
-/// [`load_all_reporting`] to learn about them.
+/// hand, fetched from elsewhere, or pointing at a missing object) is left out, so that it
+/// cannot break the others; see [`load_all_reporting`] to learn about them.
 pub fn load_all(repo: &gix::Repository) -> Result<Vec<Checkpoint>> {
-    Ok(load_all_reporting(repo)?.0)
+    Ok(load_all_reporting(repo)?.checkpoints)
 }
 
-/// Refs under `refs/checkpoints/` left out by [`load_all`]: the id, and why.
-pub type Broken = Vec<(String, String)>;
+/// Refs under `refs/checkpoints/` left out by [`load_all`], each with the reason.
+pub type Broken = Vec<store::BrokenRef>;
+
+/// What [`load_all_reporting`] found.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    /// The checkpoints, newest first.
+    pub checkpoints: Vec<Checkpoint>,
+    /// The refs left out.
+    pub broken: Broken,
+    /// Why `refs/notes/checkpoints` could not be read, if it could not: then every checkpoint
+    /// has metadata derived from its commit, with this text as its `note_problem`.
+    pub notes_problem: Option<String>,
+}
 
 /// Like [`load_all`], and also the refs left out, each with the reason.
-pub fn load_all_reporting(repo: &gix::Repository) -> Result<(Vec<Checkpoint>, Broken)> {
-    let refs = store::refs(repo)?;
+pub fn load_all_reporting(repo: &gix::Repository) -> Result<Loaded> {
+    let (refs, mut broken) = store::refs_reporting(repo)?;
     let mut notes = store::Notes::open(repo)?;
-    let mut out = Vec::with_capacity(refs.len());
-    let mut broken = Vec::new();
+    let mut checkpoints = Vec::with_capacity(refs.len());
     for r in &refs {
         match notes.checkpoint(repo, r) {
-            Ok(c) => out.push(c),
-            Err(err) => broken.push((r.id.clone(), err.to_string())),
+            Ok(c) => checkpoints.push(c),
+            Err(err) => broken.push(store::BrokenRef {
+                id: Some(r.id.clone()),
+                target: Some(r.commit),
+                reason: err.to_string(),
+            }),
         }
     }
-    Ok((out, broken))
+    broken.sort_by(|a, b| b.id.cmp(&a.id));
+    Ok(Loaded {
+        checkpoints,
+        broken,
+        notes_problem: notes.problem().map(str::to_string),
+    })
+}
+
+/// The broken ref (see [`load_all_reporting`]) whose id is exactly `spec`: only an exact id
+/// names a broken ref, never a prefix or a position, so that it is never chosen by accident.
+pub fn broken_exact<'a>(
+    broken: &'a [store::BrokenRef],
+    spec: &str,
+) -> Option<&'a store::BrokenRef> {
+    broken.iter().find(|b| b.id.as_deref() == Some(spec))
 }
 
 /// The checkpoints taken in one worktree (`None`: the main one), newest first; fetched ones
@@ -168,7 +197,7 @@ fn ambiguous(spec: &str, many: &[&Checkpoint]) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::format::{Metadata, Tool};
 
@@ -176,7 +205,8 @@ mod tests {
         cp_in(id, commit, name, worktree, None)
     }
 
-    fn cp_in(
+    /// A checkpoint for tests: `commit` in hex (the null id when it is not valid hex).
+    pub(crate) fn cp_in(
         id: &str,
         commit: &str,
         name: Option<&str>,

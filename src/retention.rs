@@ -98,7 +98,9 @@ pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
 }
 
 /// The checkpoints `policy` removes from `all` (newest first), at time `now`. Pinned ones are
-/// never removed and do not count toward any `keep`; `protect` (the id just saved) is kept.
+/// never removed and do not count toward any `keep`, and neither are those whose note cannot
+/// be read ([`Checkpoint::note_problem`]): the pin is kept in the note, so whether they are
+/// pinned is unknown. `protect` (the id just saved) is kept.
 /// Fetched checkpoints neither count toward a `keep` nor are removed by one: only `max_age`
 /// removes them (a fetch must not push the user's own checkpoints out).
 /// The first checkpoint of an agent session is not removed by a `keep` limit while a later
@@ -120,7 +122,7 @@ pub fn select<'a>(
             .is_some_and(|(age, created)| now - created > age)
     };
     for c in all {
-        if c.meta.pinned {
+        if c.meta.pinned || c.note_problem.is_some() {
             continue;
         }
         // Fetched checkpoints do not count toward a keep limit and go only by age (or drop).
@@ -185,6 +187,8 @@ pub struct Pruned {
     pub removed: Vec<Checkpoint>,
     /// Notes removed because their checkpoint ref is gone.
     pub orphan_notes: usize,
+    /// Checkpoints kept because their note cannot be read, so their pin cannot be seen.
+    pub unreadable_kept: usize,
 }
 
 /// Apply `policy` now: delete the selected checkpoints and the notes whose checkpoint is gone,
@@ -208,6 +212,11 @@ pub fn prune(
     Ok(Pruned {
         removed: selected,
         orphan_notes: orphans.len(),
+        unreadable_kept: all
+            .iter()
+            .filter(|c| c.note_problem.is_some())
+            .filter(|c| policy.only_kind.as_ref().is_none_or(|k| *k == c.meta.kind))
+            .count(),
     })
 }
 
@@ -291,6 +300,29 @@ mod tests {
             ids(select(&all, &none, now, Some("5"))),
             ["3", "2"],
             "protected"
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_whose_note_cannot_be_read_is_never_selected() {
+        let now = Utc::now();
+        let mut unreadable = cp("3", "auto", 1000, false, now);
+        unreadable.note_problem = Some("note is missing".into());
+        let all = vec![
+            cp("4", "auto", 1, false, now),
+            unreadable,
+            cp("2", "auto", 3, false, now),
+            cp("1", "auto", 4, false, now),
+        ];
+        let policy = Policy {
+            keep: Some(1),
+            max_age: Some(Duration::hours(100)),
+            ..Policy::default()
+        };
+        assert_eq!(
+            ids(select(&all, &policy, now, None)),
+            ["2", "1"],
+            "neither removed, even when too old, nor counted toward keep"
         );
     }
 

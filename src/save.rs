@@ -185,10 +185,16 @@ pub fn commit_captured(
     };
 
     // Ids only grow: a new one is greater than every existing id (refs whose names are not
-    // ids, made by hand or fetched, do not count).
+    // ids, or that do not point at a commit, made by hand or fetched, do not count: such a
+    // ref named in the far future would otherwise push every new id, and its time, there).
     let mut newest = existing
         .iter()
-        .find(|r| format::is_id(&r.id))
+        .find(|r| {
+            format::is_id(&r.id)
+                && repo
+                    .find_header(r.commit)
+                    .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
+        })
         .map(|r| r.id.clone());
     loop {
         let now = Utc::now();
@@ -243,12 +249,12 @@ pub fn commit_captured(
             extra: Default::default(),
         };
         match store::create(repo, &id, commit, &meta) {
-            Ok(()) => {
+            Ok(note_problem) => {
                 return Ok(Saved::Created(Checkpoint {
                     id,
                     commit,
                     meta,
-                    note_problem: None,
+                    note_problem,
                 }));
             }
             Err(CreateError::IdTaken) => newest = Some(id),

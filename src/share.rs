@@ -177,9 +177,8 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
     }
     let remote_tip = staging.notes()?;
 
-    let mut attempt = 0;
+    let mut retry = store::Retry::new();
     loop {
-        attempt += 1;
         let mut round = Fetched {
             remote: remote.to_string(),
             warnings: report.warnings.clone(),
@@ -236,7 +235,7 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
         )?;
         round.notes_merged = note_edits.len();
         if !note_edits.is_empty() {
-            let commit = store::notes_commit(
+            let commit = store::notes_commit_on(
                 repo,
                 local_tip,
                 &note_edits,
@@ -247,18 +246,12 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
         if edits.is_empty() {
             return Ok(round);
         }
+        let names: Vec<gix::refs::FullName> = edits.iter().map(|e| e.name.clone()).collect();
         match repo.edit_references(edits) {
             Ok(_) => return Ok(round),
-            Err(_) if attempt < store::MAX_ATTEMPTS => store::backoff(repo, attempt),
-            Err(err) => {
-                if err.classify().is_conflict() {
-                    return Err(Error::Contention(NOTES_REF.into()));
-                }
-                return Err(Error::Git {
-                    context: "cannot import the fetched checkpoints".into(),
-                    source: Box::new(err),
-                });
-            }
+            Err(err) => retry.again(repo, err, &names.iter().collect::<Vec<_>>(), || {
+                "cannot import the fetched checkpoints".into()
+            })?,
         }
     }
 }
@@ -600,7 +593,7 @@ fn merged_remote_notes(
     if edits.is_empty() {
         return Ok(None);
     }
-    store::notes_commit(repo, remote_tip, &edits, "checkpoint: notes").map(Some)
+    store::notes_commit_on(repo, remote_tip, &edits, "checkpoint: notes").map(Some)
 }
 
 /// The checkpoint refs and notes tip of a remote, as `git ls-remote` lists them.

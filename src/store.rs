@@ -1,7 +1,7 @@
 //! The checkpoint store: refs under `refs/checkpoints/` and their notes in
 //! `refs/notes/checkpoints`, read and written with compare-and-swap.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use gix::ObjectId;
 use gix::bstr::ByteSlice;
@@ -24,7 +24,8 @@ pub struct Checkpoint {
     /// Its metadata: the note, or what could be derived from the commit when the note is
     /// missing or damaged.
     pub meta: Metadata,
-    /// Why the metadata had to be derived from the commit, if it had to.
+    /// Why the metadata had to be derived from the commit, if it had to; for a checkpoint just
+    /// saved, why its note could not be written.
     pub note_problem: Option<String>,
 }
 
@@ -46,60 +47,111 @@ pub struct CheckpointRef {
     pub commit: ObjectId,
 }
 
-/// Every checkpoint ref, newest (greatest id) first.
+/// A ref under `refs/checkpoints/` that is not a readable checkpoint: made by hand, fetched
+/// from a broken repository, or pointing at an object that is missing or not a commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenRef {
+    /// The id (the ref name without `refs/checkpoints/`); `None` when the ref could not even
+    /// be named (the reason then says which file it is).
+    pub id: Option<String>,
+    /// The object the ref points to, when it points to one.
+    pub target: Option<ObjectId>,
+    /// Why it is not a checkpoint.
+    pub reason: String,
+}
+
+/// Every checkpoint ref, newest (greatest id) first. Refs that cannot be read as a direct ref
+/// are left out; see [`refs_reporting`].
 pub fn refs(repo: &gix::Repository) -> Result<Vec<CheckpointRef>> {
+    Ok(refs_reporting(repo)?.0)
+}
+
+/// Every checkpoint ref, newest first, and the refs under `refs/checkpoints/` that could not
+/// be read: a problem with one ref never hides the others. Whether the object a ref points to
+/// exists is not checked here (it is not needed to list, save or delete).
+pub fn refs_reporting(repo: &gix::Repository) -> Result<(Vec<CheckpointRef>, Vec<BrokenRef>)> {
     let platform = repo
         .references()
         .context(|| "cannot read references".into())?;
+    // Not `.peeled()`: peeling looks up every object, and one ref to a missing object would
+    // fail the whole listing.
     let iter = platform
         .prefixed(REF_PREFIX)
-        .context(|| format!("cannot list {REF_PREFIX}"))?
-        .peeled()
         .context(|| format!("cannot list {REF_PREFIX}"))?;
     let mut out = Vec::new();
+    let mut broken = Vec::new();
     for reference in iter {
-        let reference = reference.context(|| format!("cannot read a ref under {REF_PREFIX}"))?;
+        let reference = match reference {
+            Ok(reference) => reference,
+            Err(err) => {
+                broken.push(BrokenRef {
+                    id: None,
+                    target: None,
+                    reason: err.to_string(),
+                });
+                continue;
+            }
+        };
         let name = reference.name().as_bstr();
         let Some(id) = name.strip_prefix(REF_PREFIX.as_bytes()) else {
             continue;
         };
-        let Some(commit) = reference.try_id() else {
-            continue;
-        };
-        out.push(CheckpointRef {
-            id: id.to_str_lossy().into_owned(),
-            commit: commit.detach(),
-        });
+        let id = id.to_str_lossy().into_owned();
+        match reference.try_id() {
+            Some(commit) => out.push(CheckpointRef {
+                id,
+                commit: commit.detach(),
+            }),
+            None => broken.push(BrokenRef {
+                id: Some(id),
+                target: None,
+                reason: "it is a symbolic ref".into(),
+            }),
+        }
     }
     out.sort_by(|a, b| b.id.cmp(&a.id));
-    Ok(out)
+    broken.sort_by(|a, b| b.id.cmp(&a.id));
+    Ok((out, broken))
 }
 
 /// Read access to the notes of checkpoints.
 pub struct Notes {
     state: Option<NotesState>,
+    /// Why `refs/notes/checkpoints` could not be read, when it could not.
+    problem: Option<String>,
 }
 
 impl Notes {
-    /// Open the notes tree as it is now.
+    /// Open the notes tree as it is now. A notes ref that cannot be read (pointing at a blob,
+    /// at a commit whose tree is missing, …) is not an error: every checkpoint then gets the
+    /// metadata derived from its commit, and [`Notes::problem`] says why.
     pub fn open(repo: &gix::Repository) -> Result<Notes> {
-        Notes::at(repo, notes_tip(repo)?)
+        Ok(match read_notes(repo) {
+            Ok(notes) => Notes {
+                state: notes.map(|n| n.state),
+                problem: None,
+            },
+            Err(problem) => Notes {
+                state: None,
+                problem: Some(problem.to_string()),
+            },
+        })
     }
 
     /// Open the notes tree of the notes commit `tip` (`None`: no notes at all), e.g. one fetched
-    /// from a remote.
+    /// from a remote. Unlike [`Notes::open`], a tip that cannot be read is an error.
     pub fn at(repo: &gix::Repository, tip: Option<ObjectId>) -> Result<Notes> {
-        let state = match tip {
-            None => None,
-            Some(commit) => {
-                let tree = commit_tree(repo, commit)?;
-                Some(
-                    NotesState::new(tree, &repo.objects)
-                        .context(|| format!("cannot read {NOTES_REF}"))?,
-                )
-            }
-        };
-        Ok(Notes { state })
+        let state = tip.map(|commit| notes_state(repo, commit)).transpose()?;
+        Ok(Notes {
+            state,
+            problem: None,
+        })
+    }
+
+    /// Why `refs/notes/checkpoints` could not be read, if it could not: then no checkpoint
+    /// has its note, and each one's [`Checkpoint::note_problem`] is this text.
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
     }
 
     /// The raw note of `commit`, if there is one. A note above [`MAX_NOTE_BYTES`] is an error
@@ -135,7 +187,11 @@ impl Notes {
         repo: &gix::Repository,
         reference: &CheckpointRef,
     ) -> Result<Checkpoint> {
-        let problem = match self.raw(repo, reference.commit) {
+        let read = match &self.problem {
+            Some(problem) => Err(problem.clone()),
+            None => self.raw(repo, reference.commit).map_err(|e| e.to_string()),
+        };
+        let problem = match read {
             Ok(Some(bytes)) => match Metadata::from_note(&bytes) {
                 Ok(meta) if meta.id == reference.id => {
                     return Ok(Checkpoint {
@@ -153,7 +209,7 @@ impl Notes {
                 Err(err) => err.to_string(),
             },
             Ok(None) => "note is missing".to_string(),
-            Err(err) => err.to_string(),
+            Err(problem) => problem,
         };
         let meta = derive(repo, reference)?;
         Ok(Checkpoint {
@@ -174,12 +230,57 @@ pub fn commit_tree(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId>
         .detach())
 }
 
-/// The commit `refs/notes/checkpoints` points to, if it exists.
-pub(crate) fn notes_tip(repo: &gix::Repository) -> Result<Option<ObjectId>> {
+/// `refs/notes/checkpoints` as read at one moment.
+struct NotesTip {
+    /// The notes commit.
+    tip: ObjectId,
+    /// Its tree.
+    tree: ObjectId,
+    /// The notes in that tree.
+    state: NotesState,
+}
+
+/// The notes ref as it is now, `None` when there is no notes ref; [`Error::NotesDamaged`] when
+/// it exists but cannot be read as a notes commit (it points at a blob, its tree is missing, …).
+fn read_notes(repo: &gix::Repository) -> Result<Option<NotesTip>> {
+    let damaged = |why: String| Error::NotesDamaged(why);
     let reference = repo
         .try_find_reference(NOTES_REF)
-        .context(|| format!("cannot read {NOTES_REF}"))?;
-    Ok(reference.and_then(|r| r.try_id()).map(|id| id.detach()))
+        .map_err(|e| damaged(e.to_string()))?;
+    let Some(reference) = reference else {
+        return Ok(None);
+    };
+    let Some(tip) = reference.try_id().map(|id| id.detach()) else {
+        return Err(damaged("it is a symbolic ref".into()));
+    };
+    let tree = commit_tree(repo, tip).map_err(|e| damaged(e.to_string()))?;
+    let state = NotesState::new(tree, &repo.objects)
+        .map_err(|e| damaged(format!("cannot read its tree {tree}: {e}")))?;
+    Ok(Some(NotesTip { tip, tree, state }))
+}
+
+/// The notes of the notes commit `tip`.
+fn notes_state(repo: &gix::Repository, tip: ObjectId) -> Result<NotesState> {
+    let tree = commit_tree(repo, tip)?;
+    NotesState::new(tree, &repo.objects).context(|| format!("cannot read notes tree {tree}"))
+}
+
+/// The commit `refs/notes/checkpoints` points to, if it exists; [`Error::NotesDamaged`] when
+/// it cannot be read as a notes commit.
+pub(crate) fn notes_tip(repo: &gix::Repository) -> Result<Option<ObjectId>> {
+    Ok(read_notes(repo)?.map(|n| n.tip))
+}
+
+/// [`read_notes`], with a damaged notes ref as `Err(why)` inside `Ok`: for writers that can
+/// still do their part without touching the notes.
+fn read_notes_or_damage(
+    repo: &gix::Repository,
+) -> Result<std::result::Result<Option<NotesTip>, String>> {
+    match read_notes(repo) {
+        Ok(notes) => Ok(Ok(notes)),
+        Err(damaged @ Error::NotesDamaged(_)) => Ok(Err(damaged.to_string())),
+        Err(err) => Err(err),
+    }
 }
 
 /// Metadata reconstructed from the checkpoint commit alone: its trailers, parents and time.
@@ -202,16 +303,22 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         .context(|| format!("cannot read checkpoint commit {}", reference.commit))?
         .detach();
     let head_tree = head.map(|h| commit_tree(repo, h)).transpose()?;
-    let summary = crate::treediff::summary(repo, head_tree, Some(tree))?;
-    let stats = Stats {
+    let mut stats = Stats {
         files: crate::treediff::count_files(repo, tree)?,
-        added: summary.added,
-        modified: summary.modified,
-        deleted: summary.deleted,
+        ..Stats::default()
     };
+    for change in crate::treediff::changes(repo, head_tree, Some(tree))? {
+        match change.status_letter() {
+            'A' => stats.added += 1,
+            'D' => stats.deleted += 1,
+            _ => stats.modified += 1,
+        }
+    }
     Ok(Metadata {
         schema: format::SCHEMA,
-        id: fields.id.unwrap_or_else(|| reference.id.clone()),
+        // The ref names the checkpoint; a commit's `Checkpoint-Id` differing from it (a commit
+        // copied under another ref) must not make the metadata disagree with the id.
+        id: reference.id.clone(),
         name: fields.name,
         message: fields.message,
         kind: fields
@@ -284,32 +391,154 @@ impl From<Error> for CreateError {
     }
 }
 
-/// How many times a lost race for the notes ref is retried.
-pub(crate) const MAX_ATTEMPTS: u32 = 80;
+/// How long a writer keeps trying, in all, while other writers win the race for the notes ref
+/// or hold a lock for a moment: enough for dozens of concurrent savers on a loaded machine,
+/// short enough that a lock that does not go away is reported within seconds.
+const RETRY_BUDGET: Duration = Duration::from_secs(5);
 
-/// A lock on the notes ref older than this was left by a process that died (a transaction
-/// holds it for milliseconds): it is removed, so that one killed save cannot block every
-/// later one.
+/// A writer gives up only after this many attempts too, so that a machine too busy to make
+/// many attempts within [`RETRY_BUDGET`] does not turn a lost race into a failed save.
+const MIN_ATTEMPTS: u32 = 8;
+
+/// A lock file older than this was left by a process that died (a transaction holds its locks
+/// for milliseconds). Ours (the notes ref's, a checkpoint ref's) are then removed, so that one
+/// killed save cannot block every later one; git's `packed-refs.lock` is reported instead.
 const STALE_LOCK: Duration = Duration::from_secs(2);
+
+/// The name of git's lock on `packed-refs`, in the common directory.
+const PACKED_REFS_LOCK: &str = "packed-refs.lock";
+
+/// The retry policy of ref transactions: a lost compare-and-swap or a lock held for a moment
+/// is tried again after a pause; anything else, a lock that stays, or an exhausted budget is
+/// an error at once.
+pub(crate) struct Retry {
+    started: Instant,
+    attempt: u32,
+}
+
+impl Retry {
+    pub(crate) fn new() -> Retry {
+        Retry {
+            started: Instant::now(),
+            attempt: 0,
+        }
+    }
+
+    /// Decide after `err`, the failure of a transaction editing `names`: `Ok` (after a pause)
+    /// to try again, else the error to report, with `context` saying what was being done.
+    pub(crate) fn again(
+        &mut self,
+        repo: &gix::Repository,
+        err: gix::Error,
+        names: &[&FullName],
+        context: impl FnOnce() -> String,
+    ) -> Result<()> {
+        self.attempt += 1;
+        let lost_race = err.classify().is_conflict();
+        let locked = !lost_race && err.classify().is_retryable();
+        if !lost_race && !locked {
+            return Err(Error::Git {
+                context: context(),
+                source: Box::new(err),
+            });
+        }
+        let lock = if locked { held_lock(repo, names) } else { None };
+        if let Some(lock) = &lock
+            && lock.age > STALE_LOCK
+        {
+            if !lock.ours {
+                return Err(Error::Locked(lock.path.clone()));
+            }
+            // Left by a process that died: nobody else will remove it.
+            return match std::fs::remove_file(&lock.path) {
+                Ok(()) => Ok(()),
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                Err(_) => Err(Error::Locked(lock.path.clone())),
+            };
+        }
+        if self.started.elapsed() > RETRY_BUDGET && self.attempt >= MIN_ATTEMPTS {
+            return Err(match lock {
+                Some(lock) => Error::Locked(lock.path),
+                None if lost_race => Error::Contention(NOTES_REF.into()),
+                None => Error::Git {
+                    context: context(),
+                    source: Box::new(err),
+                },
+            });
+        }
+        // Sleep a little, more after each lost race, with jitter so that racing writers
+        // spread out.
+        let base = 1u64 << self.attempt.min(5);
+        let jitter = rand::random::<u64>() % (base * 2 + 1);
+        std::thread::sleep(Duration::from_millis(base + jitter));
+        Ok(())
+    }
+}
+
+/// A lock file in the way of a transaction.
+struct HeldLock {
+    path: std::path::PathBuf,
+    /// How long since it was last written.
+    age: Duration,
+    /// Whether only git-checkpoint takes it (a checkpoint ref's, the notes ref's), so that a
+    /// stale one is ours to remove.
+    ours: bool,
+}
+
+/// The lock file that stands in the way of a transaction editing `names`: the stalest of
+/// theirs and `packed-refs.lock`, if any exists.
+fn held_lock(repo: &gix::Repository, names: &[&FullName]) -> Option<HeldLock> {
+    let common = repo.common_dir();
+    let candidates = names
+        .iter()
+        .map(|name| {
+            let path = common.join(&*name.as_bstr().to_str_lossy());
+            let mut lock = path.into_os_string();
+            lock.push(".lock");
+            (std::path::PathBuf::from(lock), true)
+        })
+        .chain(std::iter::once((common.join(PACKED_REFS_LOCK), false)));
+    candidates
+        .filter_map(|(path, ours)| {
+            Some(HeldLock {
+                age: lock_age(&path)?,
+                path,
+                ours,
+            })
+        })
+        .max_by_key(|lock| lock.age)
+}
+
+/// How long ago the lock file at `path` was last written; `None` when there is none.
+fn lock_age(path: &std::path::Path) -> Option<Duration> {
+    let modified = std::fs::metadata(path).ok()?.modified().ok();
+    // A time in the future (clock skew) counts as fresh.
+    Some(modified.and_then(|t| t.elapsed().ok()).unwrap_or_default())
+}
 
 /// Create `refs/checkpoints/<id>` pointing at `commit` and attach `meta` as its note, in one ref
 /// transaction: the checkpoint ref must not exist, the notes ref must still be what was read.
 /// A lost race for the notes ref is retried with a fresh read; a taken id is reported.
+///
+/// When `refs/notes/checkpoints` cannot be read at all, writing a note would drop every other
+/// note with it: the checkpoint ref is then created alone (its commit's trailers still carry
+/// its id, kind and message), the damaged notes ref is left for the user to repair, and the
+/// returned text says why the note is missing. `Ok(None)`: ref and note were both written.
 pub fn create(
     repo: &gix::Repository,
     id: &str,
     commit: ObjectId,
     meta: &Metadata,
-) -> std::result::Result<(), CreateError> {
+) -> std::result::Result<Option<String>, CreateError> {
     let ref_name = full_name(&format::ref_name(id))?;
+    let notes_name = full_name(NOTES_REF)?;
     let blob = repo
         .write_blob(meta.to_note().as_bytes())
         .context(|| "cannot write the note".into())?
         .detach();
     let message = format!("checkpoint: note for {id}");
-    let mut attempt = 0;
+    let mut retry = Retry::new();
     loop {
-        attempt += 1;
         if repo
             .try_find_reference(ref_name.as_ref())
             .context(|| format!("cannot read {}", ref_name.as_bstr()))?
@@ -317,51 +546,65 @@ pub fn create(
         {
             return Err(CreateError::IdTaken);
         }
-        let tip = notes_tip(repo)?;
-        let notes_commit = notes_commit(repo, tip, &[(commit, Some(blob))], &message)?;
-        let edits = vec![
-            RefEdit {
-                change: Change::Update {
-                    log: no_reflog(),
-                    expected: PreviousValue::MustNotExist,
-                    new: Target::Object(commit),
-                },
-                name: ref_name.clone(),
-                deref: false,
+        let mut edits = vec![RefEdit {
+            change: Change::Update {
+                log: no_reflog(),
+                expected: PreviousValue::MustNotExist,
+                new: Target::Object(commit),
             },
-            notes_edit(tip, notes_commit)?,
-        ];
-        match repo.edit_references(edits) {
-            Ok(_) => return Ok(()),
-            Err(_) if attempt < MAX_ATTEMPTS => backoff(repo, attempt),
-            Err(err) => {
-                if err.classify().is_conflict() {
-                    return Err(Error::Contention(NOTES_REF.into()).into());
-                }
-                return Err(Error::Git {
-                    context: format!("cannot create {}", ref_name.as_bstr()),
-                    source: Box::new(err),
-                }
-                .into());
+            name: ref_name.clone(),
+            deref: false,
+        }];
+        let mut names = vec![&ref_name];
+        let note_problem = match read_notes_or_damage(repo)? {
+            Ok(notes) => {
+                let tip = notes.as_ref().map(|n| n.tip);
+                let notes_commit = notes_commit(
+                    repo,
+                    notes.map(|n| n.state),
+                    &[(commit, Some(blob))],
+                    &message,
+                )?;
+                edits.push(notes_edit(tip, notes_commit)?);
+                names.push(&notes_name);
+                None
             }
+            Err(why) => Some(format!("its note was not written: {why}")),
+        };
+        match repo.edit_references(edits) {
+            Ok(_) => return Ok(note_problem),
+            Err(err) => retry.again(repo, err, &names, || {
+                format!("cannot create {}", ref_name.as_bstr())
+            })?,
         }
     }
 }
 
-/// Write a notes commit on top of `tip` applying `edits` (`None` removes a note). Notes commits
-/// have no parent: the notes ref keeps no history, so dropped metadata does not linger.
-pub(crate) fn notes_commit(
+/// [`notes_commit`] on top of the notes commit `tip` (`None`: no notes yet).
+pub(crate) fn notes_commit_on(
     repo: &gix::Repository,
     tip: Option<ObjectId>,
     edits: &[(ObjectId, Option<ObjectId>)],
     message: &str,
 ) -> Result<ObjectId> {
-    let root = match tip {
-        Some(tip) => commit_tree(repo, tip)?,
-        None => ObjectId::empty_tree(repo.object_hash()),
+    let state = tip.map(|tip| notes_state(repo, tip)).transpose()?;
+    notes_commit(repo, state, edits, message)
+}
+
+/// Write a notes commit of `notes` (`None`: no notes yet) with `edits` applied (`None` removes
+/// a note). Notes commits have no parent: the notes ref keeps no history, so dropped metadata
+/// does not linger.
+fn notes_commit(
+    repo: &gix::Repository,
+    notes: Option<NotesState>,
+    edits: &[(ObjectId, Option<ObjectId>)],
+    message: &str,
+) -> Result<ObjectId> {
+    let mut state = match notes {
+        Some(state) => state,
+        None => NotesState::new(ObjectId::empty_tree(repo.object_hash()), &repo.objects)
+            .context(|| format!("cannot read {NOTES_REF}"))?,
     };
-    let mut state =
-        NotesState::new(root, &repo.objects).context(|| format!("cannot read {NOTES_REF}"))?;
     for (annotated, blob) in edits {
         state
             .edit(*annotated, *blob, &repo.objects)
@@ -411,13 +654,7 @@ pub(crate) fn full_name(name: &str) -> Result<FullName> {
 /// Remove the notes ref's lock file if it was left behind by a process that died, and the
 /// locks of checkpoint refs likewise (their ids are never reused, so they only clutter).
 pub fn clear_stale_locks(repo: &gix::Repository) {
-    let stale = |path: &std::path::Path| {
-        std::fs::metadata(path)
-            .and_then(|md| md.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > STALE_LOCK)
-    };
+    let stale = |path: &std::path::Path| lock_age(path).is_some_and(|age| age > STALE_LOCK);
     let notes_lock = repo.common_dir().join(format!("{NOTES_REF}.lock"));
     if stale(&notes_lock) {
         let _ = std::fs::remove_file(&notes_lock);
@@ -432,17 +669,6 @@ pub fn clear_stale_locks(repo: &gix::Repository) {
     }
 }
 
-/// Sleep a little, more after each lost race, with jitter so that racing writers spread out;
-/// now and then, clear locks left by processes that died.
-pub(crate) fn backoff(repo: &gix::Repository, attempt: u32) {
-    if attempt.is_multiple_of(8) {
-        clear_stale_locks(repo);
-    }
-    let base = 1u64 << attempt.min(6);
-    let jitter = rand::random::<u64>() % (base * 2 + 1);
-    std::thread::sleep(Duration::from_millis(base + jitter));
-}
-
 /// Delete checkpoints (refs and notes) in one ref transaction with one notes commit. With
 /// `clean_orphans`, notes whose checkpoint ref is gone are removed too. Retried when another
 /// writer moves the notes ref meanwhile.
@@ -451,59 +677,73 @@ pub fn delete(
     checkpoints: &[Checkpoint],
     clean_orphans: bool,
 ) -> Result<()> {
-    let mut attempt = 0;
+    let ids: Vec<String> = checkpoints.iter().map(|c| c.id.clone()).collect();
+    delete_ids(repo, &ids, clean_orphans)
+}
+
+/// [`delete`] by id: also deletes refs under `refs/checkpoints/` that are not readable
+/// checkpoints (see [`refs_reporting`]). Ids that name no ref are ignored.
+pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -> Result<()> {
+    let mut retry = Retry::new();
     loop {
-        attempt += 1;
         // Read the notes tip before the refs: a save that lands after this read moves the tip,
-        // and the compare-and-swap below then fails and retries.
-        let tip = notes_tip(repo)?;
-        let live = refs(repo)?;
+        // and the compare-and-swap below then fails and retries. Notes that cannot be read are
+        // left alone: the refs go, and their notes stay in the damaged tree (as orphans that a
+        // prune removes once the notes ref is repaired).
+        let notes = read_notes_or_damage(repo)?.ok().flatten();
+        let (live, broken) = refs_reporting(repo)?;
         let mut edits = Vec::new();
         let mut note_edits: Vec<(ObjectId, Option<ObjectId>)> = Vec::new();
-        for c in checkpoints {
-            let Some(current) = live.iter().find(|r| r.id == c.id) else {
+        for id in ids {
+            let expected = if let Some(current) = live.iter().find(|r| r.id == *id) {
+                note_edits.push((current.commit, None));
+                PreviousValue::MustExistAndMatch(Target::Object(current.commit))
+            } else if broken.iter().any(|b| b.id.as_ref() == Some(id)) {
+                PreviousValue::MustExist
+            } else {
                 continue;
             };
             edits.push(RefEdit {
                 change: Change::Delete {
-                    expected: PreviousValue::MustExistAndMatch(Target::Object(current.commit)),
+                    expected,
                     log: RefLog::AndReference,
                 },
-                name: full_name(&format::ref_name(&c.id))?,
+                name: full_name(&format::ref_name(id))?,
                 deref: false,
             });
-            note_edits.push((current.commit, None));
         }
         if clean_orphans {
             let keep: std::collections::HashSet<ObjectId> = live
                 .iter()
-                .filter(|r| !checkpoints.iter().any(|c| c.id == r.id))
+                .filter(|r| !ids.contains(&r.id))
                 .map(|r| r.commit)
                 .collect();
-            for annotated in note_targets(repo, tip)? {
+            for annotated in note_targets(repo, notes.as_ref())? {
                 if !keep.contains(&annotated) && !note_edits.iter().any(|(c, _)| *c == annotated) {
                     note_edits.push((annotated, None));
                 }
             }
         }
-        if let Some(tip) = tip
+        if let Some(notes) = notes
             && !note_edits.is_empty()
         {
-            let commit = notes_commit(repo, Some(tip), &note_edits, "checkpoint: remove notes")?;
+            let tip = notes.tip;
+            let commit = notes_commit(
+                repo,
+                Some(notes.state),
+                &note_edits,
+                "checkpoint: remove notes",
+            )?;
             edits.push(notes_edit(Some(tip), commit)?);
         }
         if edits.is_empty() {
             return Ok(());
         }
+        let names: Vec<FullName> = edits.iter().map(|e| e.name.clone()).collect();
+        let names: Vec<&FullName> = names.iter().collect();
         match repo.edit_references(edits) {
             Ok(_) => return Ok(()),
-            Err(_) if attempt < MAX_ATTEMPTS => backoff(repo, attempt),
-            Err(err) => {
-                return Err(Error::Git {
-                    context: "cannot delete checkpoints".into(),
-                    source: Box::new(err),
-                });
-            }
+            Err(err) => retry.again(repo, err, &names, || "cannot delete checkpoints".into())?,
         }
     }
 }
@@ -514,37 +754,35 @@ pub fn replace_note(repo: &gix::Repository, commit: ObjectId, meta: &Metadata) -
         .write_blob(meta.to_note().as_bytes())
         .context(|| "cannot write the note".into())?
         .detach();
-    let mut attempt = 0;
+    let mut retry = Retry::new();
+    let notes_name = full_name(NOTES_REF)?;
     loop {
-        attempt += 1;
-        let tip = notes_tip(repo)?;
+        // A notes ref that cannot be read is refused (Error::NotesDamaged): a new notes tree
+        // would drop every note in it.
+        let notes = read_notes(repo)?;
+        let tip = notes.as_ref().map(|n| n.tip);
         let new = notes_commit(
             repo,
-            tip,
+            notes.map(|n| n.state),
             &[(commit, Some(blob))],
             &format!("checkpoint: update note of {}", meta.id),
         )?;
         match repo.edit_references([notes_edit(tip, new)?]) {
             Ok(_) => return Ok(()),
-            Err(_) if attempt < MAX_ATTEMPTS => backoff(repo, attempt),
-            Err(err) => {
-                return Err(Error::Git {
-                    context: format!("cannot update {NOTES_REF}"),
-                    source: Box::new(err),
-                });
-            }
+            Err(err) => retry.again(repo, err, &[&notes_name], || {
+                format!("cannot update {NOTES_REF}")
+            })?,
         }
     }
 }
 
 /// The objects annotated in the notes tree of `tip` (names in git's fanout layout).
-fn note_targets(repo: &gix::Repository, tip: Option<ObjectId>) -> Result<Vec<ObjectId>> {
-    let Some(tip) = tip else {
+fn note_targets(repo: &gix::Repository, notes: Option<&NotesTip>) -> Result<Vec<ObjectId>> {
+    let Some(notes) = notes else {
         return Ok(Vec::new());
     };
-    let tree = commit_tree(repo, tip)?;
     let mut out = Vec::new();
-    collect_note_targets(repo, tree, &mut String::new(), &mut out)?;
+    collect_note_targets(repo, notes.tree, &mut String::new(), &mut out)?;
     Ok(out)
 }
 
@@ -585,10 +823,12 @@ fn collect_note_targets(
     Ok(())
 }
 
-/// Notes in `refs/notes/checkpoints` whose checkpoint is not among `live`.
+/// Notes in `refs/notes/checkpoints` whose checkpoint is not among `live`; none when the
+/// notes ref cannot be read.
 pub fn orphan_notes(repo: &gix::Repository, live: &[ObjectId]) -> Result<Vec<ObjectId>> {
     let live: std::collections::HashSet<&ObjectId> = live.iter().collect();
-    Ok(note_targets(repo, notes_tip(repo)?)?
+    let notes = read_notes_or_damage(repo)?.ok().flatten();
+    Ok(note_targets(repo, notes.as_ref())?
         .into_iter()
         .filter(|id| !live.contains(id))
         .collect())

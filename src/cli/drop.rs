@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use git_checkpoint::{Checkpoint, resolve, store};
+use git_checkpoint::{resolve, store};
 
 use super::output::Ui;
 use super::{Failure, open_repo};
@@ -24,18 +24,30 @@ pub struct Args {
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let repo = open_repo()?;
     let worktree = git_checkpoint::repo::worktree_name(&repo)?;
-    let all = resolve::load_all(&repo)?;
-    let mut chosen: Vec<Checkpoint> = Vec::new();
+    let loaded = resolve::load_all_reporting(&repo)?;
+    // The id and the commit (or whatever object a broken ref points to) of each one to drop.
+    let mut chosen: Vec<(String, Option<gix::ObjectId>)> = Vec::new();
     for spec in &args.checkpoints {
-        let c = resolve::resolve(&all, worktree.as_deref(), spec)?;
-        if !chosen.iter().any(|d| d.id == c.id) {
-            chosen.push(c.clone());
+        // A ref that is not a readable checkpoint goes only by its exact id.
+        let (id, target) = match resolve::broken_exact(&loaded.broken, spec) {
+            Some(broken) => (spec.clone(), broken.target),
+            None => {
+                let c = resolve::resolve(&loaded.checkpoints, worktree.as_deref(), spec)?;
+                (c.id.clone(), Some(c.commit))
+            }
+        };
+        if !chosen.iter().any(|(d, _)| *d == id) {
+            chosen.push((id, target));
         }
     }
-    store::delete(&repo, &chosen, false)?;
+    let ids: Vec<String> = chosen.iter().map(|(id, _)| id.clone()).collect();
+    store::delete_ids(&repo, &ids, false)?;
     let mut out = std::io::stdout().lock();
-    for c in &chosen {
-        writeln!(out, "dropped {} ({})", c.id, c.commit)?;
+    for (id, target) in &chosen {
+        match target {
+            Some(target) => writeln!(out, "dropped {id} ({target})")?,
+            None => writeln!(out, "dropped {id}")?,
+        }
     }
     if !args.quiet {
         ui.info("a dropped checkpoint can be brought back from its commit until `git gc` runs: git update-ref refs/checkpoints/<id> <commit>");

@@ -36,16 +36,15 @@ pub struct Args {
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let repo = open_repo()?;
     let worktree = git_checkpoint::repo::worktree_name(&repo)?;
-    let (all, broken) = git_checkpoint::resolve::load_all_reporting(&repo)?;
-    for (id, reason) in &broken {
-        ui.warn(&format!(
-            "refs/checkpoints/{id} is not a checkpoint and is left out: {reason}"
-        ));
+    let loaded = git_checkpoint::resolve::load_all_reporting(&repo)?;
+    for broken in &loaded.broken {
+        ui.warn_broken(broken);
     }
+    let all = &loaded.checkpoints;
     let session = args
         .session
         .as_deref()
-        .map(|spec| git_checkpoint::resolve::session(&all, worktree.as_deref(), spec))
+        .map(|spec| git_checkpoint::resolve::session(all, worktree.as_deref(), spec))
         .transpose()?;
     let shown: Vec<&Checkpoint> = all
         .iter()
@@ -56,7 +55,18 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .filter(|c| args.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
         .take(args.max_count.unwrap_or(usize::MAX))
         .collect();
-    ui.warn_damaged(shown.iter().copied());
+    // A notes ref that cannot be read is one warning, not one per checkpoint.
+    if let Some(problem) = &loaded.notes_problem {
+        ui.warn(&format!(
+            "{problem}; every checkpoint is shown from what its commit records"
+        ));
+    }
+    ui.warn_damaged(
+        shown
+            .iter()
+            .copied()
+            .filter(|c| c.note_problem != loaded.notes_problem),
+    );
     let mut out = std::io::stdout().lock();
     if args.json {
         let array: Vec<_> = shown.iter().map(|c| checkpoint_json(c)).collect();

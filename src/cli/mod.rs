@@ -179,6 +179,24 @@ pub(crate) fn report(ui: &Ui, failure: &Failure) {
     };
     let _ = writeln!(stderr, "{} {message}", ui.err_paint.error("error:"));
     let hint = match failure {
+        Failure::Core(Error::Locked(path)) => Some(format!(
+            "if no git process is running in this repository, remove the lock file and try again: rm '{}'",
+            path.display()
+        )),
+        failure => static_hint(failure).map(str::to_string),
+    };
+    if let Some(hint) = hint {
+        let _ = writeln!(stderr, "{} {hint}", ui.err_paint.hint("hint:"));
+    }
+}
+
+/// The hints that do not depend on the error's details.
+fn static_hint(failure: &Failure) -> Option<&'static str> {
+    use git_checkpoint::Error;
+    match failure {
+        Failure::Core(Error::NotesDamaged(_)) => Some(
+            "the checkpoints are intact and still listed; repair the notes ref, or move it aside to start new notes: git update-ref refs/notes/checkpoints-damaged refs/notes/checkpoints && git update-ref -d refs/notes/checkpoints",
+        ),
         Failure::Core(Error::UnknownCheckpoint(_)) => Some(
             "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",
         ),
@@ -192,9 +210,6 @@ pub(crate) fn report(ui: &Ui, failure: &Failure) {
             Some("fix the file's permissions, or ignore it in .gitignore; no checkpoint was made")
         }
         _ => None,
-    };
-    if let Some(hint) = hint {
-        let _ = writeln!(stderr, "{} {hint}", ui.err_paint.hint("hint:"));
     }
 }
 

@@ -162,6 +162,21 @@ impl Ui {
         let _ = writeln!(std::io::stderr().lock(), "{message}");
     }
 
+    /// Warn about a ref under `refs/checkpoints/` that is left out because it is not a
+    /// readable checkpoint.
+    pub fn warn_broken(&self, broken: &git_checkpoint::store::BrokenRef) {
+        match &broken.id {
+            Some(id) => self.warn(&format!(
+                "refs/checkpoints/{id} is not a checkpoint and is left out: {}; `git checkpoint drop {id}` deletes it",
+                broken.reason
+            )),
+            None => self.warn(&format!(
+                "a ref under refs/checkpoints/ cannot be read and is left out: {}",
+                broken.reason
+            )),
+        }
+    }
+
     /// Warn about each checkpoint whose metadata had to be derived from its commit.
     pub fn warn_damaged<'a>(&self, checkpoints: impl IntoIterator<Item = &'a Checkpoint>) {
         for c in checkpoints {

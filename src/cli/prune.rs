@@ -8,7 +8,8 @@ use super::output::{Ui, checkpoint_json};
 use super::{Failure, open_repo};
 
 /// Apply the retention policy now: delete the checkpoints it does not keep, and notes whose
-/// checkpoint is gone. Pinned checkpoints are never pruned.
+/// checkpoint is gone. Pinned checkpoints are never pruned, nor are those whose note cannot be
+/// read (a pin there cannot be seen).
 ///
 /// The policy comes from git config: checkpoint.keep (default 50, all worktrees together),
 /// checkpoint.<kind>.keep, checkpoint.maxAge. A flag overrides its setting for this run.
@@ -83,6 +84,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             pruned.orphan_notes,
             if pruned.orphan_notes == 1 { "" } else { "s" },
         ));
+        if pruned.unreadable_kept > 0 {
+            ui.info(&format!(
+                "kept {} checkpoint{} whose note cannot be read (a pin there cannot be seen); `git checkpoint drop <id>` removes one",
+                pruned.unreadable_kept,
+                if pruned.unreadable_kept == 1 { "" } else { "s" },
+            ));
+        }
     }
     Ok(())
 }

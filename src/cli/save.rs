@@ -132,6 +132,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         warn_skipped(ui, &checkpoint.meta.skipped);
         match &saved {
             Saved::Created(c) => {
+                if let Some(problem) = &c.note_problem {
+                    ui.warn(&format!(
+                        "checkpoint {} was saved, but {problem}; it lists from what its commit records (its pin and --meta are not kept)",
+                        c.id
+                    ));
+                }
                 let s = c.meta.stats;
                 ui.info(&format!(
                     "saved checkpoint {} ({} files; {} added, {} modified, {} deleted since HEAD)",

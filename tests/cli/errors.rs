@@ -387,3 +387,67 @@ fn very_long_paths() {
     assert_eq!(back.code, 0, "{}", back.stderr);
     assert_eq!(repo.read(&long), "deep\n");
 }
+
+/// A ref under `refs/checkpoints/` pointing at an object that does not exist (written by hand,
+/// or left by a broken fetch) is left out with a warning naming it; it never stops `save`,
+/// `list`, `show` or `drop` of the others, and `drop <exact-id>` removes it.
+#[test]
+fn a_ref_to_a_missing_object_is_left_out_and_can_be_dropped() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "changed\n");
+    let good = repo.save(&["-q"]);
+    let bad = "20990101-000000-000bad";
+    let made_up = "1234567890abcdef1234567890abcdef12345678";
+    assert!(
+        !repo.git_ok(&["cat-file", "-e", made_up]),
+        "the object is missing"
+    );
+    fs::write(
+        repo.path().join(".git/refs/checkpoints").join(bad),
+        format!("{made_up}\n"),
+    )
+    .unwrap();
+
+    repo.write("a", "changed again\n");
+    let newer = repo.save(&["-q"]);
+    assert_eq!(repo.checkpoint_tree(&newer), repo.oracle_tree());
+    assert!(
+        newer.as_str() < bad,
+        "a ref that is not a checkpoint does not push new ids into its future: {newer}"
+    );
+
+    let list = repo.cp(&["list"]).ok();
+    assert!(
+        list.stdout.contains(&good) && list.stdout.contains(&newer),
+        "{}",
+        list.stdout
+    );
+    assert!(!list.stdout.contains(bad), "left out: {}", list.stdout);
+    assert!(
+        list.stderr.starts_with("warning:") && list.stderr.contains(bad),
+        "the warning names the bad ref: {}",
+        list.stderr
+    );
+    let json = repo.cp(&["list", "--json"]).ok();
+    assert!(!json.stdout.contains(bad), "{}", json.stdout);
+    repo.cp(&["show", &good]).ok();
+
+    // Dropping a good one works next to the bad ref, and the bad ref goes by its exact id.
+    repo.cp(&["drop", "-q", &good]).ok();
+    let dropped = repo.cp(&["drop", "-q", bad]).ok();
+    assert!(dropped.stdout.contains(bad), "{}", dropped.stdout);
+    assert!(dropped.stdout.contains(made_up), "{}", dropped.stdout);
+    assert_eq!(repo.checkpoint_ids(), vec![newer.clone()]);
+    let list = repo.cp(&["list"]).ok();
+    assert_eq!(list.stderr, "", "nothing left to warn about");
+    // A prefix never selects a broken ref: only its exact id does.
+    fs::write(
+        repo.path().join(".git/refs/checkpoints").join(bad),
+        format!("{made_up}\n"),
+    )
+    .unwrap();
+    repo.cp(&["drop", "2099"]).fails_with(1);
+    assert_eq!(repo.checkpoint_ids().len(), 2);
+    repo.cp(&["drop", "-q", bad]).ok();
+    repo.fsck();
+}

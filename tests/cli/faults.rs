@@ -90,3 +90,101 @@ fn a_corrupt_object_fails_the_restore_cleanly() {
         fs::write(path, &data[..data.len() / 2]).unwrap();
     });
 }
+
+/// Set a file's modification time `secs` seconds into the past.
+fn age_file(path: &std::path::Path, secs: u64) {
+    let when = std::time::SystemTime::now() - std::time::Duration::from_secs(secs);
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+}
+
+/// A `packed-refs.lock` left by a killed git (or a killed drop) after the refs were packed
+/// (`git pack-refs --all`, `git gc`): every command that updates refs fails within seconds
+/// with one error naming the lock file and a hint, and the lock, which is git's as much as
+/// ours, is left for the user to judge.
+#[test]
+fn a_stale_packed_refs_lock_fails_fast_and_names_the_lock() {
+    let repo = committed();
+    let first = repo.save(&["-q", "--allow-empty"]);
+    repo.git(&["pack-refs", "--all"]);
+    let lock = repo.path().join(".git/packed-refs.lock");
+    fs::write(&lock, "").unwrap();
+    age_file(&lock, 3600);
+    repo.write("a.txt", "changed\n");
+    for args in [&["save"][..], &["drop", first.as_str()], &["pin", "@"]] {
+        let started = std::time::Instant::now();
+        let out = repo.cp(args).fails_with(1);
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(8),
+            "{args:?} gave up after {took:?}, not within seconds"
+        );
+        out.assert_one_error_line();
+        assert!(
+            out.stderr.contains(".git/packed-refs.lock"),
+            "{args:?} names the lock: {}",
+            out.stderr
+        );
+        assert!(
+            out.stderr.contains("hint:") && out.stderr.contains("no git process"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(lock.exists(), "git's lock is the user's to remove");
+    }
+    assert_eq!(
+        repo.checkpoint_ids(),
+        vec![first.clone()],
+        "nothing half-made"
+    );
+    fs::remove_file(&lock).unwrap();
+    let second = repo.save(&["-q"]);
+    assert_eq!(repo.checkpoint_ids(), vec![first, second]);
+    repo.fsck();
+}
+
+/// A `packed-refs.lock` that a running git holds for a moment is waited for, not reported
+/// (longer than gix's own wait of 1 s, shorter than the 2 s after which a lock counts as left
+/// behind).
+#[test]
+fn a_packed_refs_lock_held_briefly_is_waited_for() {
+    let repo = committed();
+    repo.save(&["-q", "--allow-empty"]);
+    repo.git(&["pack-refs", "--all"]);
+    let lock = repo.path().join(".git/packed-refs.lock");
+    fs::write(&lock, "").unwrap();
+    let remover = {
+        let lock = lock.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(1200));
+            fs::remove_file(lock).unwrap();
+        })
+    };
+    repo.write("a.txt", "changed\n");
+    let id = repo.save(&["-q"]);
+    remover.join().unwrap();
+    assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree());
+    assert_eq!(repo.checkpoint_ids().len(), 2);
+}
+
+/// A lock that only git-checkpoint takes (the notes ref's), left by a killed process, is
+/// removed once it is stale, and the save goes on.
+#[test]
+fn a_stale_lock_of_our_own_is_removed() {
+    let repo = committed();
+    repo.save(&["-q", "--allow-empty"]);
+    let lock = repo.path().join(".git/refs/notes/checkpoints.lock");
+    fs::write(&lock, "").unwrap();
+    age_file(&lock, 60);
+    repo.write("a.txt", "changed\n");
+    let started = std::time::Instant::now();
+    let id = repo.save(&["-q"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(8));
+    assert!(!lock.exists());
+    assert_eq!(repo.note_json(&id).get("id"), id);
+    repo.fsck();
+}

@@ -304,6 +304,115 @@ fn note_of_another_shape_still_lists() {
     });
 }
 
+/// `refs/notes/checkpoints` itself damaged (`damage` is given its tip): every checkpoint still
+/// lists, shows, diffs and restores from its commit, with one warning naming the notes ref;
+/// save still works without touching the notes ref; pin, which would have to rewrite the
+/// unreadable notes, refuses with a hint; drop deletes refs and leaves the notes alone.
+fn damaged_notes_ref_still_works(damage: impl FnOnce(&Repo, &str)) {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "first\n");
+    let old = repo.save(&["-q", "-m", "first message", "--kind", "auto"]);
+    repo.write("a", "second\n");
+    let new = repo.save(&["-q", "-m", "second message", "--pin"]);
+    damage(&repo, &repo.git(&["rev-parse", "refs/notes/checkpoints"]));
+    let notes_file = repo.path().join(".git/refs/notes/checkpoints");
+    let damaged = fs::read(&notes_file).unwrap();
+
+    let out = repo.cp(&["list"]).ok();
+    assert_eq!(first_column(&out.stdout), vec![new.clone(), old.clone()]);
+    assert_eq!(out.stderr.lines().count(), 1, "one warning: {}", out.stderr);
+    assert!(
+        out.stderr.starts_with("warning:") && out.stderr.contains("refs/notes/checkpoints"),
+        "the warning names the notes ref: {}",
+        out.stderr
+    );
+    let line = out.stdout.lines().nth(1).unwrap();
+    assert!(
+        line.contains("auto") && line.contains("first message"),
+        "{line}"
+    );
+    let json = Json::parse(&repo.cp(&["list", "--json"]).ok().stdout);
+    assert_eq!(json.get("0.message"), "second message");
+    assert_eq!(json.get("1.kind"), "auto");
+    let show = repo.cp(&["show", &old]).ok();
+    assert!(show.stdout.contains("first message"), "{}", show.stdout);
+    assert!(
+        show.stderr.contains("refs/notes/checkpoints"),
+        "{}",
+        show.stderr
+    );
+    let diff = repo.cp(&["diff", &old, &new, "--name-only"]).ok();
+    assert_eq!(diff.stdout, "a\n");
+
+    // Saving works; the new checkpoint has no note, and the damaged ref is left as it was.
+    repo.write("a", "third\n");
+    let saved = repo.cp(&["save"]).ok();
+    let third = saved.id();
+    assert!(
+        saved.stderr.contains("refs/notes/checkpoints"),
+        "the save says its note is missing: {}",
+        saved.stderr
+    );
+    assert_eq!(repo.checkpoint_tree(&third), repo.oracle_tree());
+    assert_eq!(fs::read(&notes_file).unwrap(), damaged, "left for the user");
+    assert_eq!(repo.checkpoint_ids().len(), 3);
+
+    // Restore works too (its pre-restore checkpoint is saved the same way).
+    repo.cp(&["restore", "-q", &old]).ok();
+    assert_eq!(repo.read("a"), "first\n");
+
+    // Writing a note would drop every unreadable one: refused, with a hint.
+    let pin = repo.cp(&["pin", "-q", &old]).fails_with(1);
+    pin.assert_one_error_line();
+    assert!(
+        pin.stderr.contains("refs/notes/checkpoints") && pin.stderr.contains("hint:"),
+        "{}",
+        pin.stderr
+    );
+    // The pin of `new` cannot be read: prune keeps every checkpoint whose note it cannot read.
+    let prune = repo.cp(&["prune", "--keep", "0"]).ok();
+    assert!(!prune.stdout.contains(&new), "{}", prune.stdout);
+    assert!(
+        repo.checkpoint_ids().contains(&new),
+        "a pinned one survives"
+    );
+    // Drop deletes the ref; the notes are left alone.
+    repo.cp(&["drop", "-q", &old]).ok();
+    assert!(!repo.checkpoint_ids().contains(&old));
+    assert_eq!(fs::read(&notes_file).unwrap(), damaged);
+}
+
+#[test]
+fn notes_ref_pointing_at_a_blob_still_works() {
+    damaged_notes_ref_still_works(|repo, _| {
+        let blob = repo.git(&["rev-parse", "HEAD:a"]);
+        repo.git(&["update-ref", "refs/notes/checkpoints", &blob]);
+    });
+}
+
+#[test]
+fn notes_ref_whose_tree_is_missing_still_works() {
+    damaged_notes_ref_still_works(|repo, tip| {
+        let tree = repo.git(&["rev-parse", &format!("{tip}^{{tree}}")]);
+        fs::remove_file(
+            repo.path()
+                .join(".git/objects")
+                .join(&tree[..2])
+                .join(&tree[2..]),
+        )
+        .unwrap();
+        // The notes ref stays a loose ref that the test can compare.
+        assert!(repo.path().join(".git/refs/notes/checkpoints").exists());
+    });
+}
+
+#[test]
+fn notes_ref_that_is_not_a_ref_still_works() {
+    damaged_notes_ref_still_works(|repo, _| {
+        fs::write(repo.path().join(".git/refs/notes/checkpoints"), "garbage\n").unwrap();
+    });
+}
+
 #[test]
 fn trailer_lookalikes_in_a_message_do_not_fool_the_fallback() {
     let repo = Repo::with_commit(&[("a", "a\n")]);

@@ -1,109 +1,161 @@
 //! Races: saves running at the same time as prune, drop, pin and the user's own git.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::common::Repo;
+use crate::common::{Json, Repo};
 
+/// Savers of kind `manual` run while, at the same time, a prune keeps deleting the checkpoints
+/// of kind `victim` (which another thread keeps making), a drop removes older checkpoints one by
+/// one, a pin rewrites a note, and the user runs `git add`/`git commit` in a loop. Every one of
+/// these writes the notes ref; a lost compare-and-swap must be retried, never overwrite.
+///
+/// Afterwards: every save reported is there with its own note (none lost, none on the wrong
+/// checkpoint), no victim survives but the pinned one, every drop took, every note belongs to a
+/// checkpoint and every checkpoint has its note, and prune really deleted while saves ran.
 #[test]
 fn saves_race_prune_drop_pin_and_the_users_git() {
     let repo = Repo::new();
     repo.write("a", "a\n");
     repo.git(&["add", "a"]);
     repo.git(&["commit", "-qm", "base"]);
+    // Only the explicit prune deletes: the automatic one after each save keeps everything.
     repo.git(&["config", "checkpoint.keep", "1000"]);
-    let victims: Vec<String> = (0..6)
-        .map(|i| {
-            repo.write("victim", &format!("{i}\n"));
-            repo.cp(&["save", "-q", "--allow-empty"])
-                .stdout
-                .trim()
-                .to_string()
-        })
+    let save = |args: &[&str]| {
+        let mut full = vec!["save", "-q", "--allow-empty"];
+        full.extend_from_slice(args);
+        let out = repo.cp(&full);
+        assert_eq!(out.code, 0, "save {args:?}: {}", out.stderr);
+        out.id()
+    };
+    let pinned_victim = save(&["--kind", "victim", "-m", "pinned victim", "--pin"]);
+    let to_drop: Vec<String> = (0..6)
+        .map(|i| save(&["--kind", "drop-me", "-m", &format!("drop {i}")]))
         .collect();
     let stop = AtomicBool::new(false);
+    let stop_victims = AtomicBool::new(false);
+    let pruned_while_saving = AtomicUsize::new(0);
 
     let (saved, user_commits) = std::thread::scope(|s| {
+        let pruned = &pruned_while_saving;
         let savers: Vec<_> = (0..4)
             .map(|t| {
-                let repo = &repo;
+                let save = &save;
                 s.spawn(move || {
-                    (0..8)
-                        .map(|i| {
-                            let out = repo.cp(&[
-                                "save",
-                                "-q",
-                                "--allow-empty",
-                                "-m",
-                                &format!("t{t} i{i}"),
-                            ]);
-                            assert_eq!(out.code, 0, "save: {}", out.stderr);
-                            (out.stdout.trim().to_string(), format!("t{t} i{i}"))
-                        })
-                        .collect::<Vec<_>>()
+                    // At least 8 saves each, and more until prune has deleted something, so
+                    // that the race happens on a machine of any speed (up to a bound).
+                    let mut saved = Vec::new();
+                    while saved.len() < 8
+                        || (pruned.load(Ordering::Relaxed) == 0 && saved.len() < 100)
+                    {
+                        let message = format!("t{t} i{}", saved.len());
+                        saved.push((save(&["-m", &message]), message));
+                    }
+                    saved
                 })
             })
             .collect();
-        let (repo_ref, stop_ref) = (&repo, &stop);
+        let (repo, stop, stop_victims) = (&repo, &stop, &stop_victims);
+        let victims = s.spawn(move || {
+            let mut n = 0;
+            while !stop_victims.load(Ordering::Relaxed) {
+                save(&["--kind", "victim", "-m", &format!("victim {n}")]);
+                n += 1;
+            }
+            n
+        });
+        let (pinned_victim, to_drop) = (&pinned_victim, &to_drop);
         let background = s.spawn(move || {
             let mut n = 0;
-            while !stop_ref.load(Ordering::Relaxed) {
-                let out = repo_ref.cp(&["prune", "-q", "--keep", "1000"]);
+            // Until stopped, and at least until every drop has run.
+            while !stop.load(Ordering::Relaxed) || n < to_drop.len() {
+                let out = repo.cp(&["prune", "--kind", "victim", "--keep", "0"]);
                 assert_eq!(out.code, 0, "prune: {}", out.stderr);
-                // The last victim is the one pinned: never dropped.
-                if let Some(victim) = victims[..victims.len() - 1].get(n) {
-                    let out = repo_ref.cp(&["drop", "-q", victim]);
+                pruned.fetch_add(out.stdout.lines().count(), Ordering::Relaxed);
+                if let Some(victim) = to_drop.get(n) {
+                    let out = repo.cp(&["drop", "-q", victim]);
                     assert_eq!(out.code, 0, "drop: {}", out.stderr);
                 }
-                let out = repo_ref.cp(&["pin", "-q", &victims[victims.len() - 1]]);
+                let out = repo.cp(&["pin", "-q", pinned_victim]);
                 assert_eq!(out.code, 0, "pin: {}", out.stderr);
                 n += 1;
             }
-            victims
+            n
         });
         let user = s.spawn(move || {
             // The user keeps working: git add and git commit must never fail because of us.
             let mut commits = 0;
-            while !stop_ref.load(Ordering::Relaxed) {
-                repo_ref.write("user.txt", &format!("commit {commits}\n"));
-                repo_ref.git(&["add", "user.txt"]);
-                repo_ref.git(&["commit", "-qm", &format!("user {commits}")]);
+            while !stop.load(Ordering::Relaxed) {
+                repo.write("user.txt", &format!("commit {commits}\n"));
+                repo.git(&["add", "user.txt"]);
+                repo.git(&["commit", "-qm", &format!("user {commits}")]);
                 commits += 1;
             }
             commits
         });
         let saved: Vec<(String, String)> =
             savers.into_iter().flat_map(|h| h.join().unwrap()).collect();
+        // The savers are done: what prune deleted so far, it deleted while they ran.
+        let pruned_during = pruned_while_saving.load(Ordering::Relaxed);
+        stop_victims.store(true, Ordering::Relaxed);
+        let victims_made = victims.join().unwrap();
         stop.store(true, Ordering::Relaxed);
-        let _victims = background.join().unwrap();
+        let rounds = background.join().unwrap();
+        assert!(
+            pruned_during > 0,
+            "prune deleted nothing while the saves ran: the race was not real"
+        );
+        eprintln!(
+            "races: {} saves and {victims_made} victims against {rounds} prune/drop/pin rounds \
+             ({pruned_during} pruned during the saves)",
+            saved.len()
+        );
         (saved, user.join().unwrap())
     });
 
     assert!(user_commits > 0);
+    // A last prune for the victims made after the background loop's last round.
+    let last = repo.cp(&["prune", "--kind", "victim", "--keep", "0"]);
+    assert_eq!(last.code, 0, "{}", last.stderr);
+
     // Nothing saved is lost, and every note sits on its own checkpoint.
     let ids = repo.checkpoint_ids();
     for (id, message) in &saved {
         assert!(ids.contains(id), "{id} lost");
-        let note = repo.git(&[
-            "notes",
-            "--ref=checkpoints",
-            "show",
-            &format!("refs/checkpoints/{id}"),
-        ]);
-        assert_eq!(
-            Repo::json_get(&note, "id"),
-            *id,
-            "note on the wrong checkpoint"
-        );
-        assert_eq!(Repo::json_get(&note, "message"), *message);
+        let note = repo.note_json(id);
+        assert_eq!(note.get("id"), *id, "note on the wrong checkpoint");
+        assert_eq!(note.get("message"), *message);
+        assert_eq!(note.get("kind"), "manual");
     }
-    let pinned = repo.cp(&["list", "--json"]).stdout;
-    assert!(
-        pinned.contains(r#""pinned":true"#),
+    for id in &to_drop {
+        assert!(!ids.contains(id), "{id} was dropped");
+    }
+    // No victim survives but the pinned one, which is still pinned.
+    let victims = Json::parse(
+        &repo
+            .cp(&["list", "--all", "--kind", "victim", "--json"])
+            .ok()
+            .stdout,
+    );
+    assert_eq!(
+        victims.keys(""),
+        vec!["0".to_string()],
+        "only the pinned victim is left"
+    );
+    assert_eq!(victims.get("0.id"), pinned_victim);
+    assert_eq!(
+        victims.get("0.pinned"),
+        "true",
         "the pin survived the races"
     );
-    repo.fsck();
-    eprintln!(
-        "races: {} saves against prune/drop/pin and {user_commits} user commits",
-        saved.len()
+    // Every checkpoint has its note and every note its checkpoint.
+    assert_eq!(ids.len(), saved.len() + 1);
+    let notes = repo.git(&["notes", "--ref=checkpoints", "list"]);
+    assert_eq!(
+        notes.lines().count(),
+        ids.len(),
+        "no orphaned or missing note"
     );
+    let list = repo.cp(&["list", "--all"]).ok();
+    assert_eq!(list.stderr, "", "no damaged note: {}", list.stderr);
+    repo.fsck();
 }

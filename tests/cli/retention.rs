@@ -294,3 +294,45 @@ fn loose_objects_trigger_git_gc_auto_in_the_background() {
     std::thread::sleep(std::time::Duration::from_millis(1500));
     assert!(loose() >= before + 3, "gc.auto=0: no gc");
 }
+
+/// A pin lives in the note: when the note is lost or damaged, prune cannot see it, so it keeps
+/// every checkpoint whose note it cannot read (they do not count toward `keep`) and says so;
+/// `drop` still removes one by name.
+#[test]
+fn prune_keeps_checkpoints_whose_note_it_cannot_read() {
+    let (repo, ids) = repo_with(4, "manual");
+    assert_eq!(repo.cp(&["pin", &ids[0]]).code, 0);
+    for id in [&ids[0], &ids[1]] {
+        let commit = repo.git(&["rev-parse", &format!("refs/checkpoints/{id}")]);
+        repo.git(&["notes", "--ref=checkpoints", "remove", &commit]);
+    }
+    let dry = repo.cp(&["prune", "--keep", "1", "--dry-run"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert_eq!(
+        dry.stdout.trim(),
+        format!(
+            "would prune {} ({})",
+            ids[2],
+            repo.git(&["rev-parse", &format!("refs/checkpoints/{}", ids[2])])
+        )
+    );
+    let out = repo.cp(&["prune", "--keep", "0"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("kept 2 checkpoints whose note cannot be read"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        refs(&repo),
+        vec![ids[0].clone(), ids[1].clone()],
+        "the pin survived its note"
+    );
+    // The automatic prune after a save keeps them too.
+    repo.git(&["config", "checkpoint.keep", "0"]);
+    let newest = save_change(&repo, "v9", "manual");
+    assert_eq!(refs(&repo), vec![ids[0].clone(), ids[1].clone(), newest]);
+    assert_eq!(repo.cp(&["drop", "-q", &ids[1]]).code, 0);
+    assert_eq!(refs(&repo).len(), 2);
+}

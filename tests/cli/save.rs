@@ -930,6 +930,48 @@ fn any_change_of_tree_index_or_head_makes_a_new_checkpoint() {
     assert_eq!(repo.checkpoint_ids(), ids);
 }
 
+/// Lines of `-m` that look like trailers are part of the message: they neither make the
+/// checkpoint look as if taken in another worktree (so a no-change save would make a
+/// duplicate) nor give a checkpoint whose note is lost a false worktree, name or session.
+#[test]
+fn trailer_lookalikes_in_the_message_are_only_message() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    for (i, message) in [
+        "hi\nCheckpoint-Worktree: other",
+        "hi\n\nCheckpoint-Worktree: other\nCheckpoint-Name: fake\nCheckpoint-Session: s-1",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        repo.write("a", &format!("change {i}\n"));
+        let first = repo.save(&["-q", "-m", message]);
+        let again = repo.save(&["-q"]);
+        assert_eq!(again, first, "nothing changed: no duplicate checkpoint");
+        assert_eq!(repo.cp(&["save", "-q"]).ok().id(), first);
+
+        repo.git(&[
+            "notes",
+            "--ref=checkpoints",
+            "remove",
+            &repo.checkpoint_commit(&first),
+        ]);
+        let derived = Json::parse(&repo.cp(&["show", &first, "--json"]).ok().stdout);
+        assert_eq!(derived.get("id"), first);
+        assert_eq!(derived.get("worktree"), "null", "{message:?}");
+        assert_eq!(derived.get("name"), "null", "{message:?}");
+        assert_eq!(derived.get("message"), message);
+        assert!(
+            !derived.keys("").contains(&"session".to_string()),
+            "{message:?}"
+        );
+        // Still this worktree's newest: `@` finds it and a no-change save reuses it.
+        let list = repo.cp(&["list"]).ok();
+        assert!(list.stdout.starts_with(&first), "{}", list.stdout);
+        assert_eq!(repo.cp(&["save", "-q"]).ok().id(), first);
+    }
+    assert_eq!(repo.checkpoint_ids().len(), 2);
+}
+
 #[test]
 fn ids_strictly_increase() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
