@@ -44,18 +44,11 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         return Ok(());
     }
     header(&mut out, ui, checkpoint)?;
-    let head_tree = match &checkpoint.meta.head.commit {
-        Some(hex) => {
-            let id = gix::ObjectId::from_hex(hex.as_bytes()).map_err(|e| {
-                git_checkpoint::Error::Git {
-                    context: format!("the note's head commit `{hex}` is not an object id"),
-                    source: Box::new(e),
-                }
-            })?;
-            Some(git_checkpoint::store::commit_tree(&repo, id)?)
-        }
-        None => None,
-    };
+    // What the checkpoint changed is read from its commit's parents, not from the note, which
+    // may come from someone else.
+    let head_tree = git_checkpoint::store::head_commit(&repo, checkpoint.commit)?
+        .map(|head| git_checkpoint::store::commit_tree(&repo, head))
+        .transpose()?;
     let tree = git_checkpoint::store::commit_tree(&repo, checkpoint.commit)?;
     let changes = treediff::changes(&repo, head_tree, Some(tree))?;
     let files = file_diffs(
