@@ -120,6 +120,20 @@ fn output(mut cmd: Command, what: impl FnOnce() -> String) -> Result<Output> {
     })
 }
 
+/// Run `cmd` to its end; a failure is an error saying `what` was being done and git's reason.
+fn success(cmd: Command, what: impl Fn() -> String) -> Result<Output> {
+    let out = output(cmd, &what)?;
+    if !out.status.success() {
+        return Err(failed(&what(), &out));
+    }
+    Ok(out)
+}
+
+/// The error of a git run that failed while doing `what`.
+fn failed(what: &str, out: &Output) -> Error {
+    Error::Remote(format!("{what}: {}", failure_line(&out.stderr, out.status)))
+}
+
 /// The line of git's stderr that says what went wrong: the first `fatal:` or `error:` line
 /// (without that prefix), else the last line; control characters removed.
 pub fn failure_line(stderr: &[u8], status: std::process::ExitStatus) -> String {
@@ -172,15 +186,7 @@ pub fn ls_remote(
     check_remote(remote)?;
     let mut cmd = git(repo)?;
     cmd.args(["ls-remote", "--", remote]).args(patterns);
-    let what = || format!("cannot list the refs of `{remote}`");
-    let out = output(cmd, what)?;
-    if !out.status.success() {
-        return Err(Error::Remote(format!(
-            "{}: {}",
-            what(),
-            failure_line(&out.stderr, out.status)
-        )));
-    }
+    let out = success(cmd, || format!("cannot list the refs of `{remote}`"))?;
     Ok(parse_ls_remote(&out.stdout))
 }
 
@@ -218,15 +224,7 @@ pub fn fetch(repo: &gix::Repository, remote: &str, refspecs: &[String]) -> Resul
         remote,
     ])
     .args(refspecs);
-    let what = || format!("cannot fetch from `{remote}`");
-    let out = output(cmd, what)?;
-    if !out.status.success() {
-        return Err(Error::Remote(format!(
-            "{}: {}",
-            what(),
-            failure_line(&out.stderr, out.status)
-        )));
-    }
+    success(cmd, || format!("cannot fetch from `{remote}`"))?;
     Ok(())
 }
 
@@ -313,11 +311,7 @@ pub fn push(
     if statuses.iter().any(RefStatus::rejected) {
         return Ok(PushOutcome::Done(statuses));
     }
-    Err(Error::Remote(format!(
-        "{}: {}",
-        what(),
-        failure_line(&out.stderr, out.status)
-    )))
+    Err(failed(&what(), &out))
 }
 
 /// The ref lines of `git push --porcelain`: `<flag>\t<src>:<dst>\t<summary>`.

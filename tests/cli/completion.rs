@@ -38,6 +38,21 @@ fn repo_with_checkpoints() -> (Repo, String) {
     (repo, id)
 }
 
+/// Run a shell that prints completion candidates, one a line; it must succeed.
+fn candidates(mut cmd: Command) -> Vec<String> {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
 const GIT_BASH_COMPLETION: &str = "/usr/share/bash-completion/completions/git";
 
 /// Complete `line` in a real bash with git's completion script and ours loaded.
@@ -64,17 +79,7 @@ printf '%s\n' "${{COMPREPLY[@]}}"
         .current_dir(repo.path());
     repo.env(&mut cmd);
     cmd.env("PATH", path_with_binary());
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| l.trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect()
+    candidates(cmd)
 }
 
 #[test]
@@ -195,17 +200,7 @@ fn zsh_complete(repo: &Repo, line: &str) -> Vec<String> {
         .current_dir(repo.path());
     repo.env(&mut cmd);
     cmd.env("PATH", path_with_binary());
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| l.trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect()
+    candidates(cmd)
 }
 
 #[test]
