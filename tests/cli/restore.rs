@@ -455,3 +455,127 @@ fn undo_walks_back_and_each_undo_is_undoable() {
     assert_eq!(none.code, 1);
     assert!(none.stderr.contains("nothing to undo"), "{}", none.stderr);
 }
+
+/// A repository with a conflict between `main` and `other` on `f`, and a checkpoint taken
+/// before any of it.
+fn conflicting_branches() -> (Repo, String) {
+    let repo = Repo::new();
+    repo.write("f", "base\n");
+    repo.git(&["add", "f"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = save(&repo, &["--allow-empty"]);
+    repo.git(&["checkout", "-qb", "other"]);
+    repo.write("f", "theirs\n");
+    repo.git(&["commit", "-qam", "theirs"]);
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("f", "ours\n");
+    repo.git(&["commit", "-qam", "ours"]);
+    (repo, id)
+}
+
+#[test]
+fn refuses_during_rebase_cherry_pick_revert_and_bisect_unless_forced() {
+    type Start = fn(&Repo);
+    let cases: [(&str, Start); 4] = [
+        ("a rebase", |r| assert!(!r.git_ok(&["rebase", "-q", "other"]))),
+        ("a cherry-pick", |r| {
+            assert!(!r.git_ok(&["cherry-pick", "other"]))
+        }),
+        ("a revert", |r| {
+            // Reverting "theirs" on top of a branch that changed f again conflicts.
+            r.git(&["checkout", "-q", "other"]);
+            r.write("f", "theirs, edited\n");
+            r.git(&["commit", "-qam", "edit"]);
+            assert!(!r.git_ok(&["revert", "--no-edit", "HEAD~1"]));
+        }),
+        ("a bisect", |r| {
+            r.git(&["bisect", "start"]);
+            r.git(&["bisect", "bad"]);
+        }),
+    ];
+    for (what, start) in cases {
+        let (repo, id) = conflicting_branches();
+        start(&repo);
+        let before = manifest(repo.path());
+        let fingerprint = repo.fingerprint();
+        let out = repo.cp(&["restore", &id]).fails_with(1);
+        assert!(
+            out.stderr.contains(&format!("{what} is in progress")),
+            "{what}: {}",
+            out.stderr
+        );
+        assert_eq!(manifest(repo.path()), before, "{what}");
+        assert_eq!(repo.fingerprint(), fingerprint, "{what}");
+        let undo = repo.cp(&["undo"]).fails_with(1);
+        assert!(undo.stderr.contains("in progress"), "{what}: {}", undo.stderr);
+        repo.cp(&["restore", &id, "--force"]).ok();
+        assert_eq!(repo.read("f"), "base\n", "{what}");
+    }
+}
+
+#[test]
+fn staged_is_refused_when_the_checkpoint_index_was_unmerged() {
+    let (repo, _) = conflicting_branches();
+    assert!(!repo.git_ok(&["merge", "-q", "other"]));
+    let id = save(&repo, &[]);
+    assert_eq!(repo.note_json(&id).get("index"), "unmerged");
+    repo.git(&["merge", "--abort"]);
+    repo.write("f", "later\n");
+    let before = manifest(repo.path());
+    let fingerprint = repo.fingerprint();
+    let out = repo.cp(&["restore", &id, "--staged"]).fails_with(1);
+    out.assert_one_error_line();
+    assert!(out.stderr.contains("unmerged"), "{}", out.stderr);
+    assert_eq!(manifest(repo.path()), before);
+    assert_eq!(repo.fingerprint(), fingerprint);
+    // Without --staged it restores the files.
+    repo.cp(&["restore", &id]).ok();
+    assert_eq!(repo.fingerprint(), fingerprint);
+    assert!(repo.read("f").contains("<<<<<<<"), "{}", repo.read("f"));
+}
+
+#[test]
+fn a_tree_entry_with_an_empty_name_is_refused() {
+    let repo = Repo::with_commit(&[("keep.txt", "keep\n")]);
+    let blob = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"x\n");
+    let before = manifest(repo.path());
+    let top = raw_tree(&repo, &[("100644", b"", &blob)]);
+    let sub = raw_tree(&repo, &[("100644", b"", &blob)]);
+    let nested = raw_tree(&repo, &[("40000", b"d", &sub)]);
+    for (i, tree) in [top, nested].iter().enumerate() {
+        let id = format!("20200101-00000{i}-000bbb");
+        plant_checkpoint(&repo, &id, tree);
+        let out = repo.cp(&["restore", &id]);
+        assert_eq!(out.code, 1, "{i}: {}", out.stderr);
+        out.assert_no_panic();
+        assert!(
+            out.stderr.lines().any(|l| l.starts_with("error: refusing")),
+            "{i}: {}",
+            out.stderr
+        );
+        assert_eq!(manifest(repo.path()), before, "{i}");
+    }
+}
+
+#[test]
+fn a_stash_entry_survives_save_and_restore_untouched() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+    repo.write("a.txt", "stashed change\n");
+    repo.git(&["stash", "push", "-q", "-m", "my stash"]);
+    let list = repo.git(&["stash", "list"]);
+    let stash = repo.git(&["rev-parse", "refs/stash"]);
+    repo.write("b.txt", "edit\n");
+    let id = save(&repo, &[]);
+    repo.write("b.txt", "other edit\n");
+    repo.write("c.txt", "new\n");
+    repo.cp(&["restore", &id]).ok();
+    assert_eq!(repo.read("b.txt"), "edit\n");
+    repo.cp(&["restore", "@"]).ok();
+    assert_eq!(repo.read("c.txt"), "new\n");
+    repo.cp(&["restore", &id, "--staged"]).ok();
+    assert_eq!(repo.git(&["stash", "list"]), list);
+    assert_eq!(repo.git(&["rev-parse", "refs/stash"]), stash);
+    repo.git(&["checkout", "-q", "--", "."]);
+    repo.git(&["stash", "pop", "-q"]);
+    assert_eq!(repo.read("a.txt"), "stashed change\n");
+}
