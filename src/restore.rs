@@ -32,8 +32,9 @@ pub struct RestoreOptions {
     pub staged: bool,
     /// Do not take a `pre-restore` checkpoint first.
     pub no_save: bool,
-    /// Restore even during a merge/rebase/…, and replace ignored files standing in the way
-    /// (after keeping them in the safety checkpoint).
+    /// Restore even during a merge/rebase/…, and replace ignored (or size-skipped) files
+    /// standing in the way after keeping them in the safety checkpoint. Without a safety
+    /// checkpoint (`no_save`) they are always refused: nothing would keep their content.
     pub force: bool,
 }
 
@@ -178,10 +179,13 @@ fn index_tree_of(repo: &gix::Repository, target: &Checkpoint) -> Result<ObjectId
     }
 }
 
-/// What stands where the target needs to write.
-enum Obstacle {
-    /// An ignored (or skipped) file or directory that would be overwritten or removed.
-    Ignored(BString),
+/// Something the snapshot of the working tree does not hold, standing where the target needs
+/// to write: an ignored file or directory, or a file the size guard left out (or a directory
+/// holding only such files).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Obstacle {
+    path: BString,
+    too_large: bool,
 }
 
 fn restore_captured(
@@ -264,6 +268,16 @@ fn restore_captured(
     }
 
     // Obstacles: files the safety checkpoint does not hold, standing where the target writes.
+    let too_large: std::collections::HashSet<BString> = cur
+        .skipped
+        .iter()
+        .filter(|s| s.reason == format::SKIP_TOO_LARGE)
+        .map(|s| BString::from(s.path.as_str()))
+        .collect();
+    let obstacle = |path: &BStr| Obstacle {
+        path: path.to_owned(),
+        too_large: too_large.contains(path),
+    };
     let mut obstacles = Vec::new();
     let mut forced_deletions = Vec::new();
     let mut pipeline = repo
@@ -289,7 +303,7 @@ fn restore_captured(
                             forced_deletions.push(BString::from(prefix));
                         }
                     } else {
-                        obstacles.push(Obstacle::Ignored(prefix.into()));
+                        obstacles.push(obstacle(prefix.as_bstr()));
                     }
                     break;
                 }
@@ -307,27 +321,35 @@ fn restore_captured(
             let mut foreign = Vec::new();
             foreign_content(&full, path, cur, &mut foreign)?;
             if let Some(repo_path) = foreign.iter().find(|(_, is_repo)| *is_repo) {
-                return Err(Error::NestedRepositoryInTheWay(repo_path.0.to_string()));
+                return Err(Error::NestedRepositoryInTheWay {
+                    repo: repo_path.0.to_string(),
+                    path: path.to_string(),
+                });
             }
             if !foreign.is_empty() {
-                obstacles.push(Obstacle::Ignored(path.into()));
+                obstacles.push(Obstacle {
+                    path: path.into(),
+                    too_large: foreign.iter().all(|(p, _)| too_large.contains(p)),
+                });
             }
         } else if cur.leaf(path).is_none() {
             // An ignored or skipped file: fine if it already is what the target holds.
             if !same_content(repo, &mut pipeline, &full, path, side.kind, side.id, &md)? {
-                obstacles.push(Obstacle::Ignored(path.into()));
+                obstacles.push(obstacle(path));
             }
         }
     }
-    obstacles.sort_by(|Obstacle::Ignored(a), Obstacle::Ignored(b)| a.cmp(b));
-    obstacles.dedup_by(|Obstacle::Ignored(a), Obstacle::Ignored(b)| a == b);
-    if !obstacles.is_empty() && !options.force {
-        return Err(Error::IgnoredInTheWay(
-            obstacles
-                .iter()
-                .map(|Obstacle::Ignored(p)| p.to_string())
-                .collect(),
-        ));
+    obstacles.sort();
+    obstacles.dedup_by(|later, earlier| later.path == earlier.path);
+    // Replacing them needs their content kept in the safety checkpoint first: never without
+    // --force, and never with --no-save, where there is no safety checkpoint.
+    if !obstacles.is_empty() && (!options.force || options.no_save) {
+        let name = |o: &Obstacle| o.path.to_string();
+        return Err(Error::InTheWay {
+            ignored: obstacles.iter().filter(|o| !o.too_large).map(name).collect(),
+            too_large: obstacles.iter().filter(|o| o.too_large).map(name).collect(),
+            no_save: options.no_save,
+        });
     }
     deletions.extend(forced_deletions);
     deletions.sort();
@@ -335,10 +357,7 @@ fn restore_captured(
 
     plan.delete = deletions.iter().map(ToString::to_string).collect();
     plan.write = writes.iter().map(|c| c.path.to_string()).collect();
-    plan.replaced_ignored = obstacles
-        .iter()
-        .map(|Obstacle::Ignored(p)| p.to_string())
-        .collect();
+    plan.replaced_ignored = obstacles.iter().map(|o| o.path.to_string()).collect();
 
     let nothing_to_do = plan.is_empty() && index_tree.is_none();
     if options.dry_run || nothing_to_do {
@@ -354,8 +373,8 @@ fn restore_captured(
 
     // The safety copy: the state now, plus any ignored content about to be replaced.
     let mut extra = Vec::new();
-    for Obstacle::Ignored(path) in &obstacles {
-        collect_ignored(repo, &mut pipeline, &workdir, path.as_bstr(), &mut extra)?;
+    for o in &obstacles {
+        collect_ignored(repo, &mut pipeline, &workdir, o.path.as_bstr(), &mut extra)?;
     }
     extra.sort_by(|a, b| a.path.cmp(&b.path));
     extra.dedup_by(|later, earlier| later.path == earlier.path);
@@ -679,9 +698,9 @@ impl Writer<'_, '_> {
             done += 1;
             crate::progress::report("restoring files", done, total);
         };
-        for Obstacle::Ignored(path) in obstacles {
-            self.touched.push(path.clone());
-            self.remove_any(path.as_bstr())?;
+        for o in obstacles {
+            self.touched.push(o.path.clone());
+            self.remove_any(o.path.as_bstr())?;
             tick();
         }
         // Deeper paths first, so that emptied directories can go.

@@ -42,7 +42,8 @@ pub struct Flags {
     #[arg(long)]
     no_save: bool,
     /// Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that
-    /// stand in the way (their content is kept in the pre-restore checkpoint first).
+    /// stand in the way (their content is kept in the pre-restore checkpoint first, so never
+    /// with --no-save).
     #[arg(long)]
     force: bool,
     /// Print nothing on stderr.

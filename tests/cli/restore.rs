@@ -579,3 +579,117 @@ fn a_stash_entry_survives_save_and_restore_untouched() {
     repo.git(&["stash", "pop", "-q"]);
     assert_eq!(repo.read("a.txt"), "stashed change\n");
 }
+/// The newest checkpoint id (greatest ref name).
+fn newest(repo: &Repo) -> String {
+    repo.checkpoint_ids().pop().expect("a checkpoint")
+}
+
+#[test]
+fn no_save_never_replaces_ignored_content_even_with_force() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "build/\n*.log\n");
+    repo.write("build", "a tracked file named build\n");
+    repo.write("keep.log", "tracked version\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["add", "-f", "keep.log"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = save(&repo, &[]);
+    repo.git(&["rm", "-q", "--cached", "build", "keep.log"]);
+    repo.git(&["commit", "-qm", "untrack"]);
+    repo.remove("build");
+    repo.write("build/output.bin", "precious build output\n");
+    repo.write("keep.log", "precious log\n");
+    let before = manifest(repo.path());
+    let checkpoints = repo.checkpoint_ids();
+
+    let out = repo.cp(&["restore", &id, "--no-save", "--force"]).fails_with(1);
+    out.assert_one_error_line();
+    assert!(out.stderr.contains("`build`"), "{}", out.stderr);
+    assert!(out.stderr.contains("`keep.log`"), "{}", out.stderr);
+    assert!(out.stderr.contains("--no-save"), "{}", out.stderr);
+    assert_eq!(manifest(repo.path()), before, "nothing changed");
+    assert_eq!(repo.checkpoint_ids(), checkpoints, "nothing saved");
+
+    // Without --no-save, --force keeps them in the pre-restore checkpoint.
+    repo.cp(&["restore", &id, "--force"]).ok();
+    assert_eq!(repo.read("keep.log"), "tracked version\n");
+    let pre = newest(&repo);
+    assert_eq!(
+        repo.git(&["show", &format!("refs/checkpoints/{pre}:keep.log")]),
+        "precious log"
+    );
+}
+
+#[test]
+fn an_ignored_file_in_the_way_is_refused_unless_forced_and_kept() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "*.log\n");
+    repo.write("a.txt", "a\n");
+    repo.write("keep.log", "tracked version\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["add", "-f", "keep.log"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = save(&repo, &[]);
+    repo.git(&["rm", "-q", "--cached", "keep.log"]);
+    repo.git(&["commit", "-qm", "untrack"]);
+
+    // The same content is no obstacle: nothing would be lost.
+    repo.write("a.txt", "changed\n");
+    repo.cp(&["restore", &id]).ok();
+    assert_eq!(repo.read("a.txt"), "a\n");
+
+    repo.write("keep.log", "only on disk\n");
+    let before = manifest(repo.path());
+    let out = repo.cp(&["restore", &id]).fails_with(1);
+    assert!(
+        out.stderr.contains("ignored") && out.stderr.contains("`keep.log`"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("maxFileSize"), "{}", out.stderr);
+    assert_eq!(manifest(repo.path()), before);
+
+    let forced = repo.cp(&["restore", &id, "--force", "--json"]).ok();
+    assert!(
+        forced.stdout.contains(r#""replaced_ignored":["keep.log"]"#),
+        "{}",
+        forced.stdout
+    );
+    assert_eq!(repo.read("keep.log"), "tracked version\n");
+    let pre = newest(&repo);
+    assert_eq!(
+        repo.git(&["show", &format!("refs/checkpoints/{pre}:keep.log")]),
+        "only on disk"
+    );
+}
+
+#[test]
+fn a_size_skipped_file_in_the_way_is_named_as_such() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    repo.git(&["config", "checkpoint.maxFileSize", "1k"]);
+    repo.write("data.bin", "small, saved\n");
+    let id = save(&repo, &[]);
+    repo.write("data.bin", &"x".repeat(4096));
+    let before = manifest(repo.path());
+
+    let out = repo.cp(&["restore", &id]).fails_with(1);
+    out.assert_one_error_line();
+    assert!(out.stderr.contains("`data.bin`"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("larger than checkpoint.maxFileSize"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("ignored"), "{}", out.stderr);
+    assert_eq!(manifest(repo.path()), before);
+
+    // --force keeps it in the pre-restore checkpoint, whatever its size.
+    repo.cp(&["restore", &id, "--force"]).ok();
+    assert_eq!(repo.read("data.bin"), "small, saved\n");
+    let pre = newest(&repo);
+    assert_eq!(
+        repo.git(&["show", &format!("refs/checkpoints/{pre}:data.bin")]),
+        "x".repeat(4096)
+    );
+}
+
