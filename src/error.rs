@@ -138,7 +138,9 @@ where
 fn in_the_way(ignored: &[String], too_large: &[String], no_save: bool) -> String {
     let what = match (ignored.is_empty(), too_large.is_empty()) {
         (false, true) => "ignored files stand",
-        (true, false) => "files larger than checkpoint.maxFileSize (which checkpoints leave out) stand",
+        (true, false) => {
+            "files larger than checkpoint.maxFileSize (which checkpoints leave out) stand"
+        }
         _ => "ignored files and files larger than checkpoint.maxFileSize stand",
     };
     let named: Vec<String> = ignored

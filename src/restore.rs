@@ -2,8 +2,9 @@
 //!
 //! The invariant: **restore deletes or overwrites only what its safety checkpoint holds.**
 //! Ignored files, files skipped by the size guard, nested repositories and submodule contents
-//! are left where they are; one standing in the way of the target makes restore refuse (or,
-//! with `force`, be saved into the safety checkpoint first).
+//! are left where they are. An ignored or skipped file standing in the way of the target makes
+//! restore refuse (or, with `force`, be saved into the safety checkpoint first); a target path
+//! at or inside a nested repository or submodule makes it refuse, whatever the flags.
 
 use std::fs;
 use std::io::Write;
@@ -267,6 +268,22 @@ fn restore_captured(
         }
     }
 
+    // Nested repositories and submodules are never modified: not a file written or deleted
+    // inside one. (One standing exactly where the target needs a file is found below.)
+    let mut enclosing = Enclosing {
+        workdir: &workdir,
+        cur,
+        dirs: std::collections::HashMap::new(),
+    };
+    for path in writes.iter().map(|c| &c.path).chain(&deletions) {
+        if let Some(repo_dir) = enclosing.repository_above(path.as_bstr())? {
+            return Err(Error::NestedRepositoryInTheWay {
+                repo: repo_dir.to_string(),
+                path: path.to_string(),
+            });
+        }
+    }
+
     // Obstacles: files the safety checkpoint does not hold, standing where the target writes.
     let too_large: std::collections::HashSet<BString> = cur
         .skipped
@@ -346,7 +363,11 @@ fn restore_captured(
     if !obstacles.is_empty() && (!options.force || options.no_save) {
         let name = |o: &Obstacle| o.path.to_string();
         return Err(Error::InTheWay {
-            ignored: obstacles.iter().filter(|o| !o.too_large).map(name).collect(),
+            ignored: obstacles
+                .iter()
+                .filter(|o| !o.too_large)
+                .map(name)
+                .collect(),
             too_large: obstacles.iter().filter(|o| o.too_large).map(name).collect(),
             no_save: options.no_save,
         });
@@ -479,6 +500,70 @@ fn validate_whole_tree(repo: &gix::Repository, tree: ObjectId, prefix: &mut BStr
         }
     }
     Ok(())
+}
+
+/// What a directory of the working tree is, for [`Enclosing`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DirKind {
+    /// A nested repository (it has a `.git`) or a submodule of the snapshot.
+    Repository,
+    /// A plain directory.
+    Directory,
+    /// Missing, or not a directory: nothing below it exists.
+    Absent,
+}
+
+/// Finds the nested repositories and submodules that hold paths of the working tree, looking
+/// at each directory once.
+struct Enclosing<'a> {
+    workdir: &'a Path,
+    cur: &'a snapshot::Snapshot,
+    dirs: std::collections::HashMap<BString, DirKind>,
+}
+
+impl Enclosing<'_> {
+    /// The outermost directory above `path` (not `path` itself) that is a nested repository or
+    /// a submodule, if there is one.
+    fn repository_above(&mut self, path: &BStr) -> Result<Option<BString>> {
+        for pos in path.find_iter(b"/") {
+            let prefix = &path[..pos];
+            let kind = match self.dirs.get(prefix.as_bstr()) {
+                Some(kind) => *kind,
+                None => {
+                    let kind = self.probe(prefix.as_bstr())?;
+                    self.dirs.insert(prefix.into(), kind);
+                    kind
+                }
+            };
+            match kind {
+                DirKind::Repository => return Ok(Some(prefix.into())),
+                DirKind::Directory => {}
+                DirKind::Absent => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    fn probe(&self, dir: &BStr) -> Result<DirKind> {
+        if self
+            .cur
+            .leaf(dir)
+            .is_some_and(|leaf| leaf.kind == EntryKind::Commit)
+        {
+            return Ok(DirKind::Repository);
+        }
+        let full = snapshot::worktree_path(self.workdir, dir)?;
+        Ok(match fs::symlink_metadata(&full) {
+            Ok(md) if md.is_dir() => {
+                if fs::symlink_metadata(full.join(".git")).is_ok() {
+                    DirKind::Repository
+                } else {
+                    DirKind::Directory
+                }
+            }
+            _ => DirKind::Absent,
+        })
+    }
 }
 
 /// Content below directory `full` (repository path `path`) that `cur` does not hold; the flag

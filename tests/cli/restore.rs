@@ -477,7 +477,9 @@ fn conflicting_branches() -> (Repo, String) {
 fn refuses_during_rebase_cherry_pick_revert_and_bisect_unless_forced() {
     type Start = fn(&Repo);
     let cases: [(&str, Start); 4] = [
-        ("a rebase", |r| assert!(!r.git_ok(&["rebase", "-q", "other"]))),
+        ("a rebase", |r| {
+            assert!(!r.git_ok(&["rebase", "-q", "other"]))
+        }),
         ("a cherry-pick", |r| {
             assert!(!r.git_ok(&["cherry-pick", "other"]))
         }),
@@ -507,7 +509,11 @@ fn refuses_during_rebase_cherry_pick_revert_and_bisect_unless_forced() {
         assert_eq!(manifest(repo.path()), before, "{what}");
         assert_eq!(repo.fingerprint(), fingerprint, "{what}");
         let undo = repo.cp(&["undo"]).fails_with(1);
-        assert!(undo.stderr.contains("in progress"), "{what}: {}", undo.stderr);
+        assert!(
+            undo.stderr.contains("in progress"),
+            "{what}: {}",
+            undo.stderr
+        );
         repo.cp(&["restore", &id, "--force"]).ok();
         assert_eq!(repo.read("f"), "base\n", "{what}");
     }
@@ -602,7 +608,9 @@ fn no_save_never_replaces_ignored_content_even_with_force() {
     let before = manifest(repo.path());
     let checkpoints = repo.checkpoint_ids();
 
-    let out = repo.cp(&["restore", &id, "--no-save", "--force"]).fails_with(1);
+    let out = repo
+        .cp(&["restore", &id, "--no-save", "--force"])
+        .fails_with(1);
     out.assert_one_error_line();
     assert!(out.stderr.contains("`build`"), "{}", out.stderr);
     assert!(out.stderr.contains("`keep.log`"), "{}", out.stderr);
@@ -693,3 +701,113 @@ fn a_size_skipped_file_in_the_way_is_named_as_such() {
     );
 }
 
+/// Everything of a nested repository that restore must never change: its work tree files,
+/// its HEAD and its index.
+fn nested_state(repo: &Repo, dir: &str) -> String {
+    let path = repo.path().join(dir);
+    format!(
+        "{:?}\nHEAD {}\nindex {}",
+        manifest(&path),
+        repo.git_in_dir(&path, &["rev-parse", "HEAD"]),
+        repo.git_in_dir(&path, &["ls-files", "-s"]),
+    )
+}
+
+#[test]
+fn restore_never_writes_into_a_nested_repository() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    repo.write("emb/f", "plain f\n");
+    repo.write("emb/g", "plain g\n");
+    let id = save(&repo, &[]);
+    repo.remove("emb");
+    repo.write("emb/f", "nested f\n");
+    repo.git_in_dir(&repo.path().join("emb"), &["init", "-q", "-b", "main"]);
+    repo.git_in_dir(&repo.path().join("emb"), &["add", "f"]);
+    repo.git_in_dir(&repo.path().join("emb"), &["commit", "-qm", "nested"]);
+    repo.write("a.txt", "changed\n");
+    let nested = nested_state(&repo, "emb");
+    let before = manifest(repo.path());
+
+    for args in [&["restore", &id][..], &["restore", &id, "--force"][..]] {
+        let out = repo.cp(args).fails_with(1);
+        out.assert_one_error_line();
+        assert!(out.stderr.contains("`emb`"), "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("nested"), "{args:?}: {}", out.stderr);
+        assert_eq!(nested_state(&repo, "emb"), nested, "{args:?}");
+        assert_eq!(manifest(repo.path()), before, "{args:?}: nothing changed");
+    }
+    // Paths outside the nested repository still restore.
+    repo.cp(&["restore", &id, "--", "a.txt"]).ok();
+    assert_eq!(repo.read("a.txt"), "a\n");
+    assert_eq!(nested_state(&repo, "emb"), nested);
+}
+
+#[test]
+fn restore_never_deletes_inside_a_nested_repository() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let id = save(&repo, &["--allow-empty"]);
+    // A directory the parent tracks, that later became a repository of its own.
+    repo.write("lib/x.txt", "tracked by both\n");
+    repo.git(&["add", "lib/x.txt"]);
+    repo.git(&["commit", "-qm", "lib"]);
+    let lib = repo.path().join("lib");
+    repo.git_in_dir(&lib, &["init", "-q", "-b", "main"]);
+    repo.git_in_dir(&lib, &["add", "x.txt"]);
+    repo.git_in_dir(&lib, &["commit", "-qm", "nested"]);
+    let nested = nested_state(&repo, "lib");
+
+    let out = repo.cp(&["restore", &id, "--force"]).fails_with(1);
+    assert!(out.stderr.contains("`lib`"), "{}", out.stderr);
+    assert!(out.stderr.contains("nested"), "{}", out.stderr);
+    assert_eq!(nested_state(&repo, "lib"), nested);
+    assert_eq!(repo.read("lib/x.txt"), "tracked by both\n");
+}
+
+/// A repository next to the test's, with one commit, to add as a submodule.
+fn submodule_source(repo: &Repo) -> std::path::PathBuf {
+    let src = repo.scratch().join("sub-src");
+    fs::create_dir_all(&src).unwrap();
+    repo.git_in_dir(&src, &["init", "-q", "-b", "main"]);
+    fs::write(src.join("x"), "from the submodule\n").unwrap();
+    repo.git_in_dir(&src, &["add", "x"]);
+    repo.git_in_dir(&src, &["commit", "-qm", "sub"]);
+    src
+}
+
+#[test]
+fn restore_never_touches_submodule_contents() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let base = save(&repo, &["--allow-empty"]);
+    repo.write("sub/x", "a plain file\n");
+    repo.write("sub/y", "another\n");
+    let plain = save(&repo, &[]);
+    repo.remove("sub");
+    let src = submodule_source(&repo);
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        src.to_str().unwrap(),
+        "sub",
+    ]);
+    repo.git(&["commit", "-qm", "add submodule"]);
+    let nested = nested_state(&repo, "sub");
+    let fingerprint = repo.fingerprint();
+
+    // The checkpoint wants files where the submodule's files are.
+    for args in [
+        &["restore", &plain][..],
+        &["restore", &plain, "--force"][..],
+    ] {
+        let out = repo.cp(args).fails_with(1);
+        assert!(out.stderr.contains("`sub`"), "{args:?}: {}", out.stderr);
+        assert_eq!(nested_state(&repo, "sub"), nested, "{args:?}");
+    }
+    // A checkpoint without the submodule keeps it, untouched, and says so.
+    let out = repo.cp(&["restore", &base]).ok();
+    assert!(out.stderr.contains("kept `sub`"), "{}", out.stderr);
+    assert_eq!(nested_state(&repo, "sub"), nested);
+    assert_eq!(repo.fingerprint(), fingerprint);
+}
