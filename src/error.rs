@@ -88,6 +88,9 @@ pub enum Error {
         /// inside it).
         path: String,
     },
+    /// Another restore is running in this worktree.
+    #[error("another restore is running in this worktree; wait for it to finish")]
+    RestoreInProgress,
     /// A restore failed part-way.
     #[error("{source}; {}", if *.rolled_back { "the working tree was put back as it was" } else { "the working tree could NOT be fully put back: see the pre-restore checkpoint" })]
     RestoreFailed {

@@ -16,6 +16,7 @@ use gix::objs::tree::EntryKind;
 
 use crate::error::{Context, Error, Result};
 use crate::format::{self, IndexState};
+use crate::journal::Guard;
 use crate::save::{self, Captured, SaveOptions, Saved};
 use crate::snapshot::{self, Leaf};
 use crate::store::{self, Checkpoint};
@@ -83,21 +84,26 @@ pub fn restore(
     target: &Checkpoint,
     options: &RestoreOptions,
 ) -> Result<Restored> {
-    if !options.force
-        && let Some(state) = repo.state()
-    {
-        return Err(Error::OperationInProgress(in_progress_name(&state).into()));
+    refuse_in_progress(repo, options)?;
+    if options.dry_run {
+        // A dry run writes no object: the snapshot of the working tree stays in memory.
+        let memory_repo = repo.clone().with_object_memory();
+        let captured = save::capture(&memory_repo, None, false)?;
+        return restore_captured(&memory_repo, &captured, target, options, None);
     }
-    // A dry run writes no object: the snapshot of the working tree stays in memory.
-    let memory_repo;
-    let work_repo = if options.dry_run {
-        memory_repo = repo.clone().with_object_memory();
-        &memory_repo
-    } else {
-        repo
-    };
-    let captured = save::capture(work_repo, None, !options.dry_run)?;
-    restore_captured(work_repo, &captured, target, options)
+    let mut guard = Guard::acquire(repo)?;
+    let captured = save::capture(repo, None, true)?;
+    restore_captured(repo, &captured, target, options, Some(&mut guard))
+}
+
+/// During a merge, rebase, cherry-pick, revert or bisect, refuse unless `force`.
+fn refuse_in_progress(repo: &gix::Repository, options: &RestoreOptions) -> Result<()> {
+    match repo.state() {
+        Some(state) if !options.force => {
+            Err(Error::OperationInProgress(in_progress_name(&state).into()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Undo: restore the newest checkpoint of this worktree, other than the `pre-restore` ones,
@@ -109,16 +115,14 @@ pub fn undo(
     n: usize,
     options: &RestoreOptions,
 ) -> Result<Restored> {
-    if !options.force
-        && let Some(state) = repo.state()
-    {
-        return Err(Error::OperationInProgress(in_progress_name(&state).into()));
-    }
+    refuse_in_progress(repo, options)?;
     let memory_repo;
+    let mut guard = None;
     let work_repo = if options.dry_run {
         memory_repo = repo.clone().with_object_memory();
         &memory_repo
     } else {
+        guard = Some(Guard::acquire(repo)?);
         repo
     };
     let captured = save::capture(work_repo, None, !options.dry_run)?;
@@ -135,7 +139,7 @@ pub fn undo(
         seen.push(tree);
         count += 1;
         if count == n.max(1) {
-            return restore_captured(work_repo, &captured, c, options);
+            return restore_captured(work_repo, &captured, c, options, guard.as_mut());
         }
     }
     Err(Error::NothingToUndo(n.max(1)))
@@ -189,11 +193,14 @@ struct Obstacle {
     too_large: bool,
 }
 
+/// Restore `target` over the state `captured`. Everything that writes needs `guard`, the
+/// restore lock of this worktree; a dry run does not.
 fn restore_captured(
     repo: &gix::Repository,
     captured: &Captured,
     target: &Checkpoint,
     options: &RestoreOptions,
+    guard: Option<&mut Guard>,
 ) -> Result<Restored> {
     let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
     let target_tree = store::commit_tree(repo, target.commit)?;
@@ -392,6 +399,12 @@ fn restore_captured(
         });
     }
 
+    let Some(guard) = guard else {
+        return Err(Error::Unsupported(
+            "internal error: a restore that writes needs the restore lock".into(),
+        ));
+    };
+
     // The safety copy: the state now, plus any ignored content about to be replaced.
     let mut extra = Vec::new();
     for o in &obstacles {
@@ -421,6 +434,8 @@ fn restore_captured(
     let mut writer = Writer {
         repo,
         workdir: &workdir,
+        tmp_dir: guard.tmp_dir(),
+        in_place: false,
         pipeline: &mut pipeline,
         touched: Vec::new(),
     };
@@ -766,6 +781,11 @@ impl SafetyState<'_> {
 struct Writer<'a, 'repo> {
     repo: &'repo gix::Repository,
     workdir: &'a Path,
+    /// Where files are written before being renamed into place (in the git directory).
+    tmp_dir: &'a Path,
+    /// Whether files are written in place, because a rename from `tmp_dir` into the working
+    /// tree failed (they are on different file systems).
+    in_place: bool,
     pipeline: &'a mut gix::filter::Pipeline<'repo>,
     touched: Vec<BString>,
 }
@@ -936,46 +956,82 @@ impl Writer<'_, '_> {
             // Left empty by the deletions; anything else was refused earlier.
             fs::remove_dir(&full).map_err(io(format!("cannot replace directory `{path}`")))?;
         }
-        let parent = full.parent().unwrap_or(self.workdir);
-        let tmp = parent.join(format!(
-            ".{}.checkpoint-{:08x}",
-            full.file_name()
-                .map(|n| n.to_string_lossy())
-                .unwrap_or_default(),
-            rand::random::<u32>()
-        ));
         let data = blob(self.repo, id)?;
-        match kind {
-            EntryKind::Link => {
-                let target = gix::path::from_byte_slice(&data).map_err(|_| Error::UnsafeTree {
-                    path: path.to_string(),
-                    reason: "symlink target is not a valid path".into(),
-                })?;
-                symlink(target, &tmp).map_err(io(format!("cannot create symlink `{path}`")))?;
+        let content = match kind {
+            EntryKind::Link => data,
+            _ => to_worktree(self.pipeline, &data, path)?,
+        };
+        if !self.in_place {
+            if self.write_through_tmp(path, &full, kind, &content)? {
+                return Ok(());
             }
-            _ => {
-                let content = to_worktree(self.pipeline, &data, path)?;
-                let mut file = open_new(&tmp, kind == EntryKind::BlobExecutable)
-                    .map_err(io(format!("cannot write `{path}`")))?;
-                let written = file.write_all(&content).and_then(|()| file.flush());
-                if let Err(source) = written {
-                    let _ = fs::remove_file(&tmp);
-                    return Err(Error::Io {
+            self.in_place = true;
+        }
+        // In place: what stands there now is held by the safety checkpoint.
+        match fs::symlink_metadata(&full) {
+            Ok(md) if !md.is_dir() => {
+                fs::remove_file(&full).map_err(io(format!("cannot replace `{path}`")))?;
+            }
+            _ => {}
+        }
+        create_entry(&full, path, kind, &content)
+    }
+
+    /// Write `content` to a temporary file in the git directory and rename it to `full`.
+    /// `Ok(false)` when that cannot work here: no scratch directory, or the git directory is on
+    /// another file system than the working tree.
+    fn write_through_tmp(
+        &self,
+        path: &BStr,
+        full: &Path,
+        kind: EntryKind,
+        content: &[u8],
+    ) -> Result<bool> {
+        if fs::create_dir_all(self.tmp_dir).is_err() {
+            return Ok(false);
+        }
+        let tmp = self.tmp_dir.join(format!("{:016x}", rand::random::<u64>()));
+        create_entry(&tmp, path, kind, content)?;
+        match fs::rename(&tmp, full) {
+            Ok(()) => Ok(true),
+            Err(err) => {
+                let _ = fs::remove_file(&tmp);
+                if err.kind() == std::io::ErrorKind::CrossesDevices {
+                    Ok(false)
+                } else {
+                    Err(Error::Io {
                         context: format!("cannot write `{path}`"),
-                        source,
-                    });
+                        source: err,
+                    })
                 }
             }
         }
-        if let Err(source) = fs::rename(&tmp, &full) {
-            let _ = fs::remove_file(&tmp);
-            return Err(Error::Io {
-                context: format!("cannot write `{path}`"),
-                source,
-            });
-        }
-        Ok(())
     }
+}
+
+/// Create a new file (or symlink, for [`EntryKind::Link`]) at `at` holding `content`, for the
+/// working-tree path `path`. Never opens through a symlink; a partly written file is removed.
+fn create_entry(at: &Path, path: &BStr, kind: EntryKind, content: &[u8]) -> Result<()> {
+    let io = |context: String| move |source| Error::Io { context, source };
+    if kind == EntryKind::Link {
+        let target = gix::path::from_byte_slice(content).map_err(|_| Error::UnsafeTree {
+            path: path.to_string(),
+            reason: "symlink target is not a valid path".into(),
+        })?;
+        return symlink(target, at).map_err(io(format!("cannot create symlink `{path}`")));
+    }
+    let mut file = open_new(at, kind == EntryKind::BlobExecutable)
+        .map_err(io(format!("cannot write `{path}`")))?;
+    let written = file.write_all(content).and_then(|()| file.flush());
+    if let Err(source) = written {
+        drop(file);
+        let _ = fs::remove_file(at);
+        return Err(Error::Io {
+            context: format!("cannot write `{path}`"),
+            source,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(unix)]
@@ -1029,4 +1085,50 @@ fn write_index(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
     new.write(gix::index::write::Options::default())
         .context(|| "cannot write the index".into())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    /// With the scratch directory on another file system (the git directory elsewhere than the
+    /// working tree), files are written in place, and nothing is left in the scratch directory.
+    #[cfg(unix)]
+    #[test]
+    fn writes_in_place_when_the_scratch_dir_is_on_another_file_system() -> TestResult {
+        use std::os::unix::fs::MetadataExt;
+        let work = tempfile::tempdir()?;
+        let Ok(scratch) = tempfile::tempdir_in("/dev/shm") else {
+            eprintln!("skipped: no /dev/shm");
+            return Ok(());
+        };
+        if fs::metadata(work.path())?.dev() == fs::metadata(scratch.path())?.dev() {
+            eprintln!("skipped: /dev/shm is on the same file system as the temp dir");
+            return Ok(());
+        }
+        let repo = gix::init(work.path())?;
+        let id = repo.write_blob(b"content\n")?.detach();
+        let link = repo.write_blob(b"f")?.detach();
+        let mut pipeline = repo.filter_pipeline(None)?.0;
+        let mut writer = Writer {
+            repo: &repo,
+            workdir: work.path(),
+            tmp_dir: scratch.path(),
+            in_place: false,
+            pipeline: &mut pipeline,
+            touched: Vec::new(),
+        };
+        fs::write(work.path().join("f"), "old\n")?;
+        writer.write(b"f".as_bstr(), EntryKind::Blob, id)?;
+        writer.write(b"d/g".as_bstr(), EntryKind::BlobExecutable, id)?;
+        writer.write(b"l".as_bstr(), EntryKind::Link, link)?;
+        assert!(writer.in_place);
+        assert_eq!(fs::read(work.path().join("f"))?, b"content\n");
+        assert_eq!(fs::read(work.path().join("d/g"))?, b"content\n");
+        assert_eq!(fs::read_link(work.path().join("l"))?, Path::new("f"));
+        assert_eq!(fs::read_dir(scratch.path())?.count(), 0);
+        Ok(())
+    }
 }

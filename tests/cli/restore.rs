@@ -377,12 +377,18 @@ fn hostile_trees_are_refused_before_anything_is_written() {
             "{name}"
         );
     }
-    // Only refs and objects may have changed inside .git (the planted checkpoints).
+    // Only refs and objects may have changed inside .git (the planted checkpoints), besides
+    // restore's own lock file, which holds nothing since nothing was written.
     let after: Vec<_> = repo
         .git_dir_manifest()
         .into_iter()
         .filter(|p| !p.starts_with("objects/") && !p.starts_with("refs/checkpoints/"))
+        .filter(|p| p != "checkpoint-restore")
         .collect();
+    assert_eq!(
+        fs::read(repo.path().join(".git/checkpoint-restore")).unwrap_or_default(),
+        b""
+    );
     let before: Vec<_> = git_dir_before
         .into_iter()
         .filter(|p| !p.starts_with("objects/"))
@@ -810,4 +816,67 @@ fn restore_never_touches_submodule_contents() {
     assert!(out.stderr.contains("kept `sub`"), "{}", out.stderr);
     assert_eq!(nested_state(&repo, "sub"), nested);
     assert_eq!(repo.fingerprint(), fingerprint);
+}
+#[test]
+fn a_killed_restore_leaves_no_temporary_file_in_the_working_tree() {
+    use std::process::{Command, Stdio};
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    // Large enough that writing it takes a while, so the kill lands during the write.
+    let big: String = (0..400_000).map(|i| format!("{i:08}\n")).collect();
+    repo.write("big.txt", &big);
+    let id = save(&repo, &[]);
+    let tmp_dir = repo.path().join(".git/checkpoint-tmp");
+    let is_temp = |name: &str| name.contains(".checkpoint-");
+    let mut caught = 0;
+    for _ in 0..20 {
+        repo.remove("big.txt");
+        let mut cmd = Command::new(crate::common::bin());
+        cmd.args(["restore", "-q", &id])
+            .current_dir(repo.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        repo.env(&mut cmd);
+        let mut child = cmd.spawn().unwrap();
+        // Kill it as soon as its temporary file exists, wherever it is.
+        loop {
+            let in_tree = fs::read_dir(repo.path())
+                .unwrap()
+                .flatten()
+                .any(|e| is_temp(&e.file_name().to_string_lossy()));
+            let in_git_dir = fs::read_dir(&tmp_dir).is_ok_and(|mut d| d.next().is_some());
+            if in_tree || in_git_dir {
+                child.kill().unwrap();
+                caught += 1;
+                break;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+        }
+        let _ = child.wait();
+        let strays: Vec<String> = fs::read_dir(repo.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| is_temp(n))
+            .collect();
+        assert!(strays.is_empty(), "left in the working tree: {strays:?}");
+        if caught >= 3 {
+            break;
+        }
+    }
+    assert!(caught > 0, "the restore was never caught writing");
+    // The next save holds no temporary file, and the next restore sweeps the git dir's.
+    let next = save(&repo, &["--allow-empty"]);
+    assert!(
+        repo.checkpoint_files(&next).iter().all(|p| !is_temp(p)),
+        "{:?}",
+        repo.checkpoint_files(&next)
+    );
+    repo.cp(&["restore", "-q", &id]).ok();
+    assert_eq!(repo.read("big.txt"), big);
+    assert!(
+        fs::read_dir(&tmp_dir).map_or(true, |mut d| d.next().is_none()),
+        "temporary files of the killed run are swept"
+    );
 }
