@@ -16,7 +16,7 @@ use gix::objs::tree::EntryKind;
 
 use crate::error::{Context, Error, Result};
 use crate::format::{self, IndexState};
-use crate::journal::Guard;
+use crate::journal::{Completed, Entry, Guard};
 use crate::save::{self, Captured, SaveOptions, Saved};
 use crate::snapshot::{self, Leaf};
 use crate::store::{self, Checkpoint};
@@ -76,6 +76,8 @@ pub struct Restored {
     pub head_moved: Option<Option<String>>,
     /// Whether this was a dry run.
     pub dry_run: bool,
+    /// An interrupted restore that was found, and completed, before this one began.
+    pub interrupted: Option<Completed>,
 }
 
 /// Restore `target` into the working tree of `repo`.
@@ -92,8 +94,83 @@ pub fn restore(
         return restore_captured(&memory_repo, &captured, target, options, None);
     }
     let mut guard = Guard::acquire(repo)?;
+    let interrupted = complete_locked(repo, &mut guard)?;
     let captured = save::capture(repo, None, true)?;
-    restore_captured(repo, &captured, target, options, Some(&mut guard))
+    let mut restored = restore_captured(repo, &captured, target, options, Some(&mut guard))?;
+    restored.interrupted = interrupted;
+    Ok(restored)
+}
+
+/// Complete a restore that died part-way in this worktree, if there is one: the first thing
+/// [`save::save`], [`restore`] and [`undo`] do. Does nothing while that restore is still
+/// running (its lock is held).
+///
+/// Nothing is lost: the state the dead restore left is saved first, as a `pre-restore`
+/// checkpoint (unless the newest checkpoint already holds it); then the working tree is rolled
+/// forward to the checkpoint it was restoring, with the same paths and flags. Afterwards the
+/// working tree equals that checkpoint, as if the restore had not been interrupted. If rolling
+/// forward fails (a file cannot be written, or something that must not be replaced now stands
+/// in the way), the working tree is left as the dead restore left it and the reason is in
+/// [`Completed::failed`].
+pub fn complete_interrupted(repo: &gix::Repository) -> Result<Option<Completed>> {
+    match Guard::try_existing(repo) {
+        Some(mut guard) => complete_locked(repo, &mut guard),
+        None => Ok(None),
+    }
+}
+
+/// [`complete_interrupted`], holding the lock.
+fn complete_locked(repo: &gix::Repository, guard: &mut Guard) -> Result<Option<Completed>> {
+    let Some(entry) = guard.read()? else {
+        return Ok(None);
+    };
+    let captured = save::capture(repo, None, true)?;
+    let partial = save::commit_captured(
+        repo,
+        &captured,
+        &SaveOptions {
+            message: Some(format!(
+                "before completing the interrupted restore of {}",
+                entry.target
+            )),
+            kind: Some(format::KIND_PRE_RESTORE.into()),
+            ..SaveOptions::default()
+        },
+    )?;
+    let rolled = roll_forward(repo, guard, &captured, &entry);
+    guard.finish()?;
+    Ok(Some(Completed {
+        target: entry.target,
+        safety: entry.safety,
+        partial: match partial {
+            Saved::Created(c) => Some(c.id),
+            Saved::Unchanged(_) => None,
+        },
+        failed: rolled.err().map(|e| e.to_string()),
+    }))
+}
+
+/// Restore the target of a dead restore's journal `entry` over `captured`.
+fn roll_forward(
+    repo: &gix::Repository,
+    guard: &mut Guard,
+    captured: &Captured,
+    entry: &Entry,
+) -> Result<()> {
+    let options = entry.options();
+    refuse_in_progress(repo, &options)?;
+    let commit = ObjectId::from_hex(entry.commit.as_bytes()).map_err(|e| Error::Git {
+        context: format!("the restore journal names `{}`, not a commit", entry.commit),
+        source: Box::new(e),
+    })?;
+    let target = store::Notes::open(repo)?.checkpoint(
+        repo,
+        &store::CheckpointRef {
+            id: entry.target.clone(),
+            commit,
+        },
+    )?;
+    restore_captured(repo, captured, &target, &options, Some(guard)).map(|_| ())
 }
 
 /// During a merge, rebase, cherry-pick, revert or bisect, refuse unless `force`.
@@ -125,6 +202,10 @@ pub fn undo(
         guard = Some(Guard::acquire(repo)?);
         repo
     };
+    let interrupted = match guard.as_mut() {
+        Some(guard) => complete_locked(repo, guard)?,
+        None => None,
+    };
     let captured = save::capture(work_repo, None, !options.dry_run)?;
     let mut seen = vec![captured.snap.tree];
     let mut count = 0;
@@ -139,7 +220,9 @@ pub fn undo(
         seen.push(tree);
         count += 1;
         if count == n.max(1) {
-            return restore_captured(work_repo, &captured, c, options, guard.as_mut());
+            let mut restored = restore_captured(work_repo, &captured, c, options, guard.as_mut())?;
+            restored.interrupted = interrupted;
+            return Ok(restored);
         }
     }
     Err(Error::NothingToUndo(n.max(1)))
@@ -396,6 +479,7 @@ fn restore_captured(
             index_restored: false,
             head_moved,
             dry_run: options.dry_run,
+            interrupted: None,
         });
     }
 
@@ -431,21 +515,33 @@ fn restore_captured(
         )?)
     };
 
+    let tmp_dir = guard.tmp_dir().to_owned();
     let mut writer = Writer {
         repo,
         workdir: &workdir,
-        tmp_dir: guard.tmp_dir(),
+        tmp_dir: &tmp_dir,
         in_place: false,
         pipeline: &mut pipeline,
         touched: Vec::new(),
     };
+    // From here on a kill leaves a partly restored working tree: the journal says what to
+    // complete (see `complete_interrupted`).
+    guard.begin(&Entry::new(
+        target,
+        safety.as_ref().map(|s| s.checkpoint().id.as_str()),
+        options,
+    ))?;
     let applied = writer.apply(&obstacles, &deletions, &writes);
     if let Err(err) = applied {
         let touched = std::mem::take(&mut writer.touched);
-        let rolled_back = writer.rollback(&touched, &safety_state);
+        let rolled_back = writer.rollback(&touched, &safety_state).is_ok();
+        if rolled_back {
+            // Put back as it was: nothing left to complete.
+            guard.finish()?;
+        }
         return Err(Error::RestoreFailed {
             source: Box::new(err),
-            rolled_back: rolled_back.is_ok(),
+            rolled_back,
         });
     }
 
@@ -456,6 +552,7 @@ fn restore_captured(
         }
         None => false,
     };
+    guard.finish()?;
     Ok(Restored {
         target: target.clone(),
         plan,
@@ -463,6 +560,7 @@ fn restore_captured(
         index_restored,
         head_moved,
         dry_run: false,
+        interrupted: None,
     })
 }
 

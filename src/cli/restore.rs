@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use git_checkpoint::journal::Completed;
 use git_checkpoint::resolve;
 use git_checkpoint::restore::{RestoreOptions, Restored};
 use git_checkpoint::save::Saved;
@@ -64,6 +65,13 @@ impl Flags {
             force: self.force,
         }
     }
+
+    /// A dry run changes nothing, so it does not complete an interrupted restore: it warns.
+    pub fn warn_if_interrupted(&self, ui: &Ui, repo: &gix::Repository) {
+        if self.dry_run && !self.quiet {
+            warn_interrupted(ui, repo);
+        }
+    }
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
@@ -75,6 +83,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         ui.warn_damaged([target]);
     }
     let paths = super::repo_paths(&repo, &args.paths)?;
+    args.flags.warn_if_interrupted(ui, &repo);
     let restored = git_checkpoint::restore::restore(&repo, target, &args.flags.options(paths))?;
     report(ui, &args.flags, &restored)
 }
@@ -96,6 +105,12 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
             "safety": safety_id,
             "index_restored": restored.index_restored,
             "head_moved": restored.head_moved.is_some(),
+            "interrupted_restore": restored.interrupted.as_ref().map(|c| serde_json::json!({
+                "target": c.target,
+                "safety": c.safety,
+                "partial": c.partial,
+                "failed": c.failed,
+            })),
         });
         writeln!(out, "{value}")?;
     } else {
@@ -112,6 +127,9 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
     }
     if flags.quiet {
         return Ok(());
+    }
+    if let Some(done) = &restored.interrupted {
+        report_completed(ui, done);
     }
     let id = &restored.target.id;
     let counts = format!(
@@ -188,6 +206,51 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
         None => {}
     }
     Ok(())
+}
+
+/// One line about an interrupted restore that this command found and completed first.
+pub fn report_completed(ui: &Ui, done: &Completed) {
+    let before = match &done.safety {
+        Some(safety) => format!("the state before it is checkpoint {safety}"),
+        None => "it ran with --no-save, so the state before it was not kept".to_string(),
+    };
+    match &done.failed {
+        None => {
+            let partial = match &done.partial {
+                Some(p) => format!("; the partial state it left is checkpoint {p}"),
+                None => String::new(),
+            };
+            ui.info(&format!(
+                "completed an interrupted restore of {}; {before}{partial}",
+                done.target
+            ));
+        }
+        Some(why) => {
+            let left = match &done.partial {
+                Some(p) => format!(" (saved as checkpoint {p})"),
+                None => String::new(),
+            };
+            ui.warn(&format!(
+                "could not complete an interrupted restore of {}: {why}; the working tree is as it left it{left}; {before}",
+                done.target
+            ));
+        }
+    }
+}
+
+/// For commands that change nothing: warn when a restore died part-way and waits to be
+/// completed by the next save, restore or undo.
+pub fn warn_interrupted(ui: &Ui, repo: &gix::Repository) {
+    if let Some(found) = git_checkpoint::journal::interrupted(repo) {
+        let before = match &found.safety {
+            Some(safety) => format!("the state before it is checkpoint {safety}"),
+            None => "it ran with --no-save".to_string(),
+        };
+        ui.warn(&format!(
+            "a restore of {} was interrupted; the next save, restore or undo completes it ({before})",
+            found.target
+        ));
+    }
 }
 
 fn files(n: usize) -> String {
