@@ -850,14 +850,16 @@ fn a_killed_restore_leaves_no_temporary_file_in_the_working_tree() {
             let in_git_dir = fs::read_dir(&tmp_dir).is_ok_and(|mut d| d.next().is_some());
             if in_tree || in_git_dir {
                 child.kill().unwrap();
-                caught += 1;
                 break;
             }
             if child.try_wait().unwrap().is_some() {
                 break;
             }
         }
-        let _ = child.wait();
+        // Caught only if it died of the kill, not if it had just finished.
+        if std::os::unix::process::ExitStatusExt::signal(&child.wait().unwrap()) == Some(9) {
+            caught += 1;
+        }
         let strays: Vec<String> = fs::read_dir(repo.path())
             .unwrap()
             .flatten()
