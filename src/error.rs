@@ -81,14 +81,30 @@ pub enum Error {
         /// Why it is refused.
         reason: String,
     },
-    /// Ignored (or size-skipped) files stand where the checkpoint needs to write.
-    #[error("ignored files stand where the checkpoint needs to write: {}", list_some(.0))]
-    IgnoredInTheWay(Vec<String>),
-    /// A nested repository or submodule stands where the checkpoint needs a file.
-    #[error(
-        "a nested repository at `{0}` stands where the checkpoint needs a file; move it away first"
-    )]
-    NestedRepositoryInTheWay(String),
+    /// Files that checkpoints do not hold (ignored ones, and untracked ones larger than
+    /// `checkpoint.maxFileSize`) stand where the checkpoint needs to write.
+    #[error("{}", in_the_way(.ignored, .too_large, *.no_save))]
+    InTheWay {
+        /// Ignored files or directories in the way.
+        ignored: Vec<String>,
+        /// Files (or directories holding files) left out by the size guard.
+        too_large: Vec<String>,
+        /// Whether `--no-save` was given: then nothing could keep their content, so restore
+        /// refuses even with `--force`.
+        no_save: bool,
+    },
+    /// Restoring would change a nested repository or submodule, or what is inside one.
+    #[error("{}", nested_in_the_way(.repo, .path))]
+    NestedRepositoryInTheWay {
+        /// The nested repository or submodule.
+        repo: String,
+        /// The path the checkpoint needs to write or delete (the repository itself, or a path
+        /// inside it).
+        path: String,
+    },
+    /// Another restore is running in this worktree.
+    #[error("another restore is running in this worktree; wait for it to finish")]
+    RestoreInProgress,
     /// A restore failed part-way.
     #[error("{source}; {}", if *.rolled_back { "the working tree was put back as it was" } else { "the working tree could NOT be fully put back: see the pre-restore checkpoint" })]
     RestoreFailed {
@@ -133,6 +149,43 @@ where
             context: context(),
             source: Box::new(err),
         })
+    }
+}
+
+fn in_the_way(ignored: &[String], too_large: &[String], no_save: bool) -> String {
+    let what = match (ignored.is_empty(), too_large.is_empty()) {
+        (false, true) => "ignored files stand",
+        (true, false) => {
+            "files larger than checkpoint.maxFileSize (which checkpoints leave out) stand"
+        }
+        _ => "ignored files and files larger than checkpoint.maxFileSize stand",
+    };
+    let named: Vec<String> = ignored
+        .iter()
+        .chain(too_large)
+        .map(|p| format!("`{p}`"))
+        .collect();
+    let mut text = format!(
+        "{what} where the checkpoint needs to write: {}",
+        list_some(&named)
+    );
+    if no_save {
+        text.push_str(
+            "; with --no-save there is no pre-restore checkpoint to keep their content, so restore never replaces them, not even with --force",
+        );
+    }
+    text
+}
+
+fn nested_in_the_way(repo: &str, path: &str) -> String {
+    if repo == path {
+        format!(
+            "a nested repository at `{repo}` stands where the checkpoint needs a file; restore never modifies one: move it away first"
+        )
+    } else {
+        format!(
+            "restoring would change `{path}` inside `{repo}`, a nested repository or submodule, which restore never modifies; move it away first"
+        )
     }
 }
 

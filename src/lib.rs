@@ -28,6 +28,7 @@ pub mod format;
 mod fuzz_tests;
 pub mod gitcli;
 pub mod hooks;
+pub mod journal;
 pub mod progress;
 pub mod repo;
 pub mod resolve;

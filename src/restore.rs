@@ -2,8 +2,9 @@
 //!
 //! The invariant: **restore deletes or overwrites only what its safety checkpoint holds.**
 //! Ignored files, files skipped by the size guard, nested repositories and submodule contents
-//! are left where they are; one standing in the way of the target makes restore refuse (or,
-//! with `force`, be saved into the safety checkpoint first).
+//! are left where they are. An ignored or skipped file standing in the way of the target makes
+//! restore refuse (or, with `force`, be saved into the safety checkpoint first); a target path
+//! at or inside a nested repository or submodule makes it refuse, whatever the flags.
 
 use std::fs;
 use std::io::Write;
@@ -15,6 +16,7 @@ use gix::objs::tree::EntryKind;
 
 use crate::error::{Context, Error, Result};
 use crate::format::{self, IndexState};
+use crate::journal::{Completed, Entry, Guard};
 use crate::save::{self, Captured, SaveOptions, Saved};
 use crate::snapshot::{self, Leaf};
 use crate::store::{self, Checkpoint};
@@ -32,8 +34,9 @@ pub struct RestoreOptions {
     pub staged: bool,
     /// Do not take a `pre-restore` checkpoint first.
     pub no_save: bool,
-    /// Restore even during a merge/rebase/…, and replace ignored files standing in the way
-    /// (after keeping them in the safety checkpoint).
+    /// Restore even during a merge/rebase/…, and replace ignored (or size-skipped) files
+    /// standing in the way after keeping them in the safety checkpoint. Without a safety
+    /// checkpoint (`no_save`) they are always refused: nothing would keep their content.
     pub force: bool,
 }
 
@@ -73,6 +76,8 @@ pub struct Restored {
     pub head_moved: Option<Option<String>>,
     /// Whether this was a dry run.
     pub dry_run: bool,
+    /// An interrupted restore that was found, and completed, before this one began.
+    pub interrupted: Option<Completed>,
 }
 
 /// Restore `target` into the working tree of `repo`.
@@ -81,21 +86,101 @@ pub fn restore(
     target: &Checkpoint,
     options: &RestoreOptions,
 ) -> Result<Restored> {
-    if !options.force
-        && let Some(state) = repo.state()
-    {
-        return Err(Error::OperationInProgress(in_progress_name(&state).into()));
+    refuse_in_progress(repo, options)?;
+    if options.dry_run {
+        // A dry run writes no object: the snapshot of the working tree stays in memory.
+        let memory_repo = repo.clone().with_object_memory();
+        let captured = save::capture(&memory_repo, None, false)?;
+        return restore_captured(&memory_repo, &captured, target, options, None);
     }
-    // A dry run writes no object: the snapshot of the working tree stays in memory.
-    let memory_repo;
-    let work_repo = if options.dry_run {
-        memory_repo = repo.clone().with_object_memory();
-        &memory_repo
-    } else {
-        repo
+    let mut guard = Guard::acquire(repo)?;
+    let interrupted = complete_locked(repo, &mut guard)?;
+    let captured = save::capture(repo, None, true)?;
+    let mut restored = restore_captured(repo, &captured, target, options, Some(&mut guard))?;
+    restored.interrupted = interrupted;
+    Ok(restored)
+}
+
+/// Complete a restore that died part-way in this worktree, if there is one: the first thing
+/// [`save::save`], [`restore`] and [`undo`] do. Does nothing while that restore is still
+/// running (its lock is held).
+///
+/// Nothing is lost: the state the dead restore left is saved first, as a `pre-restore`
+/// checkpoint (unless the newest checkpoint already holds it); then the working tree is rolled
+/// forward to the checkpoint it was restoring, with the same paths and flags. Afterwards the
+/// working tree equals that checkpoint, as if the restore had not been interrupted. If rolling
+/// forward fails (a file cannot be written, or something that must not be replaced now stands
+/// in the way), the working tree is left as the dead restore left it and the reason is in
+/// [`Completed::failed`].
+pub fn complete_interrupted(repo: &gix::Repository) -> Result<Option<Completed>> {
+    match Guard::try_existing(repo) {
+        Some(mut guard) => complete_locked(repo, &mut guard),
+        None => Ok(None),
+    }
+}
+
+/// [`complete_interrupted`], holding the lock.
+fn complete_locked(repo: &gix::Repository, guard: &mut Guard) -> Result<Option<Completed>> {
+    let Some(entry) = guard.read()? else {
+        return Ok(None);
     };
-    let captured = save::capture(work_repo, None, !options.dry_run)?;
-    restore_captured(work_repo, &captured, target, options)
+    let captured = save::capture(repo, None, true)?;
+    let partial = save::commit_captured(
+        repo,
+        &captured,
+        &SaveOptions {
+            message: Some(format!(
+                "before completing the interrupted restore of {}",
+                entry.target
+            )),
+            kind: Some(format::KIND_PRE_RESTORE.into()),
+            ..SaveOptions::default()
+        },
+    )?;
+    let rolled = roll_forward(repo, guard, &captured, &entry);
+    guard.finish()?;
+    Ok(Some(Completed {
+        target: entry.target,
+        safety: entry.safety,
+        partial: match partial {
+            Saved::Created(c) => Some(c.id),
+            Saved::Unchanged(_) => None,
+        },
+        failed: rolled.err().map(|e| e.to_string()),
+    }))
+}
+
+/// Restore the target of a dead restore's journal `entry` over `captured`.
+fn roll_forward(
+    repo: &gix::Repository,
+    guard: &mut Guard,
+    captured: &Captured,
+    entry: &Entry,
+) -> Result<()> {
+    let options = entry.options();
+    refuse_in_progress(repo, &options)?;
+    let commit = ObjectId::from_hex(entry.commit.as_bytes()).map_err(|e| Error::Git {
+        context: format!("the restore journal names `{}`, not a commit", entry.commit),
+        source: Box::new(e),
+    })?;
+    let target = store::Notes::open(repo)?.checkpoint(
+        repo,
+        &store::CheckpointRef {
+            id: entry.target.clone(),
+            commit,
+        },
+    )?;
+    restore_captured(repo, captured, &target, &options, Some(guard)).map(|_| ())
+}
+
+/// During a merge, rebase, cherry-pick, revert or bisect, refuse unless `force`.
+fn refuse_in_progress(repo: &gix::Repository, options: &RestoreOptions) -> Result<()> {
+    match repo.state() {
+        Some(state) if !options.force => {
+            Err(Error::OperationInProgress(in_progress_name(&state).into()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Undo: restore the newest checkpoint of this worktree, other than the `pre-restore` ones,
@@ -107,17 +192,19 @@ pub fn undo(
     n: usize,
     options: &RestoreOptions,
 ) -> Result<Restored> {
-    if !options.force
-        && let Some(state) = repo.state()
-    {
-        return Err(Error::OperationInProgress(in_progress_name(&state).into()));
-    }
+    refuse_in_progress(repo, options)?;
     let memory_repo;
+    let mut guard = None;
     let work_repo = if options.dry_run {
         memory_repo = repo.clone().with_object_memory();
         &memory_repo
     } else {
+        guard = Some(Guard::acquire(repo)?);
         repo
+    };
+    let interrupted = match guard.as_mut() {
+        Some(guard) => complete_locked(repo, guard)?,
+        None => None,
     };
     let captured = save::capture(work_repo, None, !options.dry_run)?;
     let mut seen = vec![captured.snap.tree];
@@ -132,7 +219,9 @@ pub fn undo(
         seen.push(tree);
         count += 1;
         if count == n.max(1) {
-            return restore_captured(work_repo, &captured, c, options);
+            let mut restored = restore_captured(work_repo, &captured, c, options, guard.as_mut())?;
+            restored.interrupted = interrupted;
+            return Ok(restored);
         }
     }
     Err(Error::NothingToUndo(n.max(1)))
@@ -177,17 +266,23 @@ fn index_tree_of(repo: &gix::Repository, target: &Checkpoint) -> Result<ObjectId
     }
 }
 
-/// What stands where the target needs to write.
-enum Obstacle {
-    /// An ignored (or skipped) file or directory that would be overwritten or removed.
-    Ignored(BString),
+/// Something the snapshot of the working tree does not hold, standing where the target needs
+/// to write: an ignored file or directory, or a file the size guard left out (or a directory
+/// holding only such files).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Obstacle {
+    path: BString,
+    too_large: bool,
 }
 
+/// Restore `target` over the state `captured`. Everything that writes needs `guard`, the
+/// restore lock of this worktree; a dry run does not.
 fn restore_captured(
     repo: &gix::Repository,
     captured: &Captured,
     target: &Checkpoint,
     options: &RestoreOptions,
+    guard: Option<&mut Guard>,
 ) -> Result<Restored> {
     let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
     let target_tree = store::commit_tree(repo, target.commit)?;
@@ -262,7 +357,33 @@ fn restore_captured(
         }
     }
 
+    // Nested repositories and submodules are never modified: not a file written or deleted
+    // inside one. (One standing exactly where the target needs a file is found below.)
+    let mut enclosing = Enclosing {
+        workdir: &workdir,
+        cur,
+        dirs: std::collections::HashMap::new(),
+    };
+    for path in writes.iter().map(|c| &c.path).chain(&deletions) {
+        if let Some(repo_dir) = enclosing.repository_above(path.as_bstr())? {
+            return Err(Error::NestedRepositoryInTheWay {
+                repo: repo_dir.to_string(),
+                path: path.to_string(),
+            });
+        }
+    }
+
     // Obstacles: files the safety checkpoint does not hold, standing where the target writes.
+    let too_large: std::collections::HashSet<BString> = cur
+        .skipped
+        .iter()
+        .filter(|s| s.reason == format::SKIP_TOO_LARGE)
+        .map(|s| BString::from(s.path.as_str()))
+        .collect();
+    let obstacle = |path: &BStr| Obstacle {
+        path: path.to_owned(),
+        too_large: too_large.contains(path),
+    };
     let mut obstacles = Vec::new();
     let mut forced_deletions = Vec::new();
     let mut pipeline = repo
@@ -288,7 +409,7 @@ fn restore_captured(
                             forced_deletions.push(BString::from(prefix));
                         }
                     } else {
-                        obstacles.push(Obstacle::Ignored(prefix.into()));
+                        obstacles.push(obstacle(prefix.as_bstr()));
                     }
                     break;
                 }
@@ -306,27 +427,39 @@ fn restore_captured(
             let mut foreign = Vec::new();
             foreign_content(&full, path, cur, &mut foreign)?;
             if let Some(repo_path) = foreign.iter().find(|(_, is_repo)| *is_repo) {
-                return Err(Error::NestedRepositoryInTheWay(repo_path.0.to_string()));
+                return Err(Error::NestedRepositoryInTheWay {
+                    repo: repo_path.0.to_string(),
+                    path: path.to_string(),
+                });
             }
             if !foreign.is_empty() {
-                obstacles.push(Obstacle::Ignored(path.into()));
+                obstacles.push(Obstacle {
+                    path: path.into(),
+                    too_large: foreign.iter().all(|(p, _)| too_large.contains(p)),
+                });
             }
         } else if cur.leaf(path).is_none() {
             // An ignored or skipped file: fine if it already is what the target holds.
             if !same_content(repo, &mut pipeline, &full, path, side.kind, side.id, &md)? {
-                obstacles.push(Obstacle::Ignored(path.into()));
+                obstacles.push(obstacle(path));
             }
         }
     }
-    obstacles.sort_by(|Obstacle::Ignored(a), Obstacle::Ignored(b)| a.cmp(b));
-    obstacles.dedup_by(|Obstacle::Ignored(a), Obstacle::Ignored(b)| a == b);
-    if !obstacles.is_empty() && !options.force {
-        return Err(Error::IgnoredInTheWay(
-            obstacles
+    obstacles.sort();
+    obstacles.dedup_by(|later, earlier| later.path == earlier.path);
+    // Replacing them needs their content kept in the safety checkpoint first: never without
+    // --force, and never with --no-save, where there is no safety checkpoint.
+    if !obstacles.is_empty() && (!options.force || options.no_save) {
+        let name = |o: &Obstacle| o.path.to_string();
+        return Err(Error::InTheWay {
+            ignored: obstacles
                 .iter()
-                .map(|Obstacle::Ignored(p)| p.to_string())
+                .filter(|o| !o.too_large)
+                .map(name)
                 .collect(),
-        ));
+            too_large: obstacles.iter().filter(|o| o.too_large).map(name).collect(),
+            no_save: options.no_save,
+        });
     }
     deletions.extend(forced_deletions);
     deletions.sort();
@@ -334,10 +467,7 @@ fn restore_captured(
 
     plan.delete = deletions.iter().map(ToString::to_string).collect();
     plan.write = writes.iter().map(|c| c.path.to_string()).collect();
-    plan.replaced_ignored = obstacles
-        .iter()
-        .map(|Obstacle::Ignored(p)| p.to_string())
-        .collect();
+    plan.replaced_ignored = obstacles.iter().map(|o| o.path.to_string()).collect();
 
     let nothing_to_do = plan.is_empty() && index_tree.is_none();
     if options.dry_run || nothing_to_do {
@@ -348,13 +478,20 @@ fn restore_captured(
             index_restored: false,
             head_moved,
             dry_run: options.dry_run,
+            interrupted: None,
         });
     }
 
+    let Some(guard) = guard else {
+        return Err(Error::Unsupported(
+            "internal error: a restore that writes needs the restore lock".into(),
+        ));
+    };
+
     // The safety copy: the state now, plus any ignored content about to be replaced.
     let mut extra = Vec::new();
-    for Obstacle::Ignored(path) in &obstacles {
-        collect_ignored(repo, &mut pipeline, &workdir, path.as_bstr(), &mut extra)?;
+    for o in &obstacles {
+        collect_ignored(repo, &mut pipeline, &workdir, o.path.as_bstr(), &mut extra)?;
     }
     extra.sort_by(|a, b| a.path.cmp(&b.path));
     extra.dedup_by(|later, earlier| later.path == earlier.path);
@@ -377,19 +514,33 @@ fn restore_captured(
         )?)
     };
 
+    let tmp_dir = guard.tmp_dir().to_owned();
     let mut writer = Writer {
         repo,
         workdir: &workdir,
+        tmp_dir: &tmp_dir,
+        in_place: false,
         pipeline: &mut pipeline,
         touched: Vec::new(),
     };
+    // From here on a kill leaves a partly restored working tree: the journal says what to
+    // complete (see `complete_interrupted`).
+    guard.begin(&Entry::new(
+        target,
+        safety.as_ref().map(|s| s.checkpoint().id.as_str()),
+        options,
+    ))?;
     let applied = writer.apply(&obstacles, &deletions, &writes);
     if let Err(err) = applied {
         let touched = std::mem::take(&mut writer.touched);
-        let rolled_back = writer.rollback(&touched, &safety_state);
+        let rolled_back = writer.rollback(&touched, &safety_state).is_ok();
+        if rolled_back {
+            // Put back as it was: nothing left to complete.
+            guard.finish()?;
+        }
         return Err(Error::RestoreFailed {
             source: Box::new(err),
-            rolled_back: rolled_back.is_ok(),
+            rolled_back,
         });
     }
 
@@ -400,6 +551,7 @@ fn restore_captured(
         }
         None => false,
     };
+    guard.finish()?;
     Ok(Restored {
         target: target.clone(),
         plan,
@@ -407,6 +559,7 @@ fn restore_captured(
         index_restored,
         head_moved,
         dry_run: false,
+        interrupted: None,
     })
 }
 
@@ -459,6 +612,70 @@ fn validate_whole_tree(repo: &gix::Repository, tree: ObjectId, prefix: &mut BStr
         }
     }
     Ok(())
+}
+
+/// What a directory of the working tree is, for [`Enclosing`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DirKind {
+    /// A nested repository (it has a `.git`) or a submodule of the snapshot.
+    Repository,
+    /// A plain directory.
+    Directory,
+    /// Missing, or not a directory: nothing below it exists.
+    Absent,
+}
+
+/// Finds the nested repositories and submodules that hold paths of the working tree, looking
+/// at each directory once.
+struct Enclosing<'a> {
+    workdir: &'a Path,
+    cur: &'a snapshot::Snapshot,
+    dirs: std::collections::HashMap<BString, DirKind>,
+}
+
+impl Enclosing<'_> {
+    /// The outermost directory above `path` (not `path` itself) that is a nested repository or
+    /// a submodule, if there is one.
+    fn repository_above(&mut self, path: &BStr) -> Result<Option<BString>> {
+        for pos in path.find_iter(b"/") {
+            let prefix = &path[..pos];
+            let kind = match self.dirs.get(prefix.as_bstr()) {
+                Some(kind) => *kind,
+                None => {
+                    let kind = self.probe(prefix.as_bstr())?;
+                    self.dirs.insert(prefix.into(), kind);
+                    kind
+                }
+            };
+            match kind {
+                DirKind::Repository => return Ok(Some(prefix.into())),
+                DirKind::Directory => {}
+                DirKind::Absent => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    fn probe(&self, dir: &BStr) -> Result<DirKind> {
+        if self
+            .cur
+            .leaf(dir)
+            .is_some_and(|leaf| leaf.kind == EntryKind::Commit)
+        {
+            return Ok(DirKind::Repository);
+        }
+        let full = snapshot::worktree_path(self.workdir, dir)?;
+        Ok(match fs::symlink_metadata(&full) {
+            Ok(md) if md.is_dir() => {
+                if fs::symlink_metadata(full.join(".git")).is_ok() {
+                    DirKind::Repository
+                } else {
+                    DirKind::Directory
+                }
+            }
+            _ => DirKind::Absent,
+        })
+    }
 }
 
 /// Content below directory `full` (repository path `path`) that `cur` does not hold; the flag
@@ -661,6 +878,11 @@ impl SafetyState<'_> {
 struct Writer<'a, 'repo> {
     repo: &'repo gix::Repository,
     workdir: &'a Path,
+    /// Where files are written before being renamed into place (in the git directory).
+    tmp_dir: &'a Path,
+    /// Whether files are written in place, because a rename from `tmp_dir` into the working
+    /// tree failed (they are on different file systems).
+    in_place: bool,
     pipeline: &'a mut gix::filter::Pipeline<'repo>,
     touched: Vec<BString>,
 }
@@ -678,9 +900,9 @@ impl Writer<'_, '_> {
             done += 1;
             crate::progress::report("restoring files", done, total);
         };
-        for Obstacle::Ignored(path) in obstacles {
-            self.touched.push(path.clone());
-            self.remove_any(path.as_bstr())?;
+        for o in obstacles {
+            self.touched.push(o.path.clone());
+            self.remove_any(o.path.as_bstr())?;
             tick();
         }
         // Deeper paths first, so that emptied directories can go.
@@ -831,46 +1053,82 @@ impl Writer<'_, '_> {
             // Left empty by the deletions; anything else was refused earlier.
             fs::remove_dir(&full).map_err(io(format!("cannot replace directory `{path}`")))?;
         }
-        let parent = full.parent().unwrap_or(self.workdir);
-        let tmp = parent.join(format!(
-            ".{}.checkpoint-{:08x}",
-            full.file_name()
-                .map(|n| n.to_string_lossy())
-                .unwrap_or_default(),
-            rand::random::<u32>()
-        ));
         let data = blob(self.repo, id)?;
-        match kind {
-            EntryKind::Link => {
-                let target = gix::path::from_byte_slice(&data).map_err(|_| Error::UnsafeTree {
-                    path: path.to_string(),
-                    reason: "symlink target is not a valid path".into(),
-                })?;
-                symlink(target, &tmp).map_err(io(format!("cannot create symlink `{path}`")))?;
+        let content = match kind {
+            EntryKind::Link => data,
+            _ => to_worktree(self.pipeline, &data, path)?,
+        };
+        if !self.in_place {
+            if self.write_through_tmp(path, &full, kind, &content)? {
+                return Ok(());
             }
-            _ => {
-                let content = to_worktree(self.pipeline, &data, path)?;
-                let mut file = open_new(&tmp, kind == EntryKind::BlobExecutable)
-                    .map_err(io(format!("cannot write `{path}`")))?;
-                let written = file.write_all(&content).and_then(|()| file.flush());
-                if let Err(source) = written {
-                    let _ = fs::remove_file(&tmp);
-                    return Err(Error::Io {
+            self.in_place = true;
+        }
+        // In place: what stands there now is held by the safety checkpoint.
+        match fs::symlink_metadata(&full) {
+            Ok(md) if !md.is_dir() => {
+                fs::remove_file(&full).map_err(io(format!("cannot replace `{path}`")))?;
+            }
+            _ => {}
+        }
+        create_entry(&full, path, kind, &content)
+    }
+
+    /// Write `content` to a temporary file in the git directory and rename it to `full`.
+    /// `Ok(false)` when that cannot work here: no scratch directory, or the git directory is on
+    /// another file system than the working tree.
+    fn write_through_tmp(
+        &self,
+        path: &BStr,
+        full: &Path,
+        kind: EntryKind,
+        content: &[u8],
+    ) -> Result<bool> {
+        if fs::create_dir_all(self.tmp_dir).is_err() {
+            return Ok(false);
+        }
+        let tmp = self.tmp_dir.join(format!("{:016x}", rand::random::<u64>()));
+        create_entry(&tmp, path, kind, content)?;
+        match fs::rename(&tmp, full) {
+            Ok(()) => Ok(true),
+            Err(err) => {
+                let _ = fs::remove_file(&tmp);
+                if err.kind() == std::io::ErrorKind::CrossesDevices {
+                    Ok(false)
+                } else {
+                    Err(Error::Io {
                         context: format!("cannot write `{path}`"),
-                        source,
-                    });
+                        source: err,
+                    })
                 }
             }
         }
-        if let Err(source) = fs::rename(&tmp, &full) {
-            let _ = fs::remove_file(&tmp);
-            return Err(Error::Io {
-                context: format!("cannot write `{path}`"),
-                source,
-            });
-        }
-        Ok(())
     }
+}
+
+/// Create a new file (or symlink, for [`EntryKind::Link`]) at `at` holding `content`, for the
+/// working-tree path `path`. Never opens through a symlink; a partly written file is removed.
+fn create_entry(at: &Path, path: &BStr, kind: EntryKind, content: &[u8]) -> Result<()> {
+    let io = |context: String| move |source| Error::Io { context, source };
+    if kind == EntryKind::Link {
+        let target = gix::path::from_byte_slice(content).map_err(|_| Error::UnsafeTree {
+            path: path.to_string(),
+            reason: "symlink target is not a valid path".into(),
+        })?;
+        return symlink(target, at).map_err(io(format!("cannot create symlink `{path}`")));
+    }
+    let mut file = open_new(at, kind == EntryKind::BlobExecutable)
+        .map_err(io(format!("cannot write `{path}`")))?;
+    let written = file.write_all(content).and_then(|()| file.flush());
+    if let Err(source) = written {
+        drop(file);
+        let _ = fs::remove_file(at);
+        return Err(Error::Io {
+            context: format!("cannot write `{path}`"),
+            source,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(unix)]
@@ -924,4 +1182,50 @@ fn write_index(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
     new.write(gix::index::write::Options::default())
         .context(|| "cannot write the index".into())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    /// With the scratch directory on another file system (the git directory elsewhere than the
+    /// working tree), files are written in place, and nothing is left in the scratch directory.
+    #[cfg(unix)]
+    #[test]
+    fn writes_in_place_when_the_scratch_dir_is_on_another_file_system() -> TestResult {
+        use std::os::unix::fs::MetadataExt;
+        let work = tempfile::tempdir()?;
+        let Ok(scratch) = tempfile::tempdir_in("/dev/shm") else {
+            eprintln!("skipped: no /dev/shm");
+            return Ok(());
+        };
+        if fs::metadata(work.path())?.dev() == fs::metadata(scratch.path())?.dev() {
+            eprintln!("skipped: /dev/shm is on the same file system as the temp dir");
+            return Ok(());
+        }
+        let repo = gix::init(work.path())?;
+        let id = repo.write_blob(b"content\n")?.detach();
+        let link = repo.write_blob(b"f")?.detach();
+        let mut pipeline = repo.filter_pipeline(None)?.0;
+        let mut writer = Writer {
+            repo: &repo,
+            workdir: work.path(),
+            tmp_dir: scratch.path(),
+            in_place: false,
+            pipeline: &mut pipeline,
+            touched: Vec::new(),
+        };
+        fs::write(work.path().join("f"), "old\n")?;
+        writer.write(b"f".as_bstr(), EntryKind::Blob, id)?;
+        writer.write(b"d/g".as_bstr(), EntryKind::BlobExecutable, id)?;
+        writer.write(b"l".as_bstr(), EntryKind::Link, link)?;
+        assert!(writer.in_place);
+        assert_eq!(fs::read(work.path().join("f"))?, b"content\n");
+        assert_eq!(fs::read(work.path().join("d/g"))?, b"content\n");
+        assert_eq!(fs::read_link(work.path().join("l"))?, Path::new("f"));
+        assert_eq!(fs::read_dir(scratch.path())?.count(), 0);
+        Ok(())
+    }
 }

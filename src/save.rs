@@ -49,6 +49,23 @@ impl Saved {
     }
 }
 
+/// What [`save`] did, and what it found first.
+#[derive(Debug, Clone)]
+pub struct SaveOutcome {
+    /// The checkpoint made or found.
+    pub saved: Saved,
+    /// A restore that had died part-way in this worktree, which the save completed before
+    /// saving (see [`crate::restore::complete_interrupted`]).
+    pub interrupted_restore: Option<crate::journal::Completed>,
+}
+
+impl SaveOutcome {
+    /// The checkpoint made or found.
+    pub fn checkpoint(&self) -> &Checkpoint {
+        self.saved.checkpoint()
+    }
+}
+
 /// Default for `checkpoint.maxFileSize`: 100 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 100 * 1024 * 1024;
 
@@ -58,13 +75,17 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 100 * 1024 * 1024;
 /// commit (and an index commit when the index differs from `HEAD`), the ref
 /// `refs/checkpoints/<id>` and its note.
 ///
+/// First, if a restore died part-way in this worktree, it is completed (see
+/// [`crate::restore::complete_interrupted`]) and reported in
+/// [`SaveOutcome::interrupted_restore`]: the save is then of the completed state.
+///
 /// ```no_run
 /// let repo = git_checkpoint::repo::open(std::path::Path::new("."))?;
 /// let saved = git_checkpoint::save::save(&repo, &Default::default())?;
 /// println!("{}", saved.checkpoint().id);
 /// # Ok::<(), git_checkpoint::Error>(())
 /// ```
-pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
+pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<SaveOutcome> {
     let kind = options.kind.as_deref().unwrap_or(format::DEFAULT_KIND);
     format::validate_kind(kind).map_err(Error::InvalidInput)?;
     if let Some(name) = &options.name {
@@ -73,8 +94,12 @@ pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<Saved> {
     if let Some(session) = &options.session {
         format::validate_session(session).map_err(Error::InvalidInput)?;
     }
+    let interrupted_restore = crate::restore::complete_interrupted(repo)?;
     let captured = capture(repo, options.max_file_size, true)?;
-    commit_captured(repo, &captured, options)
+    Ok(SaveOutcome {
+        saved: commit_captured(repo, &captured, options)?,
+        interrupted_restore,
+    })
 }
 
 /// The state of the working tree, `HEAD` and index at one moment, with the snapshot's trees

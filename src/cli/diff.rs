@@ -62,6 +62,7 @@ pub struct Args {
 
 pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     let repo = open_repo()?;
+    super::restore::warn_interrupted(ui, &repo);
     let worktree = git_checkpoint::repo::worktree_name(&repo)?;
     let all = resolve::load_all(&repo)?;
     let from = match &args.from {

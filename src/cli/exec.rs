@@ -91,6 +91,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             return Err(Failure::Exit(1));
         }
     };
+    if let Some(done) = &before.interrupted_restore
+        && !args.quiet
+    {
+        super::restore::report_completed(ui, done);
+    }
+    let before = before.saved;
     let mut newest_created = matches!(before, Saved::Created(_)).then(|| before.checkpoint());
     let before = before.checkpoint().clone();
     if !args.quiet {
@@ -131,7 +137,8 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             meta: meta(&argv, Some(ending)),
             ..SaveOptions::default()
         },
-    );
+    )
+    .map(|outcome| outcome.saved);
     let restore = args.restore_on_failure && ending.failed();
     match &after {
         Ok(saved) => {
@@ -283,7 +290,7 @@ fn restored_line(id: &str, ending: Ending, restored: &Restored) -> String {
 /// What to do when the restore after a failed command did not happen.
 fn restore_hint(err: &Error, id: &str) -> String {
     match err {
-        Error::IgnoredInTheWay(_) => format!(
+        Error::InTheWay { no_save: false, .. } => format!(
             "the command's changes are still in place; `git checkpoint restore {id} --force` restores anyway, keeping those ignored files in its pre-restore checkpoint"
         ),
         Error::OperationInProgress(_) => format!(

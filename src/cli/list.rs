@@ -35,6 +35,7 @@ pub struct Args {
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let repo = open_repo()?;
+    super::restore::warn_interrupted(ui, &repo);
     let worktree = git_checkpoint::repo::worktree_name(&repo)?;
     let loaded = git_checkpoint::resolve::load_all_reporting(&repo)?;
     for broken in &loaded.broken {

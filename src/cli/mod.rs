@@ -206,6 +206,12 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         Failure::Core(Error::NotARepository(_)) => {
             Some("run git checkpoint inside a git working tree, or create one with `git init`")
         }
+        Failure::Core(Error::InTheWay { no_save: false, .. }) => Some(
+            "move them away, or use --force: their content is kept in the pre-restore checkpoint, then replaced",
+        ),
+        Failure::Core(Error::InTheWay { no_save: true, .. }) => Some(
+            "move them away, or restore without --no-save (then --force keeps them in the pre-restore checkpoint)",
+        ),
         Failure::Core(Error::UnreadableFile { .. }) => {
             Some("fix the file's permissions, or ignore it in .gitignore; no checkpoint was made")
         }

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use git_checkpoint::journal::Completed;
 use git_checkpoint::resolve;
 use git_checkpoint::restore::{RestoreOptions, Restored};
 use git_checkpoint::save::Saved;
@@ -42,7 +43,8 @@ pub struct Flags {
     #[arg(long)]
     no_save: bool,
     /// Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that
-    /// stand in the way (their content is kept in the pre-restore checkpoint first).
+    /// stand in the way (their content is kept in the pre-restore checkpoint first, so never
+    /// with --no-save).
     #[arg(long)]
     force: bool,
     /// Print nothing on stderr.
@@ -63,6 +65,13 @@ impl Flags {
             force: self.force,
         }
     }
+
+    /// A dry run changes nothing, so it does not complete an interrupted restore: it warns.
+    pub fn warn_if_interrupted(&self, ui: &Ui, repo: &gix::Repository) {
+        if self.dry_run && !self.quiet {
+            warn_interrupted(ui, repo);
+        }
+    }
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
@@ -74,6 +83,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         ui.warn_damaged([target]);
     }
     let paths = super::repo_paths(&repo, &args.paths)?;
+    args.flags.warn_if_interrupted(ui, &repo);
     let restored = git_checkpoint::restore::restore(&repo, target, &args.flags.options(paths))?;
     report(ui, &args.flags, &restored)
 }
@@ -95,6 +105,12 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
             "safety": safety_id,
             "index_restored": restored.index_restored,
             "head_moved": restored.head_moved.is_some(),
+            "interrupted_restore": restored.interrupted.as_ref().map(|c| serde_json::json!({
+                "target": c.target,
+                "safety": c.safety,
+                "partial": c.partial,
+                "failed": c.failed,
+            })),
         });
         writeln!(out, "{value}")?;
     } else {
@@ -111,6 +127,9 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
     }
     if flags.quiet {
         return Ok(());
+    }
+    if let Some(done) = &restored.interrupted {
+        report_completed(ui, done);
     }
     let id = &restored.target.id;
     let counts = format!(
@@ -190,6 +209,51 @@ pub fn warn_kept_and_head(ui: &Ui, restored: &Restored) {
             "HEAD has moved since this checkpoint was taken (then {}, now {}); HEAD was left alone",
             then.get(..7).unwrap_or(then),
             now.as_deref().map_or("none", |n| n.get(..7).unwrap_or(n))
+        ));
+    }
+}
+
+/// One line about an interrupted restore that this command found and completed first.
+pub fn report_completed(ui: &Ui, done: &Completed) {
+    let before = match &done.safety {
+        Some(safety) => format!("the state before it is checkpoint {safety}"),
+        None => "it ran with --no-save, so the state before it was not kept".to_string(),
+    };
+    match &done.failed {
+        None => {
+            let partial = match &done.partial {
+                Some(p) => format!("; the partial state it left is checkpoint {p}"),
+                None => String::new(),
+            };
+            ui.info(&format!(
+                "completed an interrupted restore of {}; {before}{partial}",
+                done.target
+            ));
+        }
+        Some(why) => {
+            let left = match &done.partial {
+                Some(p) => format!(" (saved as checkpoint {p})"),
+                None => String::new(),
+            };
+            ui.warn(&format!(
+                "could not complete an interrupted restore of {}: {why}; the working tree is as it left it{left}; {before}",
+                done.target
+            ));
+        }
+    }
+}
+
+/// For commands that change nothing: warn when a restore died part-way and waits to be
+/// completed by the next save, restore or undo.
+pub fn warn_interrupted(ui: &Ui, repo: &gix::Repository) {
+    if let Some(found) = git_checkpoint::journal::interrupted(repo) {
+        let before = match &found.safety {
+            Some(safety) => format!("the state before it is checkpoint {safety}"),
+            None => "it ran with --no-save".to_string(),
+        };
+        ui.warn(&format!(
+            "a restore of {} was interrupted; the next save, restore or undo completes it ({before})",
+            found.target
         ));
     }
 }

@@ -111,7 +111,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     }
     let meta = meta_object(args.meta_json.as_deref(), &args.meta)?;
     let repo = open_repo()?;
-    let saved = git_checkpoint::save::save(
+    let outcome = git_checkpoint::save::save(
         &repo,
         &SaveOptions {
             message: args.message,
@@ -124,6 +124,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             session: args.session,
         },
     )?;
+    if let Some(done) = &outcome.interrupted_restore
+        && !args.quiet
+    {
+        super::restore::report_completed(ui, done);
+    }
+    let saved = outcome.saved;
     let checkpoint = saved.checkpoint();
     if let Saved::Created(c) = &saved {
         after_save(ui, &repo, &c.id, args.quiet);
@@ -245,8 +251,8 @@ fn hook_save(ui: &Ui, args: Args, policy: &mut HookFailure) -> Result<(), Failur
     for (key, value) in args.meta {
         options.meta.insert(key, value.into());
     }
-    let saved = git_checkpoint::save::save(&repo, &options)?;
-    if let Saved::Created(c) = &saved {
+    let outcome = git_checkpoint::save::save(&repo, &options)?;
+    if let Saved::Created(c) = &outcome.saved {
         after_save(ui, &repo, &c.id, true);
     }
     Ok(())

@@ -22,6 +22,7 @@ pub struct Args {
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let repo = open_repo()?;
+    args.flags.warn_if_interrupted(ui, &repo);
     let all = resolve::load_all(&repo)?;
     let restored = git_checkpoint::restore::undo(
         &repo,
