@@ -85,7 +85,16 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let paths = super::repo_paths(&repo, &args.paths)?;
     args.flags.warn_if_interrupted(ui, &repo);
     let restored = git_checkpoint::restore::restore(&repo, target, &args.flags.options(paths))?;
-    report(ui, &args.flags, &restored)
+    report(ui, &args.flags, &restored)?;
+    housekeeping(ui, &repo, &args.flags, &restored);
+    Ok(())
+}
+
+/// A restore's safety checkpoint is a save like any other: retention and gc follow it.
+pub fn housekeeping(ui: &Ui, repo: &gix::Repository, flags: &Flags, restored: &Restored) {
+    if let Some(git_checkpoint::save::Saved::Created(safety)) = &restored.safety {
+        super::save::after_save(ui, repo, &safety.id, flags.quiet || flags.json);
+    }
 }
 
 /// Print what a restore (or undo) did, and how to take it back.

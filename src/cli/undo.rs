@@ -3,7 +3,7 @@
 use git_checkpoint::resolve;
 
 use super::output::Ui;
-use super::restore::{Flags, report};
+use super::restore::{Flags, housekeeping, report};
 use super::{Failure, open_repo};
 
 /// Go back one step: restore the newest checkpoint of this worktree (other than `pre-restore`
@@ -30,5 +30,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         args.steps as usize,
         &args.flags.options(Vec::new()),
     )?;
-    report(ui, &args.flags, &restored)
+    report(ui, &args.flags, &restored)?;
+    housekeeping(ui, &repo, &args.flags, &restored);
+    Ok(())
 }

@@ -336,3 +336,21 @@ fn prune_keeps_checkpoints_whose_note_it_cannot_read() {
     assert_eq!(repo.cp(&["drop", "-q", &ids[1]]).code, 0);
     assert_eq!(refs(&repo).len(), 2);
 }
+
+#[test]
+fn a_restores_safety_checkpoint_is_followed_by_the_policy_too() {
+    let (repo, ids) = repo_with(3, "manual");
+    repo.git(&["config", "checkpoint.keep", "3"]);
+    repo.write("a", "changed since\n");
+    let out = repo.cp(&["restore", &ids[1]]).ok();
+    let safety = refs(&repo)
+        .into_iter()
+        .find(|id| !ids.contains(id))
+        .unwrap_or_else(|| panic!("a pre-restore checkpoint: {}", out.stderr));
+    assert_eq!(repo.note_json(&safety).get("kind"), "pre-restore");
+    assert_eq!(
+        refs(&repo),
+        [ids[1].clone(), ids[2].clone(), safety],
+        "the oldest went"
+    );
+}
