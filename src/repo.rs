@@ -17,9 +17,10 @@ pub const FALLBACK_EMAIL: &str = "git-checkpoint@localhost";
 /// check that git-checkpoint can work in it: a working tree is required and the reftable ref
 /// backend is refused.
 ///
-/// The returned repository writes no reflog for the refs git-checkpoint changes and has a
-/// fallback identity, so saving never fails for lack of `user.name`. Neither setting touches
-/// `.git/config`: they live in this in-memory instance only.
+/// The returned repository writes no reflog for the refs git-checkpoint changes, reads the index
+/// without verifying its checksum (as git does), and has a fallback identity, so saving never
+/// fails for lack of `user.name`. None of these settings touches `.git/config`: they live in
+/// this in-memory instance only.
 pub fn open(dir: &Path) -> Result<gix::Repository> {
     let repo = match gix::ThreadSafeRepository::discover_with_environment_overrides(dir) {
         Ok(repo) => repo.to_thread_local(),
@@ -108,6 +109,14 @@ fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
     config
         .set_value(&Core::LOG_ALL_REF_UPDATES, "false")
         .context(|| "cannot adjust the in-memory configuration".into())?;
+    // Read the index as git does: without hashing the whole file to verify its trailing
+    // checksum, which git leaves to `git fsck`. On a large tree that hash (SHA-1 with
+    // collision detection) costs as much as decoding the index; the decoder still refuses an
+    // index whose structure is damaged. Writing is unaffected: the one index git-checkpoint
+    // writes (`restore --staged`) gets its checksum.
+    config
+        .set_value(&gix::config::tree::Index::SKIP_HASH, "true")
+        .context(|| "cannot adjust the in-memory configuration".into())?;
     if needs_committer {
         config
             .set_value(&gitoxide::Committer::NAME_FALLBACK, FALLBACK_NAME)
@@ -143,26 +152,6 @@ pub(crate) fn signatures(
         .ok_or_else(missing)?
         .context(|| "cannot read the author identity".into())?;
     Ok((committer, author))
-}
-
-/// This worktree's index as it is on disk (an empty one when there is none), read the way git
-/// reads it: without hashing the whole file to check its trailing checksum, which git leaves to
-/// `git fsck` (its `verify_index_checksum` is off for every other command). The checksum is a
-/// third of the cost of a save on a large tree; the decoder still refuses an index whose
-/// structure is damaged.
-pub fn read_index(repo: &gix::Repository) -> Result<gix::worktree::Index> {
-    let path = repo.index_path();
-    let file = gix::index::File::at_or_default(
-        &path,
-        repo.object_hash(),
-        true,
-        gix::index::decode::Options::default(),
-    )
-    .map_err(|err| Error::Git {
-        context: format!("cannot read the index `{}`", path.display()),
-        source: Box::new(err),
-    })?;
-    Ok(gix::worktree::Index::new(gix::fs::FileSnapshot::new(file)))
 }
 
 /// The name of the linked worktree `repo` was opened in; `None` for the main worktree.

@@ -1163,7 +1163,9 @@ fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
 /// Replace the index with `tree`, keeping the stat data of entries that did not change so that
 /// git does not have to rehash them.
 fn write_index(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
-    let old = crate::repo::read_index(repo)?;
+    let old = repo
+        .index_or_empty()
+        .context(|| "cannot read the index".into())?;
     let mut new = repo
         .index_from_tree(&tree)
         .context(|| "cannot build the index from the checkpoint".into())?;

@@ -134,7 +134,9 @@ pub fn capture(
         None => crate::repo::config_size(repo, "checkpoint.maxFileSize")?
             .unwrap_or(DEFAULT_MAX_FILE_SIZE),
     };
-    let index = crate::repo::read_index(repo)?;
+    let index = repo
+        .index_or_empty()
+        .context(|| "cannot read the index".into())?;
     let head = repo.head().context(|| "cannot read HEAD".into())?;
     let head_commit = head.id().map(|id| id.detach());
     let head_ref = head.referent_name().map(|name| name.as_bstr().to_string());

@@ -1246,3 +1246,24 @@ fn many_files_feature_a_symlinked_path_and_non_utf8_names() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(repo.checkpoint_tree(out.stdout.trim()), repo.oracle_tree());
 }
+
+#[test]
+fn the_index_is_read_as_git_reads_it_without_verifying_its_checksum() {
+    let repo = Repo::with_commit(&[("a", "1\n"), ("dir/b", "2\n")]);
+    repo.write("a", "changed\n");
+    repo.write("new", "untracked\n");
+    // git verifies the index's trailing checksum only in fsck; every other command reads an
+    // index whose checksum is off (a torn write of the last bytes, a tool that skips it).
+    let index = repo.path().join(".git/index");
+    let mut bytes = std::fs::read(&index).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&index, &bytes).unwrap();
+    assert!(repo.git_ok(&["status", "--porcelain"]), "git reads it");
+    save_matches_oracle(&repo, &["-q"]);
+    // A damaged structure is still refused, with one error line.
+    bytes.truncate(40);
+    std::fs::write(&index, &bytes).unwrap();
+    let out = repo.cp(&["save"]).fails_with(1);
+    out.assert_one_error_line();
+}
