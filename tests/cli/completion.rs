@@ -38,8 +38,12 @@ fn repo_with_checkpoints() -> (Repo, String) {
     (repo, id)
 }
 
-/// Run a shell that prints completion candidates, one a line; it must succeed.
-fn candidates(mut cmd: Command) -> Vec<String> {
+/// Run a shell that prints completion candidates, one a line, in `repo` with the binary on
+/// `PATH`; it must succeed.
+fn candidates(repo: &Repo, mut cmd: Command) -> Vec<String> {
+    cmd.current_dir(repo.path());
+    repo.env(&mut cmd);
+    cmd.env("PATH", path_with_binary());
     let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
@@ -72,14 +76,8 @@ printf '%s\n' "${{COMPREPLY[@]}}"
         ours = root().join("completions/git-checkpoint.bash").display()
     );
     let mut cmd = Command::new("bash");
-    cmd.arg("-c")
-        .arg(script)
-        .arg("bash")
-        .arg(line)
-        .current_dir(repo.path());
-    repo.env(&mut cmd);
-    cmd.env("PATH", path_with_binary());
-    candidates(cmd)
+    cmd.arg("-c").arg(script).arg("bash").arg(line);
+    candidates(repo, cmd)
 }
 
 #[test]
@@ -193,14 +191,8 @@ fn zsh_complete(repo: &Repo, line: &str) -> Vec<String> {
     let script = dir.path().join("capture.zsh");
     std::fs::write(&script, ZSH_CAPTURE).unwrap();
     let mut cmd = Command::new("zsh");
-    cmd.arg("-f")
-        .arg(&script)
-        .arg(dir.path())
-        .arg(line)
-        .current_dir(repo.path());
-    repo.env(&mut cmd);
-    cmd.env("PATH", path_with_binary());
-    candidates(cmd)
+    cmd.arg("-f").arg(&script).arg(dir.path()).arg(line);
+    candidates(repo, cmd)
 }
 
 #[test]

@@ -217,17 +217,7 @@ fn ignored_file_in_the_way_is_refused_then_kept_with_force() {
 
 #[test]
 fn refuses_during_a_merge_unless_forced() {
-    let repo = Repo::new();
-    repo.write("f", "base\n");
-    repo.git(&["add", "f"]);
-    repo.git(&["commit", "-qm", "base"]);
-    let id = save(&repo, &["--allow-empty"]);
-    repo.git(&["checkout", "-qb", "other"]);
-    repo.write("f", "theirs\n");
-    repo.git(&["commit", "-qam", "theirs"]);
-    repo.git(&["checkout", "-q", "main"]);
-    repo.write("f", "ours\n");
-    repo.git(&["commit", "-qam", "ours"]);
+    let (repo, id) = conflicting_branches();
     assert!(!repo.git_ok(&["merge", "-q", "other"]));
     let out = repo.cp(&["restore", &id]);
     assert_eq!(out.code, 1);
