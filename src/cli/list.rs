@@ -105,10 +105,10 @@ fn render(
                 label = format!("{label} [pinned]").trim_start().to_string();
             }
             if with_worktree && let Some(w) = &c.meta.worktree {
-                label = format!("({w}) {label}");
+                label = format!("({}) {label}", printable(w, false));
             }
             if let Some(f) = &c.meta.fetched {
-                label = format!("(from {}) {label}", f.remote)
+                label = format!("(from {}) {label}", printable(&f.remote, false))
                     .trim_end()
                     .to_string();
             }

@@ -110,7 +110,7 @@ impl From<io::Error> for Failure {
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(err) if err.use_stderr() && std::env::args().any(|a| a == "--from-hook") => {
+        Err(err) if err.use_stderr() && std::env::args_os().any(|a| a == "--from-hook") => {
             // A hook must never stand in the agent's way, not even with flags this version
             // does not know.
             let message = err.to_string();
@@ -163,7 +163,8 @@ pub fn run() -> ExitCode {
 /// Whether `-q`/`--quiet` is on the command line before any `--` (progress is then not
 /// shown; what follows `--` are paths, or the command that `exec` runs).
 fn quiet_requested() -> bool {
-    std::env::args()
+    // `args_os`: an argument that is not UTF-8 (a file name, an exec'd command's) is fine.
+    std::env::args_os()
         .take_while(|a| a != "--")
         .any(|a| a == "-q" || a == "--quiet" || a == "--json")
 }
@@ -221,7 +222,8 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
 
 /// Keep an error message on one line.
 fn one_line(message: &str) -> String {
-    message.replace(['\n', '\r'], " ")
+    // Messages quote paths and names that may come from someone else's repository.
+    output::printable(&message.replace(['\n', '\r'], " "), false)
 }
 
 /// Open the repository around the current directory.

@@ -134,7 +134,7 @@ impl Ui {
             std::io::stderr().lock(),
             "{} {}",
             self.err_paint.warning("warning:"),
-            message.replace(['\n', '\r'], " ")
+            printable(&message.replace(['\n', '\r'], " "), false)
         );
     }
 

@@ -124,21 +124,24 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
         writeln!(out, "{value}")?;
     } else {
         let p = &ui.out_paint;
+        // Paths as git quotes them: a checkpoint's tree may come from someone else.
+        let quoted = |path: &String| super::diff::quote(path.as_bytes().into());
         for path in &plan.replaced_ignored {
-            writeln!(out, "{}  {path}", p.deleted("R"))?;
+            writeln!(out, "{}  {}", p.deleted("R"), quoted(path))?;
         }
         for path in &plan.delete {
-            writeln!(out, "{}  {path}", p.deleted("D"))?;
+            writeln!(out, "{}  {}", p.deleted("D"), quoted(path))?;
         }
         for path in &plan.write {
-            writeln!(out, "{}  {path}", p.added("W"))?;
+            writeln!(out, "{}  {}", p.added("W"), quoted(path))?;
         }
+    }
+    // Completing a killed restore first changed files: that is said even with -q.
+    if let Some(done) = &restored.interrupted {
+        report_completed(ui, done);
     }
     if flags.quiet {
         return Ok(());
-    }
-    if let Some(done) = &restored.interrupted {
-        report_completed(ui, done);
     }
     let id = &restored.target.id;
     let counts = format!(
