@@ -209,13 +209,16 @@ pub fn commit_captured(
         deleted: summary.deleted,
     };
 
-    // Ids only grow: a new one is greater than every existing id (refs whose names are not
-    // ids, or that do not point at a commit, made by hand or fetched, do not count: such a
-    // ref named in the far future would otherwise push every new id, and its time, there).
+    // Ids only grow: a new one is greater than every existing id. Refs whose names are not
+    // ids, that do not point at a commit, or whose id lies more than an hour ahead of this
+    // clock (made by hand, or fetched from a machine whose clock is wrong) do not count: they
+    // would otherwise push every new id, and its time, into the future.
+    let horizon = Utc::now() + chrono::Duration::hours(1);
     let mut newest = existing
         .iter()
         .find(|r| {
             format::is_id(&r.id)
+                && format::time_of_id(&r.id).is_some_and(|t| t <= horizon)
                 && repo
                     .find_header(r.commit)
                     .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
@@ -273,6 +276,13 @@ pub fn commit_captured(
             tool: Tool::default(),
             extra: Default::default(),
         };
+        let note_len = meta.to_note().len();
+        if note_len > format::MAX_NOTE_BYTES {
+            return Err(Error::InvalidInput(format!(
+                "the checkpoint's metadata would take {note_len} bytes, more than the {} a note may hold: shorten the message or the metadata",
+                format::MAX_NOTE_BYTES
+            )));
+        }
         match store::create(repo, &id, commit, &meta) {
             Ok(note_problem) => {
                 return Ok(Saved::Created(Checkpoint {
@@ -301,6 +311,23 @@ fn write_commit(
     Ok(commit.id)
 }
 
+/// Whether `candidate` was fetched from another repository (its note says so): such a
+/// checkpoint is not this worktree's newest. The notes are opened on first use.
+fn is_fetched(
+    repo: &gix::Repository,
+    notes: &mut Option<store::Notes>,
+    candidate: &store::CheckpointRef,
+) -> bool {
+    if notes.is_none() {
+        *notes = store::Notes::open(repo).ok();
+    }
+    notes
+        .as_mut()
+        .and_then(|n| n.raw(repo, candidate.commit).ok().flatten())
+        .and_then(|bytes| Metadata::from_note(&bytes).ok())
+        .is_some_and(|meta| meta.fetched.is_some())
+}
+
 /// The newest checkpoint of this worktree, if the working tree, `HEAD` and the staged state
 /// are all the same as when it was taken (and, for a save with a `session`, it belongs to
 /// that session).
@@ -313,6 +340,7 @@ fn unchanged_since(
     index_state: IndexState,
     session: Option<&str>,
 ) -> Result<Option<store::CheckpointRef>> {
+    let mut notes = None;
     for candidate in existing {
         // A ref that does not lead to a commit is not a checkpoint this save can match.
         let Ok(commit) = repo.find_commit(candidate.commit) else {
@@ -320,7 +348,7 @@ fn unchanged_since(
         };
         let fields =
             format::parse_commit_message(&String::from_utf8_lossy(commit.message_raw_sloppy()));
-        if fields.worktree.as_deref() != worktree {
+        if fields.worktree.as_deref() != worktree || is_fetched(repo, &mut notes, candidate) {
             continue;
         }
         // The newest checkpoint of this worktree decides.

@@ -120,6 +120,23 @@ pub struct Conflict {
     pub remote: ObjectId,
 }
 
+/// `remote` as it may be recorded and shown: a URL without the user and password it may carry
+/// (`https://user:token@host/repo` → `https://host/repo`).
+fn without_credentials(remote: &str) -> String {
+    let Some((scheme, rest)) = remote.split_once("://") else {
+        return remote.to_string();
+    };
+    let host_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..host_end].rfind('@') {
+        Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+        None => remote.to_string(),
+    }
+}
+
+/// Note keys that say whose a checkpoint is: a fetch never takes them from the remote for a
+/// checkpoint that is already here.
+const LOCAL_KEYS: &[&str] = &[format::FETCHED_KEY, "session", "worktree"];
+
 /// What [`fetch`] did.
 #[derive(Debug, Clone, Default)]
 pub struct Fetched {
@@ -222,7 +239,7 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
         round.fetched.sort_by(|a, b| b.cmp(a));
 
         let fetched_from = FetchedFrom {
-            remote: remote.to_string(),
+            remote: without_credentials(remote),
             at: format::rfc3339(chrono::Utc::now()),
         };
         let note_edits = merged_local_notes(
@@ -307,7 +324,13 @@ fn merged_local_notes(
                 note.insert(format::FETCHED_KEY.into(), marker.clone());
                 note
             }
-            (Some(note), None) => note,
+            (Some(mut note), None) => {
+                // Who a checkpoint made here belongs to is not the remote's to say.
+                for key in LOCAL_KEYS {
+                    note.remove(*key);
+                }
+                note
+            }
             (None, None) => continue,
         };
         let local_note = valid_note(repo, &mut ours, commit, &ids, &mut Vec::new());
@@ -767,6 +790,21 @@ mod tests {
             Ok(Value::Object(map)) => map,
             _ => Map::new(),
         }
+    }
+
+    #[test]
+    fn credentials_in_a_remote_url_are_never_recorded() {
+        assert_eq!(
+            without_credentials("https://user:tok@en@example.com/r.git"),
+            "https://example.com/r.git"
+        );
+        assert_eq!(
+            without_credentials("https://example.com/a@b"),
+            "https://example.com/a@b"
+        );
+        assert_eq!(without_credentials("origin"), "origin");
+        assert_eq!(without_credentials("git@host:repo"), "git@host:repo");
+        assert_eq!(without_credentials("/srv/repo.git"), "/srv/repo.git");
     }
 
     #[test]

@@ -727,3 +727,53 @@ fn a_remote_notes_ref_that_is_not_notes_breaks_nothing() {
     assert_eq!(t.remote.git(&["rev-parse", "refs/notes/checkpoints"]), blob);
     assert_no_staging(&[&t.a, &t.b]);
 }
+
+#[test]
+fn fetched_checkpoints_never_stand_in_for_this_repositorys_own() {
+    let t = trio();
+    // The same work on both sides: the same tree on the same HEAD.
+    make_changes(&t.a, "same");
+    make_changes(&t.b, "same");
+    let theirs = t.a.save(&["-q", "-m", "a's"]);
+    t.a.cp(&["push", "-q"]).ok();
+    t.b.cp(&["fetch", "-q"]).ok();
+    // b's save is b's own checkpoint, not "nothing changed since" a's.
+    let own = t.b.save(&["-q"]);
+    assert_ne!(own, theirs);
+    let at = t.b.cp(&["show", "@", "--json"]).ok();
+    assert_eq!(Json::parse(&at.stdout).get("id"), own);
+
+    // A remote checkpoint dated far in the future (a wrong clock, a hand-made ref) does not
+    // drag this repository's new ids there.
+    let commit = t.remote.checkpoint_commit(&theirs);
+    t.remote.git(&[
+        "update-ref",
+        "refs/checkpoints/29991231-235959-999fff",
+        &commit,
+    ]);
+    t.b.cp(&["fetch", "-q"]).ok();
+    t.b.write("more", "more\n");
+    let next = t.b.save(&["-q"]);
+    assert!(next.starts_with("20"), "{next}");
+    assert!(next.as_str() < "2999", "{next}");
+    assert!(next > own, "{next} after {own}");
+
+    // The remote cannot make one of b's checkpoints look fetched, or move it to a session.
+    t.b.cp(&["push", "-q"]).ok();
+    let c = t.remote.checkpoint_commit(&own);
+    let forged = t.b.note(&own).replacen(
+        '{',
+        r#"{"fetched":{"remote":"x","at":"2026-01-01T00:00:00Z"},"session":"evil","#,
+        1,
+    );
+    t.remote
+        .git(&["notes", "--ref=checkpoints", "add", "-f", "-m", &forged, &c]);
+    t.b.cp(&["fetch", "-q"]).ok();
+    let note = t.b.note(&own);
+    assert!(
+        !note.contains("fetched") && !note.contains("evil"),
+        "{note}"
+    );
+    let listed = t.b.cp(&["list", "--session", "evil"]);
+    assert_eq!(listed.code, 1, "no session `evil` here: {}", listed.stdout);
+}
