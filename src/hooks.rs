@@ -26,8 +26,9 @@ pub const HOOK_COMMAND: &str = "git checkpoint save --from-hook";
 /// The tools of Claude Code that change files: its editing tools and its shell.
 pub const CLAUDE_CODE_MATCHER: &str = "Edit|MultiEdit|Write|NotebookEdit|Bash";
 
-/// At most this many edited paths are recorded in `meta.paths`.
-const MAX_PATHS: usize = 100;
+/// Longer paths, tool and event names in a hook's input are left out: a note must stay far
+/// below [`format::MAX_NOTE_BYTES`] whatever an agent sends.
+const MAX_FIELD_BYTES: usize = 4096;
 
 /// What an agent's hook said about the moment the checkpoint is taken.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -61,6 +62,7 @@ impl HookInput {
         let text = |keys: &[&str]| {
             keys.iter()
                 .find_map(|k| map.get(*k).and_then(Value::as_str))
+                .filter(|v| v.len() <= MAX_FIELD_BYTES)
                 .map(str::to_string)
         };
         let mut paths = Vec::new();
@@ -68,6 +70,7 @@ impl HookInput {
             for key in ["file_path", "notebook_path", "path", "filePath"] {
                 if let Some(p) = tool_input.get(key).and_then(Value::as_str)
                     && !p.is_empty()
+                    && p.len() <= MAX_FIELD_BYTES
                     && !paths.iter().any(|q| q == p)
                 {
                     paths.push(p.to_string());
@@ -103,12 +106,7 @@ impl HookInput {
         put("event", self.event.as_ref());
         put("tool", self.tool.as_ref());
         put("session_id", self.session.as_ref());
-        let paths: Vec<String> = self
-            .paths
-            .iter()
-            .take(MAX_PATHS)
-            .map(|p| relative_to(p, workdir))
-            .collect();
+        let paths: Vec<String> = self.paths.iter().map(|p| relative_to(p, workdir)).collect();
         if !paths.is_empty() {
             meta.insert(
                 "paths".into(),
@@ -335,13 +333,26 @@ fn edit_settings(path: &Path, edit: impl FnOnce(&mut Value) -> Result<bool>) -> 
     };
     let mut text = serde_json::to_string_pretty(&settings).unwrap_or_default();
     text.push('\n');
-    let mut tmp = path.as_os_str().to_owned();
+    // A settings file that is a symlink (into a dotfiles repository, say) stays one: the file
+    // it points to is replaced, keeping its permissions.
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) if old.is_some() => target,
+        _ => path.to_owned(),
+    };
+    let mut tmp = target.as_os_str().to_owned();
     tmp.push(format!(".tmp-{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
     std::fs::write(&tmp, text).map_err(io(format!("cannot write `{}`", tmp.display())))?;
-    if let Err(e) = std::fs::rename(&tmp, path) {
+    let replaced = std::fs::metadata(&target)
+        .and_then(|md| std::fs::set_permissions(&tmp, md.permissions()))
+        .or_else(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Ok(()),
+            _ => Err(e),
+        })
+        .and_then(|()| std::fs::rename(&tmp, &target));
+    if let Err(e) = replaced {
         let _ = std::fs::remove_file(&tmp);
-        return Err(io(format!("cannot replace `{}`", path.display()))(e));
+        return Err(io(format!("cannot replace `{}`", target.display()))(e));
     }
     Ok(Installed {
         path: path.to_owned(),
@@ -392,6 +403,14 @@ mod tests {
         // Wrong types are ignored, not errors.
         let odd = HookInput::parse(br#"{"session_id":7,"tool_input":"x","tool_name":null}"#)?;
         assert_eq!(odd, HookInput::default());
+        // Oversized fields are left out, so the note stays small.
+        let long = "x".repeat(MAX_FIELD_BYTES + 1);
+        let big = format!(
+            r#"{{"tool_name":"{long}","tool_input":{{"file_path":"{long}","path":"/w/ok"}}}}"#
+        );
+        let big = HookInput::parse(big.as_bytes())?;
+        assert_eq!(big.tool, None);
+        assert_eq!(big.paths, ["/w/ok"]);
         // A session id that cannot be one is kept in meta only.
         let bad = HookInput::parse(br#"{"session_id":"a b","tool_name":"Bash"}"#)?;
         let options = bad.save_options(None);

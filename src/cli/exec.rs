@@ -91,9 +91,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             return Err(Failure::Exit(1));
         }
     };
-    if let Some(done) = &before.interrupted_restore
-        && !args.quiet
-    {
+    if let Some(done) = &before.interrupted_restore {
         super::restore::report_completed(ui, done);
     }
     let before = before.saved;

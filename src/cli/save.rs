@@ -124,9 +124,8 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             session: args.session,
         },
     )?;
-    if let Some(done) = &outcome.interrupted_restore
-        && !args.quiet
-    {
+    // A save that completed a killed restore changed files: that is said even with -q.
+    if let Some(done) = &outcome.interrupted_restore {
         super::restore::report_completed(ui, done);
     }
     let saved = outcome.saved;
@@ -252,6 +251,10 @@ fn hook_save(ui: &Ui, args: Args, policy: &mut HookFailure) -> Result<(), Failur
         options.meta.insert(key, value.into());
     }
     let outcome = git_checkpoint::save::save(&repo, &options)?;
+    // Quiet as a hook is, a restore it completed (or could not) is said, whatever -q says.
+    if let Some(done) = &outcome.interrupted_restore {
+        super::restore::report_completed(ui, done);
+    }
     if let Saved::Created(c) = &outcome.saved {
         after_save(ui, &repo, &c.id, true);
     }

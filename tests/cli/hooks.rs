@@ -418,3 +418,48 @@ fn install_in_local_and_user_settings_and_refuse_a_broken_file() {
     let out = repo.cp(&["hooks", "no-such-agent"]);
     assert_eq!(out.code, 2);
 }
+
+#[test]
+fn install_keeps_a_symlinked_settings_file_a_symlink_and_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let dotfiles = repo.scratch().join("dotfiles");
+    fs::create_dir_all(&dotfiles).unwrap();
+    let real = dotfiles.join("claude-settings.json");
+    fs::write(&real, "{\"model\": \"x\"}\n").unwrap();
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
+    let link = repo.home().join(".claude/settings.json");
+    fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+
+    repo.cp(&["hooks", "claude-code", "--install", "--user"])
+        .ok();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = fs::read_to_string(&real).unwrap();
+    assert!(
+        text.contains("--from-hook") && text.contains("\"model\""),
+        "{text}"
+    );
+    assert_eq!(
+        fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+}
+
+#[test]
+fn a_hooks_oversized_fields_are_left_out_of_the_note() {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let long = format!("/{}", "p".repeat(8000));
+    let input = format!(
+        r#"{{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{{"file_path":"{long}"}}}}"#
+    );
+    hook(&repo, &input);
+    let ids = repo.checkpoint_ids();
+    assert_eq!(ids.len(), 1);
+    assert!(repo.note(&ids[0]).len() < 4096);
+}
