@@ -451,3 +451,50 @@ fn a_ref_to_a_missing_object_is_left_out_and_can_be_dropped() {
     repo.cp(&["drop", "-q", bad]).ok();
     repo.fsck();
 }
+
+#[test]
+fn arguments_that_are_not_utf8_are_refused_or_passed_on_never_a_panic() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let bad = OsStr::from_bytes(b"caf\xe9");
+    let run = |args: &[&OsStr], quiet_terminal: bool| {
+        let mut cmd = std::process::Command::new(crate::common::bin());
+        cmd.args(args).current_dir(repo.path());
+        repo.env(&mut cmd);
+        if quiet_terminal {
+            cmd.env("TERM", "xterm");
+        }
+        crate::common::Run::from(cmd.output().unwrap())
+    };
+    // A message must be text: a usage error, exit 2.
+    let out = run(&[OsStr::new("save"), OsStr::new("-m"), bad], false);
+    out.assert_no_panic();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    // The same with --from-hook: a hook never fails the agent.
+    let out = run(
+        &[
+            OsStr::new("save"),
+            OsStr::new("--from-hook"),
+            OsStr::new("-m"),
+            bad,
+        ],
+        false,
+    );
+    out.assert_no_panic();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // A command's arguments are bytes, passed on as they are.
+    let out = run(
+        &[
+            OsStr::new("exec"),
+            OsStr::new("-q"),
+            OsStr::new("--"),
+            OsStr::new("printf"),
+            OsStr::new("%s"),
+            bad,
+        ],
+        true,
+    );
+    out.assert_no_panic();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
