@@ -100,7 +100,7 @@ pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
 /// The checkpoints `policy` removes from `all` (newest first), at time `now`. Pinned ones are
 /// never removed and do not count toward any `keep`, and neither are those whose note cannot
 /// be read ([`Checkpoint::note_problem`]): the pin is kept in the note, so whether they are
-/// pinned is unknown. `protect` (the id just saved) is kept.
+/// pinned is unknown. `protect` (the ids just saved, or just restored) are kept.
 /// Fetched checkpoints neither count toward a `keep` nor are removed by one: only `max_age`
 /// removes them (a fetch must not push the user's own checkpoints out).
 /// The first checkpoint of an agent session is not removed by a `keep` limit while a later
@@ -110,10 +110,8 @@ pub fn select<'a>(
     all: &'a [Checkpoint],
     policy: &Policy,
     now: DateTime<Utc>,
-    protect: Option<&str>,
+    protect: &[&str],
 ) -> Vec<&'a Checkpoint> {
-    let mut kept_total = 0usize;
-    let mut kept_per_kind: HashMap<&str, usize> = HashMap::new();
     let mut out = Vec::new();
     let too_old = |c: &Checkpoint| {
         policy
@@ -121,8 +119,26 @@ pub fn select<'a>(
             .zip(c.meta.created())
             .is_some_and(|(age, created)| now - created > age)
     };
+    // The checkpoints a keep limit counts: this repository's own, of the kind pruned, whose
+    // pin is known to be off.
+    let counted = |c: &&Checkpoint| {
+        !c.meta.pinned
+            && c.note_problem.is_none()
+            && c.meta.fetched.is_none()
+            && policy.only_kind.as_ref().is_none_or(|k| k == &c.meta.kind)
+    };
+    // Protected checkpoints are kept, and counted first: wherever they stand, the others make
+    // room for them.
+    let mut kept_total = 0usize;
+    let mut kept_per_kind: HashMap<&str, usize> = HashMap::new();
+    for c in all.iter().filter(counted) {
+        if protect.contains(&c.id.as_str()) {
+            kept_total += 1;
+            *kept_per_kind.entry(&c.meta.kind).or_default() += 1;
+        }
+    }
     for c in all {
-        if c.meta.pinned || c.note_problem.is_some() {
+        if c.meta.pinned || c.note_problem.is_some() || protect.contains(&c.id.as_str()) {
             continue;
         }
         // Fetched checkpoints do not count toward a keep limit and go only by age (or drop).
@@ -132,12 +148,7 @@ pub fn select<'a>(
             }
             continue;
         }
-        if policy.only_kind.as_ref().is_some_and(|k| k != &c.meta.kind) {
-            continue;
-        }
-        if protect == Some(c.id.as_str()) {
-            kept_total += 1;
-            *kept_per_kind.entry(&c.meta.kind).or_default() += 1;
+        if !counted(&c) {
             continue;
         }
         let too_old = too_old(c);
@@ -197,7 +208,7 @@ pub fn prune(
     repo: &gix::Repository,
     policy: &Policy,
     dry_run: bool,
-    protect: Option<&str>,
+    protect: &[&str],
 ) -> Result<Pruned> {
     let all = crate::resolve::load_all(repo)?;
     let selected: Vec<Checkpoint> = select(&all, policy, Utc::now(), protect)
@@ -220,9 +231,9 @@ pub fn prune(
     })
 }
 
-/// The prune that follows a save: the configured policy, protecting the checkpoint just made.
-/// It costs only a listing of refs when the policy cannot remove anything.
-pub fn auto_prune(repo: &gix::Repository, protect: &str) -> Result<Pruned> {
+/// The prune that follows a save: the configured policy, protecting the checkpoints just made
+/// or restored. It costs only a listing of refs when the policy cannot remove anything.
+pub fn auto_prune(repo: &gix::Repository, protect: &[&str]) -> Result<Pruned> {
     let policy = Policy::from_config(repo)?;
     if policy.max_age.is_none() && policy.keep_per_kind.is_empty() {
         let count = store::refs(repo)?.len();
@@ -230,7 +241,7 @@ pub fn auto_prune(repo: &gix::Repository, protect: &str) -> Result<Pruned> {
             return Ok(Pruned::default());
         }
     }
-    prune(repo, &policy, false, Some(protect))
+    prune(repo, &policy, false, protect)
 }
 
 /// Pin or unpin `checkpoint`, rewriting its note and keeping the fields this version does not
@@ -291,13 +302,13 @@ mod tests {
             keep: Some(1),
             ..Policy::default()
         };
-        assert_eq!(ids(select(&all, &policy, now, None)), ["3", "2"]);
+        assert_eq!(ids(select(&all, &policy, now, &[])), ["3", "2"]);
         let none = Policy {
             keep: Some(0),
             ..Policy::default()
         };
         assert_eq!(
-            ids(select(&all, &none, now, Some("5"))),
+            ids(select(&all, &none, now, &["5"])),
             ["3", "2"],
             "protected"
         );
@@ -320,7 +331,7 @@ mod tests {
             ..Policy::default()
         };
         assert_eq!(
-            ids(select(&all, &policy, now, None)),
+            ids(select(&all, &policy, now, &[])),
             ["2", "1"],
             "neither removed, even when too old, nor counted toward keep"
         );
@@ -344,18 +355,18 @@ mod tests {
             keep_per_kind: per_kind,
             ..Policy::default()
         };
-        assert_eq!(ids(select(&all, &policy, now, None)), ["3"]);
+        assert_eq!(ids(select(&all, &policy, now, &[])), ["3"]);
         let aged = Policy {
             max_age: Some(Duration::hours(24)),
             ..Policy::default()
         };
-        assert_eq!(ids(select(&all, &aged, now, None)), ["3", "2"]);
+        assert_eq!(ids(select(&all, &aged, now, &[])), ["3", "2"]);
         let only_manual = Policy {
             keep: Some(1),
             only_kind: Some("manual".into()),
             ..Policy::default()
         };
-        assert_eq!(ids(select(&all, &only_manual, now, None)), ["2"]);
+        assert_eq!(ids(select(&all, &only_manual, now, &[])), ["2"]);
     }
 
     #[test]
@@ -379,13 +390,13 @@ mod tests {
             ..Policy::default()
         };
         // s1 keeps 6 and 5, so its start (4) stays; s0 keeps nothing, so all of it goes.
-        assert_eq!(ids(select(&all, &policy, now, None)), ["3", "2", "1"]);
+        assert_eq!(ids(select(&all, &policy, now, &[])), ["3", "2", "1"]);
         let aged = Policy {
             keep: Some(2),
             max_age: Some(Duration::minutes(150)),
             ..Policy::default()
         };
-        assert_eq!(ids(select(&all, &aged, now, None)), ["4", "3", "2", "1"]);
+        assert_eq!(ids(select(&all, &aged, now, &[])), ["4", "3", "2", "1"]);
     }
 
     #[test]
@@ -411,13 +422,13 @@ mod tests {
             ..Policy::default()
         };
         // Own checkpoints are counted among themselves: a fetch does not push them out.
-        assert_eq!(ids(select(&all, &policy, now, None)), ["2"]);
+        assert_eq!(ids(select(&all, &policy, now, &[])), ["2"]);
         let aged = Policy {
             keep: Some(1),
             max_age: Some(Duration::hours(24)),
             ..Policy::default()
         };
-        assert_eq!(ids(select(&all, &aged, now, None)), ["2", "1"]);
+        assert_eq!(ids(select(&all, &aged, now, &[])), ["2", "1"]);
     }
 
     #[test]

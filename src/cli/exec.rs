@@ -109,7 +109,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 quote(&program.to_string_lossy())
             ));
             if let Some(before) = newest_created {
-                super::save::after_save(ui, &repo, &before.id, args.quiet);
+                super::save::after_save(ui, &repo, &[&before.id], args.quiet);
             }
             let code = if err.kind() == io::ErrorKind::NotFound {
                 127
@@ -178,7 +178,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         restore_before(ui, &repo, &before, ending, args.quiet);
     }
     if let Some(newest) = newest_created {
-        super::save::after_save(ui, &repo, &newest.id, args.quiet);
+        super::save::after_save(ui, &repo, &[&newest.id, &before.id], args.quiet);
     }
     match ending.exit_code() {
         0 => Ok(()),

@@ -51,7 +51,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     if let Some(age) = args.older_than {
         policy.max_age = Some(age);
     }
-    let pruned = retention::prune(&repo, &policy, args.dry_run, None)?;
+    let pruned = retention::prune(&repo, &policy, args.dry_run, &[])?;
     let mut out = std::io::stdout().lock();
     if args.json {
         let array: Vec<_> = pruned.removed.iter().map(checkpoint_json).collect();

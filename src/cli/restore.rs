@@ -90,10 +90,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A restore's safety checkpoint is a save like any other: retention and gc follow it.
+/// A restore's safety checkpoint is a save like any other: retention and gc follow it, never
+/// removing the checkpoint just restored.
 pub fn housekeeping(ui: &Ui, repo: &gix::Repository, flags: &Flags, restored: &Restored) {
     if let Some(git_checkpoint::save::Saved::Created(safety)) = &restored.safety {
-        super::save::after_save(ui, repo, &safety.id, flags.quiet || flags.json);
+        let protect = [safety.id.as_str(), restored.target.id.as_str()];
+        super::save::after_save(ui, repo, &protect, flags.quiet || flags.json);
     }
 }
 

@@ -131,7 +131,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let saved = outcome.saved;
     let checkpoint = saved.checkpoint();
     if let Saved::Created(c) = &saved {
-        after_save(ui, &repo, &c.id, args.quiet);
+        after_save(ui, &repo, &[&c.id], args.quiet);
     }
     if !args.quiet {
         warn_skipped(ui, &checkpoint.meta.skipped);
@@ -256,7 +256,7 @@ fn hook_save(ui: &Ui, args: Args, policy: &mut HookFailure) -> Result<(), Failur
         super::restore::report_completed(ui, done);
     }
     if let Saved::Created(c) = &outcome.saved {
-        after_save(ui, &repo, &c.id, true);
+        after_save(ui, &repo, &[&c.id], true);
     }
     Ok(())
 }
@@ -288,13 +288,13 @@ fn read_hook_input() -> Result<Vec<u8>, String> {
 /// Housekeeping after a new checkpoint: the configured retention (`checkpoint.autoPrune`,
 /// default on), then `git gc --auto` in the background when loose objects pile up. Neither
 /// can fail the save: problems are warnings.
-pub fn after_save(ui: &Ui, repo: &gix::Repository, id: &str, quiet: bool) {
+pub fn after_save(ui: &Ui, repo: &gix::Repository, protect: &[&str], quiet: bool) {
     let auto = repo
         .config_snapshot()
         .boolean("checkpoint.autoPrune")
         .unwrap_or(true);
     if auto {
-        let pruned = git_checkpoint::retention::auto_prune(repo, id);
+        let pruned = git_checkpoint::retention::auto_prune(repo, protect);
         match pruned {
             Ok(p) if !quiet && !p.removed.is_empty() => ui.info(&format!(
                 "pruned {} old checkpoint{} (checkpoint.keep / checkpoint.maxAge)",

@@ -342,7 +342,8 @@ fn a_restores_safety_checkpoint_is_followed_by_the_policy_too() {
     let (repo, ids) = repo_with(3, "manual");
     repo.git(&["config", "checkpoint.keep", "3"]);
     repo.write("a", "changed since\n");
-    let out = repo.cp(&["restore", &ids[1]]).ok();
+    // Restore the oldest: the policy removes one, but never the checkpoint just restored.
+    let out = repo.cp(&["restore", &ids[0]]).ok();
     let safety = refs(&repo)
         .into_iter()
         .find(|id| !ids.contains(id))
@@ -350,7 +351,7 @@ fn a_restores_safety_checkpoint_is_followed_by_the_policy_too() {
     assert_eq!(repo.note_json(&safety).get("kind"), "pre-restore");
     assert_eq!(
         refs(&repo),
-        [ids[1].clone(), ids[2].clone(), safety],
-        "the oldest went"
+        [ids[0].clone(), ids[2].clone(), safety],
+        "the oldest but the restored one went"
     );
 }
