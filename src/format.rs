@@ -109,13 +109,6 @@ pub struct Stats {
     pub deleted: u64,
 }
 
-impl Stats {
-    /// Number of paths that differ from `HEAD`.
-    pub fn changed(&self) -> u64 {
-        self.added + self.modified + self.deleted
-    }
-}
-
 /// A path left out of the snapshot, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
@@ -508,7 +501,9 @@ mod tests {
     #[test]
     fn ids_sort_by_time_and_have_the_documented_shape() {
         let t1 = Utc.with_ymd_and_hms(2026, 11, 22, 14, 30, 22).single();
-        let Some(t1) = t1 else { return };
+        let Some(t1) = t1 else {
+            unreachable!("a valid date")
+        };
         let t2 = t1 + chrono::Duration::milliseconds(481);
         let a = new_id(t1, 0xfff);
         let b = new_id(t2, 0x000);

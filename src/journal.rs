@@ -359,7 +359,9 @@ mod tests {
 
     #[test]
     fn the_journal_is_written_read_and_cleared_in_place() {
-        let Ok(dir) = tempfile::tempdir() else { return };
+        let Ok(dir) = tempfile::tempdir() else {
+            unreachable!("a temporary directory")
+        };
         let path = dir.path().join(FILE);
         let Ok(file) = fs::OpenOptions::new()
             .read(true)

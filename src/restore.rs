@@ -288,13 +288,15 @@ fn restore_captured(
     let target_tree = store::commit_tree(repo, target.commit)?;
     let index_tree = if options.staged {
         let tree = index_tree_of(repo, target)?;
-        validate_whole_tree(repo, tree, &mut BString::default())?;
+        validate_whole_tree(repo, tree)?;
         Some(tree)
     } else {
         None
     };
-    let head_now = captured.head_commit.map(|c| c.to_string());
-    let head_moved = (head_now != target.meta.head.commit).then(|| head_now.clone());
+    // HEAD then is read from the checkpoint commit, not from its note, which may be anyone's.
+    let head_then = store::head_commit(repo, target.commit)?;
+    let head_moved =
+        (captured.head_commit != head_then).then(|| captured.head_commit.map(|c| c.to_string()));
 
     let cur = &captured.snap;
     let mut changes = treediff::changes(repo, Some(cur.tree), Some(target_tree))?;
@@ -603,9 +605,8 @@ pub fn validate_path(path: &BStr, kind: EntryKind) -> Result<()> {
 }
 
 /// Validate every path of `tree` (for `--staged`, which writes all of them into the index).
-fn validate_whole_tree(repo: &gix::Repository, tree: ObjectId, prefix: &mut BString) -> Result<()> {
+fn validate_whole_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
     let changes = treediff::changes(repo, None, Some(tree))?;
-    let _ = prefix;
     for change in changes {
         if let Some(side) = change.new {
             validate_path(change.path.as_bstr(), side.kind)?;

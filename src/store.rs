@@ -303,17 +303,13 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         .context(|| format!("cannot read checkpoint commit {}", reference.commit))?
         .detach();
     let head_tree = head.map(|h| commit_tree(repo, h)).transpose()?;
-    let mut stats = Stats {
+    let summary = crate::treediff::summary(repo, head_tree, Some(tree))?;
+    let stats = Stats {
         files: crate::treediff::count_files(repo, tree)?,
-        ..Stats::default()
+        added: summary.added,
+        modified: summary.modified,
+        deleted: summary.deleted,
     };
-    for change in crate::treediff::changes(repo, head_tree, Some(tree))? {
-        match change.status_letter() {
-            'A' => stats.added += 1,
-            'D' => stats.deleted += 1,
-            _ => stats.modified += 1,
-        }
-    }
     Ok(Metadata {
         schema: format::SCHEMA,
         // The ref names the checkpoint; a commit's `Checkpoint-Id` differing from it (a commit
@@ -649,24 +645,6 @@ pub(crate) fn full_name(name: &str) -> Result<FullName> {
         context: format!("invalid ref name `{name}`"),
         source: Box::new(e),
     })
-}
-
-/// Remove the notes ref's lock file if it was left behind by a process that died, and the
-/// locks of checkpoint refs likewise (their ids are never reused, so they only clutter).
-pub fn clear_stale_locks(repo: &gix::Repository) {
-    let stale = |path: &std::path::Path| lock_age(path).is_some_and(|age| age > STALE_LOCK);
-    let notes_lock = repo.common_dir().join(format!("{NOTES_REF}.lock"));
-    if stale(&notes_lock) {
-        let _ = std::fs::remove_file(&notes_lock);
-    }
-    if let Ok(entries) = std::fs::read_dir(repo.common_dir().join(REF_PREFIX)) {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|e| e == "lock") && stale(&path) {
-                let _ = std::fs::remove_file(&path);
-            }
-        }
-    }
 }
 
 /// Delete checkpoints (refs and notes) in one ref transaction with one notes commit. With
