@@ -849,6 +849,33 @@ impl Repo {
     }
 }
 
+/// Every file, directory and symlink below the work tree `root` (`.git` left out, symlinks not
+/// followed), with its path relative to `root` and its metadata, sorted by path.
+pub fn worktree_entries(root: &Path) -> Vec<(String, PathBuf, fs::Metadata)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf, fs::Metadata)>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if rel == ".git" {
+                continue;
+            }
+            let md = fs::symlink_metadata(&path).unwrap();
+            if md.is_dir() {
+                walk(root, &path, out);
+            }
+            out.push((rel, path, md));
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
 fn walk_files(root: &Path, dir: &Path, out: &mut Vec<String>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{Repo, Run, bin};
+use crate::common::{Repo, Run, bin, worktree_entries};
 use crate::restore::manifest;
 
 fn exec(repo: &Repo, args: &[&str]) -> Run {
@@ -89,30 +89,11 @@ fn oracle_counts(repo: &Repo, before: &str, after: &str) -> BTreeMap<String, usi
 
 /// The permission bits of every file and directory below `root` (`.git` left out).
 fn modes(root: &Path) -> BTreeMap<String, u32> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, u32>) {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            let rel = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            if rel == ".git" {
-                continue;
-            }
-            let md = fs::symlink_metadata(&path).unwrap();
-            if md.file_type().is_symlink() {
-                continue;
-            }
-            out.insert(rel, md.permissions().mode() & 0o7777);
-            if md.is_dir() {
-                walk(root, &path, out);
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
+    worktree_entries(root)
+        .into_iter()
+        .filter(|(_, _, md)| !md.file_type().is_symlink())
+        .map(|(rel, _, md)| (rel, md.permissions().mode() & 0o7777))
+        .collect()
 }
 
 /// A repository with every kind of entry, its modes set explicitly (not from the umask), a

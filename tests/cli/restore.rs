@@ -5,43 +5,26 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
-use crate::common::Repo;
+use crate::common::{Repo, worktree_entries};
 
 /// Everything a restore may change, path by path: kind, exec bit, content or link target.
 /// `.git` is left out.
 pub fn manifest(root: &Path) -> BTreeMap<String, String> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
-        let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap()).collect();
-        entries.sort_by_key(|e| e.file_name());
-        for entry in entries {
-            let path = entry.path();
-            let rel = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            if rel == ".git" {
-                continue;
-            }
-            let md = fs::symlink_metadata(&path).unwrap();
-            if md.file_type().is_symlink() {
-                out.insert(
-                    rel,
-                    format!("link {}", fs::read_link(&path).unwrap().display()),
-                );
+    worktree_entries(root)
+        .into_iter()
+        .map(|(rel, path, md)| {
+            let what = if md.file_type().is_symlink() {
+                format!("link {}", fs::read_link(&path).unwrap().display())
             } else if md.is_dir() {
-                out.insert(rel.clone(), "dir".into());
-                walk(root, &path, out);
+                "dir".into()
             } else {
                 let exec = md.permissions().mode() & 0o111 != 0;
                 let content = String::from_utf8_lossy(&fs::read(&path).unwrap()).into_owned();
-                out.insert(rel, format!("file exec={exec} {content:?}"));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
+                format!("file exec={exec} {content:?}")
+            };
+            (rel, what)
+        })
+        .collect()
 }
 
 fn base_repo() -> Repo {
