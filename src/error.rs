@@ -8,6 +8,7 @@ use std::path::PathBuf;
 /// renderers can show the whole chain; the `Display` text of each variant is
 /// one line meant for a user.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// No git repository at or above the directory.
     #[error("not a git repository (or any of the parent directories): {}", .0.display())]
@@ -18,6 +19,12 @@ pub enum Error {
     /// A repository feature this version cannot handle.
     #[error("{0}")]
     Unsupported(String),
+    /// There are no checkpoints at all to name.
+    #[error("there are no checkpoints yet")]
+    NoCheckpoints,
+    /// The operation was cancelled through its [`Control`](crate::Control).
+    #[error("cancelled")]
+    Cancelled,
     /// A name on the command line matched no checkpoint.
     #[error("no checkpoint named `{0}`")]
     UnknownCheckpoint(String),

@@ -73,7 +73,7 @@ fn note_parsing_never_panics_on_mutated_notes() {
 /// hex or positions (a fetched note may say anything), two worktrees, and sessions sharing
 /// prefixes. Newest first, as `load_all` gives them.
 fn naming_fixture() -> Vec<crate::Checkpoint> {
-    use crate::resolve::tests::cp_in;
+    use crate::naming::tests::cp_in;
     let c = |hex: &str| format!("{hex:0<40}");
     vec![
         cp_in(
@@ -174,7 +174,7 @@ fn naming_spec(rng: &mut Rng, all: &[crate::Checkpoint]) -> String {
 #[test]
 fn name_resolution_never_panics_and_keeps_its_rules() {
     use crate::Error;
-    use crate::resolve::resolve;
+    use crate::naming::resolve;
     let all = naming_fixture();
     let mut rng = Rng(2);
     // An exact id always names that checkpoint, whatever the names around it say.
@@ -285,8 +285,8 @@ fn duration_parsing_never_panics() {
     let mut rng = Rng(3);
     for _ in 0..iterations() {
         let text = String::from_utf8_lossy(&rng.bytes(12)).into_owned();
-        let _ = crate::retention::parse_duration(&text);
-        let _ = crate::repo::parse_size(&text);
+        let _ = crate::config::parse_duration(&text);
+        let _ = crate::config::parse_size(&text);
     }
 }
 

@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result};
 use crate::format;
-use crate::save::SaveOptions;
+use crate::record::SaveOptions;
 
 /// The command the hooks run. It reads the hook's JSON from stdin.
 pub const HOOK_COMMAND: &str = "git checkpoint save --from-hook";

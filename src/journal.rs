@@ -21,9 +21,8 @@
 //! taken was left by a restore that died part-way; one that cannot be parsed was cut short
 //! while being written, before anything in the working tree changed.
 //!
-//! The next save, restore or undo completes it (see
-//! [`restore::complete_interrupted`](crate::restore::complete_interrupted)); read-only
-//! commands only look ([`interrupted`]).
+//! The next save, restore or undo completes it (see [`crate::recovery`]); read-only commands
+//! only look ([`interrupted`]).
 //!
 //! **The scratch directory.** Restore writes each file to a temporary file in `checkpoint-tmp/`
 //! in the same git directory, then renames it into place: a restore killed while writing leaves
@@ -40,7 +39,6 @@ use std::time::{Duration, Instant};
 use gix::bstr::{BString, ByteSlice};
 
 use crate::error::{Error, Result};
-use crate::restore::RestoreOptions;
 use crate::store::Checkpoint;
 
 /// The lock file (and journal) in the worktree's git directory.
@@ -232,42 +230,41 @@ pub(crate) enum JournalPath {
 const VERSION: u32 = 1;
 
 impl Entry {
-    /// The entry of a restore of `target` with `options`, whose safety checkpoint is `safety`.
-    pub(crate) fn new(target: &Checkpoint, safety: Option<&str>, options: &RestoreOptions) -> Self {
+    /// The entry of a restore of `target` (of `paths` only, when there are some), whose safety
+    /// checkpoint is `safety`.
+    pub(crate) fn new(
+        target: &Checkpoint,
+        safety: Option<&str>,
+        paths: &[BString],
+        staged: bool,
+        force: bool,
+    ) -> Self {
         Entry {
             version: VERSION,
             target: target.id.clone(),
             commit: target.commit.to_string(),
             safety: safety.map(str::to_string),
-            paths: options
-                .paths
+            paths: paths
                 .iter()
                 .map(|p| match p.to_str() {
                     Ok(text) => JournalPath::Text(text.to_string()),
                     Err(_) => JournalPath::Bytes(p.to_vec()),
                 })
                 .collect(),
-            staged: options.staged,
-            force: options.force,
+            staged,
+            force,
         }
     }
 
-    /// The options to complete this restore with.
-    pub(crate) fn options(&self) -> RestoreOptions {
-        RestoreOptions {
-            paths: self
-                .paths
-                .iter()
-                .map(|p| match p {
-                    JournalPath::Text(text) => BString::from(text.as_str()),
-                    JournalPath::Bytes(bytes) => BString::from(bytes.as_slice()),
-                })
-                .collect(),
-            dry_run: false,
-            staged: self.staged,
-            no_save: false,
-            force: self.force,
-        }
+    /// The paths the restore was limited to (empty: all).
+    pub(crate) fn paths(&self) -> Vec<BString> {
+        self.paths
+            .iter()
+            .map(|p| match p {
+                JournalPath::Text(text) => BString::from(text.as_str()),
+                JournalPath::Bytes(bytes) => BString::from(bytes.as_slice()),
+            })
+            .collect()
     }
 
     fn parse(data: &[u8]) -> Option<Entry> {
@@ -342,9 +339,7 @@ mod tests {
         };
         let json = serde_json::to_vec(&entry).unwrap_or_default();
         assert_eq!(Entry::parse(&json), Some(entry.clone()));
-        let options = entry.options();
-        assert_eq!(options.paths[1], BString::from(&b"x\xff"[..]));
-        assert!(options.staged && !options.no_save && !options.dry_run);
+        assert_eq!(entry.paths()[1], BString::from(&b"x\xff"[..]));
         assert_eq!(Entry::parse(b""), None);
         assert_eq!(Entry::parse(b"\n"), None);
         assert_eq!(Entry::parse(&json[..json.len() / 2]), None, "cut short");

@@ -4,42 +4,87 @@
 //! A checkpoint is a commit pointed at by `refs/checkpoints/<id>`, whose tree is exactly what
 //! `git add -A && git write-tree` would give on a copy of the index, with its metadata as JSON
 //! in a note under `refs/notes/checkpoints` (see [`format`]). This library does the work and
-//! returns data; it never prints. The `git-checkpoint` binary is a thin CLI on top of it.
+//! returns data; it never prints. Everything goes through one value, [`Checkpoints`], which
+//! owns the repository, the worktree and the settings and applies the same policy for every
+//! front end (the `git-checkpoint` binary's CLI, its agent hooks, MCP and HTTP servers).
 //!
-//! ```no_run
-//! use git_checkpoint::{repo, resolve, save};
-//!
-//! let repo = repo::open(std::path::Path::new("."))?;
-//! let saved = save::save(&repo, &save::SaveOptions {
-//!     message: Some("before refactor".into()),
-//!     ..Default::default()
-//! })?;
-//! let all = resolve::load_all(&repo)?;
-//! let newest = resolve::resolve(&all, None, "@")?;
-//! assert_eq!(newest.id, saved.checkpoint().id);
-//! # Ok::<(), git_checkpoint::Error>(())
 //! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let dir = tempfile::tempdir()?;
+//! # let git = |args: &[&str]| std::process::Command::new("git").current_dir(dir.path())
+//! #     .args(args).env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_CONFIG_GLOBAL", "/dev/null")
+//! #     .output().map(|_| ());
+//! # git(&["init", "-q"])?;
+//! use git_checkpoint::{Checkpoints, Control, RestoreOptions, SaveOptions};
+//!
+//! std::fs::write(dir.path().join("notes.txt"), "first draft\n")?;
+//! let checkpoints = Checkpoints::open(dir.path())?;
+//! let saved = checkpoints.save(
+//!     &SaveOptions { message: Some("before the rewrite".into()), ..Default::default() },
+//!     &Control::default(),
+//! )?;
+//!
+//! std::fs::write(dir.path().join("notes.txt"), "a rewrite gone wrong\n")?;
+//! let target = checkpoints.find("@")?;
+//! assert_eq!(target.id, saved.checkpoint().id);
+//! let restored = checkpoints.restore(&target, &RestoreOptions::default(), &Control::default())?;
+//! assert_eq!(std::fs::read_to_string(dir.path().join("notes.txt"))?, "first draft\n");
+//! // The state before the restore was kept: the restore can be undone.
+//! assert!(restored.safety.is_some());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The library is layered; each layer uses only those before it:
+//! [`format`] (the storage format) → `config` (typed settings) → `control` (progress and
+//! cancellation) → `gitcli` (the one module that runs `git`) → capture (`snapshot`,
+//! `statcache`, `treediff`: the working tree and trees as objects) → the store (`store`,
+//! `record`: refs and notes) → naming → comparing (`diff`, `patch`) → `journal` and `restore`
+//! (a pure plan, then apply) → `recovery` → `retention` → `sharing` → agent hook formats
+//! (`hooks`) → the façade ([`Checkpoints`]).
 #![deny(missing_docs)]
 
-pub mod diff;
+mod capture;
+mod checkpoints;
+mod config;
+mod control;
+mod diff;
 mod error;
 pub mod format;
 #[cfg(test)]
 mod fuzz_tests;
-pub mod gitcli;
+mod gitcli;
 pub mod hooks;
-pub mod journal;
-pub mod progress;
-pub mod repo;
-pub mod resolve;
-pub mod restore;
-pub mod retention;
-pub mod save;
-pub mod share;
-pub mod snapshot;
-pub mod statcache;
-pub mod store;
-pub mod treediff;
+mod journal;
+#[cfg(test)]
+mod layering_tests;
+mod naming;
+mod patch;
+mod record;
+mod recovery;
+mod repo;
+mod restore;
+mod retention;
+mod sharing;
+mod snapshot;
+mod statcache;
+mod store;
+mod treediff;
 
+pub use checkpoints::{
+    CheckpointEvent, Checkpoints, Diff, Dropped, Observer, PruneOptions, SaveOutcome, Side,
+    is_at_or_below,
+};
+pub use config::{HookFailure, Policy, Problem, Settings, parse_duration, parse_size};
+pub use control::{Control, Progress};
+pub use diff::{DiffOptions, FileDiff, Hunk, Line, Status};
 pub use error::{Error, Result};
-pub use store::Checkpoint;
+pub use journal::{Completed, Interrupted};
+pub use naming::Loaded;
+pub use patch::{PatchPaint, PatchStyle, Plain, quote_path, rename_name};
+pub use record::{Housekeeping, SaveOptions, Saved};
+pub use restore::{Plan, RestoreOptions, Restored};
+pub use retention::Pruned;
+pub use sharing::{Conflict, Exposure, Fetched, Pushed};
+pub use store::{BrokenRef, Checkpoint};
+pub use treediff::Summary;

@@ -4,98 +4,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chrono::{DateTime, Duration, Utc};
+pub use crate::config::Policy;
 
-use crate::error::{Error, Result};
+use chrono::{DateTime, Utc};
+
+use crate::error::Result;
 use crate::store::{self, Checkpoint};
-
-/// Default of `checkpoint.keep`.
-pub const DEFAULT_KEEP: usize = 50;
-
-/// What to keep.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Policy {
-    /// Keep at most this many (unpinned) checkpoints, all worktrees together.
-    pub keep: Option<usize>,
-    /// Keep at most this many of a kind.
-    pub keep_per_kind: HashMap<String, usize>,
-    /// Prune checkpoints older than this.
-    pub max_age: Option<Duration>,
-    /// Only consider checkpoints of this kind (`prune --kind`).
-    pub only_kind: Option<String>,
-}
-
-impl Policy {
-    /// The policy configured in git config: `checkpoint.keep` (default 50),
-    /// `checkpoint.<kind>.keep`, `checkpoint.maxAge`.
-    pub fn from_config(repo: &gix::Repository) -> Result<Policy> {
-        let config = repo.config_snapshot();
-        let keep = match config.string("checkpoint.keep") {
-            Some(raw) => Some(parse_count("checkpoint.keep", &raw.to_string())?),
-            None => Some(DEFAULT_KEEP),
-        };
-        let max_age = match config.string("checkpoint.maxAge") {
-            Some(raw) => {
-                Some(
-                    parse_duration(&raw.to_string()).map_err(|message| Error::Config {
-                        key: "checkpoint.maxAge".into(),
-                        message,
-                    })?,
-                )
-            }
-            None => None,
-        };
-        let mut keep_per_kind = HashMap::new();
-        let file = config.plumbing();
-        if let Some(sections) = file.sections_by_name("checkpoint") {
-            for section in sections {
-                let Some(kind) = section.header().subsection_name() else {
-                    continue;
-                };
-                if let Some(raw) = section.value("keep") {
-                    let key = format!("checkpoint.{kind}.keep");
-                    keep_per_kind.insert(kind.to_string(), parse_count(&key, &raw.to_string())?);
-                }
-            }
-        }
-        Ok(Policy {
-            keep,
-            keep_per_kind,
-            max_age,
-            only_kind: None,
-        })
-    }
-}
-
-fn parse_count(key: &str, raw: &str) -> Result<usize> {
-    raw.trim().parse().map_err(|_| Error::Config {
-        key: key.into(),
-        message: format!("`{raw}` is not a number"),
-    })
-}
-
-/// Parse a duration: a number followed by `s`, `m`, `h`, `d` or `w` (`90m`, `12h`, `30d`, `2w`).
-pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
-    let text = text.trim();
-    let bad = || format!("`{text}` is not a duration (use e.g. 90m, 12h, 30d, 2w)");
-    let unit = text.chars().last().ok_or_else(bad)?;
-    let number: i64 = text[..text.len() - unit.len_utf8()]
-        .parse()
-        .map_err(|_| bad())?;
-    if number < 0 {
-        return Err(bad());
-    }
-    let seconds = match unit {
-        's' => Some(number),
-        'm' => number.checked_mul(60),
-        'h' => number.checked_mul(3600),
-        'd' => number.checked_mul(86_400),
-        'w' => number.checked_mul(7 * 86_400),
-        _ => None,
-    }
-    .ok_or_else(bad)?;
-    Duration::try_seconds(seconds).ok_or_else(bad)
-}
 
 /// The checkpoints `policy` removes from `all` (newest first), at time `now`. Pinned ones are
 /// never removed and do not count toward any `keep`, and neither are those whose note cannot
@@ -210,7 +124,7 @@ pub fn prune(
     dry_run: bool,
     protect: &[&str],
 ) -> Result<Pruned> {
-    let all = crate::resolve::load_all(repo)?;
+    let all = crate::naming::load_all(repo)?;
     let selected: Vec<Checkpoint> = select(&all, policy, Utc::now(), protect)
         .into_iter()
         .cloned()
@@ -231,31 +145,23 @@ pub fn prune(
     })
 }
 
-/// The prune that follows a save: the configured policy, protecting the checkpoints just made
-/// or restored. It costs only a listing of refs when the policy cannot remove anything.
-pub fn auto_prune(repo: &gix::Repository, protect: &[&str]) -> Result<Pruned> {
-    let policy = Policy::from_config(repo)?;
+/// The prune that follows a save: `policy`, protecting the checkpoints just made or restored.
+/// It costs only a listing of refs when the policy cannot remove anything.
+pub fn auto_prune(repo: &gix::Repository, policy: &Policy, protect: &[&str]) -> Result<Pruned> {
     if policy.max_age.is_none() && policy.keep_per_kind.is_empty() {
         let count = store::refs(repo)?.len();
         if policy.keep.is_none_or(|keep| count <= keep) {
             return Ok(Pruned::default());
         }
     }
-    prune(repo, &policy, false, protect)
-}
-
-/// Pin or unpin `checkpoint`, rewriting its note and keeping the fields this version does not
-/// know. A damaged note is replaced by the metadata derived from the commit.
-pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool) -> Result<()> {
-    let mut meta = checkpoint.meta.clone();
-    meta.pinned = pinned;
-    store::replace_note(repo, checkpoint.commit, &meta)
+    prune(repo, policy, false, protect)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::{Metadata, Tool};
+    use chrono::Duration;
 
     fn cp(id: &str, kind: &str, hours_ago: i64, pinned: bool, now: DateTime<Utc>) -> Checkpoint {
         Checkpoint {
@@ -348,7 +254,7 @@ mod tests {
             cp("2", "manual", 48, false, now),
             cp("1", "manual", 100, true, now),
         ];
-        let mut per_kind = HashMap::new();
+        let mut per_kind = std::collections::BTreeMap::new();
         per_kind.insert("auto".to_string(), 2);
         let policy = Policy {
             keep: Some(50),
@@ -429,26 +335,5 @@ mod tests {
             ..Policy::default()
         };
         assert_eq!(ids(select(&all, &aged, now, &[])), ["2", "1"]);
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("90m"), Ok(Duration::minutes(90)));
-        assert_eq!(parse_duration("12h"), Ok(Duration::hours(12)));
-        assert_eq!(parse_duration("30d"), Ok(Duration::days(30)));
-        assert_eq!(parse_duration("2w"), Ok(Duration::weeks(2)));
-        assert_eq!(parse_duration("45s"), Ok(Duration::seconds(45)));
-        for bad in [
-            "",
-            "d",
-            "12",
-            "1y",
-            "-1d",
-            "1.5h",
-            "99999999999999999w",
-            "ü",
-        ] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -2,7 +2,6 @@
 //! a copy of the index — without writing the index.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::atomic::AtomicBool;
 
 use gix::ObjectId;
 use gix::bstr::{BStr, BString, ByteSlice};
@@ -12,6 +11,7 @@ use gix::objs::tree::{self, EntryKind};
 use gix::status::plumbing::index_as_worktree::{Change, EntryStatus};
 use gix::status::plumbing::index_as_worktree_with_renames::{Entry as StatusEntry, Recorder};
 
+use crate::control::Control;
 use crate::error::{Context, Error, Result};
 use crate::format::{SKIP_EMBEDDED_NO_COMMIT, SKIP_TOO_LARGE, Skipped};
 use crate::statcache::{Stamp, StatCache};
@@ -171,6 +171,7 @@ pub fn snapshot(
     repo: &gix::Repository,
     index: &gix::worktree::Index,
     options: Options,
+    ctl: &Control<'_>,
 ) -> Result<Snapshot> {
     let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
     let caps = repo
@@ -187,9 +188,8 @@ pub fn snapshot(
         .emit_pruned(false)
         .emit_empty_directories(false)
         .recurse_repositories(false);
-    let interrupt = AtomicBool::new(false);
     // The status has no progress of its own here: say what is going on when it takes long.
-    crate::progress::during("checking the working tree", index.entries().len(), || {
+    ctl.during("checking the working tree", index.entries().len(), || {
         repo.index_worktree_status(
             index,
             None::<&BStr>,
@@ -197,7 +197,7 @@ pub fn snapshot(
             gix::status::plumbing::index_as_worktree::traits::FastEq,
             NoSubmoduleStatus,
             &mut gix::progress::Discard,
-            &interrupt,
+            ctl.flag(),
             gix::status::index_worktree::Options {
                 sorting: None,
                 dirwalk_options: Some(dirwalk),
@@ -206,7 +206,13 @@ pub fn snapshot(
             },
         )
     })
-    .context(|| "cannot compute the status of the working tree".into())?;
+    .map_err(|err| match ctl.check() {
+        Err(cancelled) => cancelled,
+        Ok(()) => Error::Git {
+            context: "cannot compute the status of the working tree".into(),
+            source: Box::new(err),
+        },
+    })?;
 
     let mut actions: HashMap<&BStr, Action> = HashMap::new();
     let mut untracked: Vec<(BString, DiskKind)> = Vec::new();
@@ -291,7 +297,8 @@ pub fn snapshot(
                 Some(Action::Remove) => None,
                 Some(Action::Rehash) => {
                     rehashed += 1;
-                    crate::progress::report("hashing changed files", rehashed, to_rehash);
+                    ctl.report("hashing changed files", rehashed, to_rehash);
+                    ctl.check()?;
                     hasher.hash(path, Some(entry.mode))?
                 }
                 None if entry.flags.contains(Flags::INTENT_TO_ADD) => hasher.hash(path, None)?,
@@ -308,7 +315,8 @@ pub fn snapshot(
     let mut skipped = Vec::new();
     let total = untracked.len();
     for (done, (path, disk_kind)) in untracked.into_iter().enumerate() {
-        crate::progress::report("hashing untracked files", done + 1, total);
+        ctl.report("hashing untracked files", done + 1, total);
+        ctl.check()?;
         match disk_kind {
             DiskKind::File | DiskKind::Symlink => {
                 let fs_path = worktree_path(&workdir, path.as_bstr())?;

@@ -36,6 +36,16 @@ impl Checkpoint {
     pub fn is_own(&self, worktree: Option<&str>) -> bool {
         self.meta.worktree.as_deref() == worktree && self.meta.fetched.is_none()
     }
+
+    /// The JSON object every front end gives for a checkpoint (`save --json`, `show --json`,
+    /// `list --json`, the HTTP API, the MCP tools): its note's fields plus `"commit"`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(&self.meta).unwrap_or(serde_json::Value::Null);
+        if let serde_json::Value::Object(map) = &mut value {
+            map.insert("commit".into(), self.commit.to_string().into());
+        }
+        value
+    }
 }
 
 /// A checkpoint ref: id and commit, without the note.
@@ -157,28 +167,10 @@ impl Notes {
     /// The raw note of `commit`, if there is one. A note above [`MAX_NOTE_BYTES`] is an error
     /// and is never loaded.
     pub fn raw(&mut self, repo: &gix::Repository, commit: ObjectId) -> Result<Option<Vec<u8>>> {
-        let Some(state) = self.state.as_mut() else {
-            return Ok(None);
-        };
-        let Some(blob) = state
-            .get(&commit, &repo.objects)
-            .context(|| format!("cannot read the note of {commit}"))?
-        else {
-            return Ok(None);
-        };
-        // Never load a hostile multi-gigabyte note into memory.
-        let header = repo
-            .find_header(blob)
-            .context(|| format!("cannot read note blob {blob}"))?;
-        if header.size() > MAX_NOTE_BYTES as u64 {
-            return Err(Error::InvalidInput(
-                format::NoteError::TooLarge(header.size()).to_string(),
-            ));
+        match self.state.as_mut() {
+            Some(state) => note_of(repo, state, commit),
+            None => Ok(None),
         }
-        let data = repo
-            .find_blob(blob)
-            .context(|| format!("cannot read note blob {blob}"))?;
-        Ok(Some(data.data.clone()))
     }
 
     /// The checkpoint of `reference`, with its note or derived metadata.
@@ -221,14 +213,35 @@ impl Notes {
     }
 }
 
-/// The tree of `commit`.
-pub fn commit_tree(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
-    Ok(repo
-        .find_commit(commit)
-        .and_then(|c| c.tree_id())
-        .context(|| format!("cannot read commit {commit}"))?
-        .detach())
+/// The note of `commit` in `state`, if there is one. A note above [`MAX_NOTE_BYTES`] is an
+/// error and is never loaded.
+fn note_of(
+    repo: &gix::Repository,
+    state: &mut NotesState,
+    commit: ObjectId,
+) -> Result<Option<Vec<u8>>> {
+    let Some(blob) = state
+        .get(&commit, &repo.objects)
+        .context(|| format!("cannot read the note of {commit}"))?
+    else {
+        return Ok(None);
+    };
+    // Never load a hostile multi-gigabyte note into memory.
+    let header = repo
+        .find_header(blob)
+        .context(|| format!("cannot read note blob {blob}"))?;
+    if header.size() > MAX_NOTE_BYTES as u64 {
+        return Err(Error::InvalidInput(
+            format::NoteError::TooLarge(header.size()).to_string(),
+        ));
+    }
+    let data = repo
+        .find_blob(blob)
+        .context(|| format!("cannot read note blob {blob}"))?;
+    Ok(Some(data.data.clone()))
 }
+
+pub use crate::capture::commit_tree;
 
 /// `refs/notes/checkpoints` as read at one moment.
 struct NotesTip {
@@ -726,27 +739,72 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
     }
 }
 
-/// Replace the note of `commit` with `meta`, with compare-and-swap and retry.
-pub fn replace_note(repo: &gix::Repository, commit: ObjectId, meta: &Metadata) -> Result<()> {
-    let blob = repo
-        .write_blob(meta.to_note().as_bytes())
-        .context(|| "cannot write the note".into())?
-        .detach();
+/// Set `pinned` in the note of `checkpoint`, with compare-and-swap and retry, and return
+/// whether anything changed (`false`: it already was).
+///
+/// Only that one key changes: every other key of the note and its value stay as they are,
+/// whatever version wrote it, so a note with a newer schema (from a colleague's newer version,
+/// through `fetch`) keeps every field. A note that is missing, or that is not a JSON object
+/// naming this checkpoint, is replaced by the metadata derived from the commit, pinned as asked.
+pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool) -> Result<bool> {
     let mut retry = Retry::new();
     let notes_name = full_name(NOTES_REF)?;
     loop {
         // A notes ref that cannot be read is refused (Error::NotesDamaged): a new notes tree
         // would drop every note in it.
-        let notes = read_notes(repo)?;
+        let mut notes = read_notes(repo)?;
         let tip = notes.as_ref().map(|n| n.tip);
+        let current = match notes.as_mut() {
+            Some(n) => note_of(repo, &mut n.state, checkpoint.commit)
+                .ok()
+                .flatten(),
+            None => None,
+        };
+        let edited = current
+            .as_deref()
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(bytes).ok())
+            .and_then(|value| match value {
+                serde_json::Value::Object(map)
+                    if map.get("id").and_then(|v| v.as_str()) == Some(checkpoint.id.as_str()) =>
+                {
+                    Some(map)
+                }
+                _ => None,
+            });
+        let text = match edited {
+            Some(mut map) => {
+                if map.get("pinned") == Some(&serde_json::Value::Bool(pinned)) {
+                    return Ok(false);
+                }
+                map.insert("pinned".into(), pinned.into());
+                let mut text = serde_json::Value::Object(map).to_string();
+                text.push('\n');
+                text
+            }
+            None => {
+                let mut meta = derive(
+                    repo,
+                    &CheckpointRef {
+                        id: checkpoint.id.clone(),
+                        commit: checkpoint.commit,
+                    },
+                )?;
+                meta.pinned = pinned;
+                meta.to_note()
+            }
+        };
+        let blob = repo
+            .write_blob(text.as_bytes())
+            .context(|| "cannot write the note".into())?
+            .detach();
         let new = notes_commit(
             repo,
             notes.map(|n| n.state),
-            &[(commit, Some(blob))],
-            &format!("checkpoint: update note of {}", meta.id),
+            &[(checkpoint.commit, Some(blob))],
+            &format!("checkpoint: update note of {}", checkpoint.id),
         )?;
         match repo.edit_references([notes_edit(tip, new)?]) {
-            Ok(_) => return Ok(()),
+            Ok(_) => return Ok(true),
             Err(err) => retry.again(repo, err, &[&notes_name], || {
                 format!("cannot update {NOTES_REF}")
             })?,

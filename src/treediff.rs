@@ -1,7 +1,7 @@
 //! Comparing two trees path by path, skipping identical subtrees by id.
 
 use gix::ObjectId;
-use gix::bstr::{BString, ByteVec};
+use gix::bstr::{BStr, BString, ByteSlice, ByteVec};
 use gix::objs::tree::EntryKind;
 
 use crate::error::{Context, Result};
@@ -49,6 +49,14 @@ pub fn changes(
     Ok(out)
 }
 
+/// Whether `path` is `prefix` or below it (`prefix` empty means everything).
+pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
+    let prefix = prefix.trim_end_with(|c| c == '/');
+    prefix.is_empty()
+        || path == prefix
+        || (path.starts_with(prefix) && path.get(prefix.len()) == Some(&b'/'))
+}
+
 /// How many paths were added, modified and deleted between two trees.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -82,21 +90,6 @@ impl Summary {
 
 /// What differs between `old` and `new` (`None`: the empty tree), counted; e.g. what a command
 /// changed between the checkpoint before it and the one after it.
-///
-/// ```no_run
-/// use git_checkpoint::{resolve, store, treediff};
-///
-/// let repo = git_checkpoint::repo::open(std::path::Path::new("."))?;
-/// let all = resolve::load_all(&repo)?;
-/// let (old, new) = (resolve::resolve(&all, None, "@{1}")?, resolve::resolve(&all, None, "@")?);
-/// let summary = treediff::summary(
-///     &repo,
-///     Some(store::commit_tree(&repo, old.commit)?),
-///     Some(store::commit_tree(&repo, new.commit)?),
-/// )?;
-/// println!("{} added, {} modified, {} deleted", summary.added, summary.modified, summary.deleted);
-/// # Ok::<(), git_checkpoint::Error>(())
-/// ```
 pub fn summary(
     repo: &gix::Repository,
     old: Option<ObjectId>,

@@ -2,10 +2,8 @@
 
 use std::io::Write;
 
-use git_checkpoint::{resolve, store};
-
 use super::output::Ui;
-use super::{Failure, open_repo};
+use super::{Failure, open};
 
 /// Delete checkpoints: their refs and notes, in one transaction.
 ///
@@ -22,29 +20,13 @@ pub struct Args {
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let repo = open_repo()?;
-    let worktree = git_checkpoint::repo::worktree_name(&repo)?;
-    let loaded = resolve::load_all_reporting(&repo)?;
-    // The id and the commit (or whatever object a broken ref points to) of each one to drop.
-    let mut chosen: Vec<(String, Option<gix::ObjectId>)> = Vec::new();
-    for spec in &args.checkpoints {
-        // A ref that is not a readable checkpoint goes only by its exact id.
-        let (id, target) = match resolve::broken_exact(&loaded.broken, spec) {
-            Some(broken) => (spec.clone(), broken.target),
-            None => {
-                let c = resolve::resolve(&loaded.checkpoints, worktree.as_deref(), spec)?;
-                (c.id.clone(), Some(c.commit))
-            }
-        };
-        if !chosen.iter().any(|(d, _)| *d == id) {
-            chosen.push((id, target));
-        }
-    }
-    let ids: Vec<String> = chosen.iter().map(|(id, _)| id.clone()).collect();
-    store::delete_ids(&repo, &ids, false)?;
+    let checkpoints = open()?;
+    let specs: Vec<&str> = args.checkpoints.iter().map(String::as_str).collect();
+    let chosen = checkpoints.drop_checkpoints(&specs)?;
     let mut out = std::io::stdout().lock();
-    for (id, target) in &chosen {
-        match target {
+    for dropped in &chosen {
+        let id = &dropped.id;
+        match dropped.commit {
             Some(target) => writeln!(out, "dropped {id} ({target})")?,
             None => writeln!(out, "dropped {id}")?,
         }

@@ -4,13 +4,13 @@ use std::ffi::OsString;
 use std::io;
 use std::process::ExitStatus;
 
-use git_checkpoint::restore::{RestoreOptions, Restored};
-use git_checkpoint::save::{SaveOptions, Saved};
-use git_checkpoint::treediff::Summary;
-use git_checkpoint::{Checkpoint, Error, store, treediff};
+use git_checkpoint::{
+    Checkpoint, Checkpoints, Error, RestoreOptions, Restored, SaveOptions, Summary,
+};
 
+use super::notices;
 use super::output::Ui;
-use super::{Failure, open_repo};
+use super::{Failure, open};
 
 /// Save a checkpoint, run a command, save another checkpoint, and print on stderr what the
 /// command changed and how to undo it. Exits with the command's own exit code (see
@@ -69,9 +69,8 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .map(|a| a.to_string_lossy().into_owned().into())
         .collect();
     // Before: with --name always a new checkpoint, so that the name finds this one.
-    let before = open_repo().and_then(|repo| {
-        let saved = git_checkpoint::save::save(
-            &repo,
+    let before = open().and_then(|checkpoints| {
+        let saved = checkpoints.save(
             &SaveOptions {
                 message: Some(args.message.unwrap_or_else(|| format!("before: {line}"))),
                 name: args.name.clone(),
@@ -80,10 +79,11 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 allow_empty: args.name.is_some(),
                 ..SaveOptions::default()
             },
+            &ui.ctl,
         )?;
-        Ok((repo, saved))
+        Ok((checkpoints, saved))
     });
-    let (repo, before) = match before {
+    let (mut checkpoints, before) = match before {
         Ok(opened_and_saved) => opened_and_saved,
         Err(failure) => {
             super::report(ui, &failure);
@@ -92,13 +92,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         }
     };
     if let Some(done) = &before.interrupted_restore {
-        super::restore::report_completed(ui, done);
+        notices::report_completed(ui, done);
     }
-    let before = before.saved;
-    let mut newest_created = matches!(before, Saved::Created(_)).then(|| before.checkpoint());
+    notices::housekeeping(ui, &before.housekeeping, args.quiet);
     let before = before.checkpoint().clone();
     if !args.quiet {
-        super::save::warn_skipped(ui, &before.meta.skipped);
+        notices::warn_skipped(ui, &before.meta.skipped);
     }
 
     let ending = match run_command(&args.command) {
@@ -108,9 +107,6 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 "cannot run `{}`: {err}",
                 quote(&program.to_string_lossy())
             ));
-            if let Some(before) = newest_created {
-                super::save::after_save(ui, &repo, &[&before.id], args.quiet);
-            }
             let code = if err.kind() == io::ErrorKind::NotFound {
                 127
             } else {
@@ -122,30 +118,26 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     };
 
     // The command may have changed the configuration, the index, HEAD: read the repository
-    // anew (from the top of the working tree, in case it removed the current directory).
-    let repo = match repo.workdir() {
-        Some(dir) => git_checkpoint::repo::open(dir).unwrap_or(repo),
-        None => repo,
-    };
-    let after = git_checkpoint::save::save(
-        &repo,
+    // anew (from the top of the working tree, in case it removed the current directory). If
+    // that fails, the repository as it was opened is used.
+    let _ = checkpoints.reload();
+    let after = checkpoints.save_keeping(
         &SaveOptions {
             message: Some(format!("after: {line} ({ending})")),
             kind: Some(args.kind.clone()),
             meta: meta(&argv, Some(ending)),
             ..SaveOptions::default()
         },
-    )
-    .map(|outcome| outcome.saved);
+        &[&before.id],
+        &ui.ctl,
+    );
     let restore = args.restore_on_failure && ending.failed();
     match &after {
-        Ok(saved) => {
-            let after = saved.checkpoint();
-            if let Saved::Created(_) = saved {
-                newest_created = Some(after);
-            }
+        Ok(outcome) => {
+            let after = outcome.checkpoint();
+            notices::housekeeping(ui, &outcome.housekeeping, args.quiet);
             if !args.quiet {
-                super::save::warn_skipped(
+                notices::warn_skipped(
                     ui,
                     after
                         .meta
@@ -153,7 +145,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                         .iter()
                         .filter(|s| !before.meta.skipped.contains(s)),
                 );
-                match changes(&repo, &before, after) {
+                match checkpoints.summary(&before, after) {
                     Ok(summary) => ui.info(&summary_line(&before.id, &after.id, summary, !restore)),
                     Err(err) => ui.warn(&format!(
                         "cannot compare checkpoints {} and {}: {err}",
@@ -175,10 +167,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     }
 
     if restore {
-        restore_before(ui, &repo, &before, ending, args.quiet);
-    }
-    if let Some(newest) = newest_created {
-        super::save::after_save(ui, &repo, &[&newest.id, &before.id], args.quiet);
+        restore_before(ui, &checkpoints, &before, ending, args.quiet);
     }
     match ending.exit_code() {
         0 => Ok(()),
@@ -203,19 +192,6 @@ fn meta(
         None => {}
     }
     meta
-}
-
-/// What differs between the trees of two checkpoints.
-fn changes(
-    repo: &gix::Repository,
-    before: &Checkpoint,
-    after: &Checkpoint,
-) -> Result<Summary, Error> {
-    treediff::summary(
-        repo,
-        Some(store::commit_tree(repo, before.commit)?),
-        Some(store::commit_tree(repo, after.commit)?),
-    )
 }
 
 /// `exec: 3 modified, 1 added, 2 deleted (checkpoints A → B); undo with: …`, or
@@ -247,18 +223,19 @@ fn summary_line(before: &str, after: &str, summary: Summary, with_undo: bool) ->
 /// to take that back. A refusal or failure is reported; the exit code stays the command's.
 fn restore_before(
     ui: &Ui,
-    repo: &gix::Repository,
+    checkpoints: &Checkpoints,
     before: &Checkpoint,
     ending: Ending,
     quiet: bool,
 ) {
     let id = &before.id;
-    match git_checkpoint::restore::restore(repo, before, &RestoreOptions::default()) {
+    match checkpoints.restore(before, &RestoreOptions::default(), &ui.ctl) {
         Ok(restored) => {
             if !quiet {
                 ui.info(&restored_line(id, ending, &restored));
-                super::restore::warn_kept_and_head(ui, &restored);
+                notices::warn_kept_and_head(ui, &restored);
             }
+            notices::housekeeping(ui, &restored.housekeeping, quiet);
         }
         Err(err) => {
             ui.error(&format!(

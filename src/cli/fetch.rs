@@ -2,10 +2,9 @@
 
 use std::io::Write;
 
-use git_checkpoint::share;
-
 use super::output::Ui;
-use super::{Failure, open_repo};
+use super::render::checkpoints as count_checkpoints;
+use super::{Failure, open};
 
 /// Fetch the checkpoints of a remote and their notes.
 ///
@@ -24,9 +23,9 @@ pub struct Args {
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let repo = open_repo()?;
-    let remote = share::remote_or_default(&repo, args.remote.as_deref())?;
-    let fetched = share::fetch(&repo, &remote)?;
+    let checkpoints = open()?;
+    let remote = checkpoints.remote(args.remote.as_deref())?;
+    let fetched = checkpoints.fetch(&remote)?;
     if !args.quiet {
         for warning in &fetched.warnings {
             ui.warn(warning);
@@ -35,18 +34,9 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     writeln!(
         std::io::stdout().lock(),
         "fetched {} from {} ({} already here)",
-        checkpoints(fetched.fetched.len()),
+        count_checkpoints(fetched.fetched.len()),
         fetched.remote,
         fetched.already
     )?;
     Ok(())
-}
-
-/// "1 checkpoint", "2 checkpoints".
-pub fn checkpoints(n: usize) -> String {
-    if n == 1 {
-        "1 checkpoint".into()
-    } else {
-        format!("{n} checkpoints")
-    }
 }

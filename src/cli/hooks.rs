@@ -7,7 +7,7 @@ use git_checkpoint::Error;
 use git_checkpoint::hooks::{self, Installed};
 
 use super::output::Ui;
-use super::{Failure, open_repo};
+use super::{Failure, open};
 
 /// Print, install or remove the hook configuration that makes an agent take a checkpoint
 /// before each tool call that can change files, and when a session starts.
@@ -93,8 +93,8 @@ fn settings_path(args: &Args) -> Result<PathBuf, Failure> {
         };
         return Ok(dir.join("settings.json"));
     }
-    let repo = open_repo()?;
-    let workdir = repo.workdir().ok_or(Error::BareRepository)?;
+    let checkpoints = open()?;
+    let workdir = checkpoints.workdir().ok_or(Error::BareRepository)?;
     let file = if args.local {
         "settings.local.json"
     } else {

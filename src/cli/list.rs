@@ -6,8 +6,9 @@ use chrono::Utc;
 
 use git_checkpoint::Checkpoint;
 
+use super::notices;
 use super::output::{Ui, checkpoint_json, pad, printable, relative_age, short};
-use super::{Failure, open_repo};
+use super::{Failure, open};
 
 /// List checkpoints, newest first: id, age, commit, kind, files changed since HEAD
 /// (+added ~modified -deleted), and name or message.
@@ -34,10 +35,10 @@ pub struct Args {
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let repo = open_repo()?;
-    super::restore::warn_interrupted(ui, &repo);
-    let worktree = git_checkpoint::repo::worktree_name(&repo)?;
-    let loaded = git_checkpoint::resolve::load_all_reporting(&repo)?;
+    let checkpoints = open()?;
+    notices::warn_interrupted(ui, &checkpoints);
+    let worktree = checkpoints.worktree().map(str::to_string);
+    let loaded = checkpoints.load()?;
     for broken in &loaded.broken {
         ui.warn_broken(broken);
     }
@@ -45,7 +46,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let session = args
         .session
         .as_deref()
-        .map(|spec| git_checkpoint::resolve::session(all, worktree.as_deref(), spec))
+        .map(|spec| checkpoints.session(&loaded, spec))
         .transpose()?;
     let shown: Vec<&Checkpoint> = all
         .iter()

@@ -5,19 +5,24 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use git_checkpoint::{Checkpoints, Control};
 
 mod diff;
 mod drop;
 mod exec;
 mod fetch;
 mod generate;
+mod hook;
 mod hooks;
 mod list;
+mod notices;
 mod output;
 mod pin;
 mod prune;
 mod push;
+mod render;
 mod restore;
+mod restoring;
 mod save;
 mod show;
 mod stat;
@@ -128,9 +133,9 @@ pub fn run() -> ExitCode {
             };
         }
     };
-    let ui = Ui::new(cli.color);
+    let mut ui = Ui::new(cli.color);
     if std::io::IsTerminal::is_terminal(&io::stderr()) && !quiet_requested() {
-        git_checkpoint::progress::set_hook(output::print_progress);
+        ui.ctl = Control::default().with_progress(&output::print_progress);
     }
     let result = match cli.command {
         Command::Save(args) => save::run(&ui, args),
@@ -198,6 +203,7 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         Failure::Core(Error::NotesDamaged(_)) => Some(
             "the checkpoints are intact and still listed; repair the notes ref, or move it aside to start new notes: git update-ref refs/notes/checkpoints-damaged refs/notes/checkpoints && git update-ref -d refs/notes/checkpoints",
         ),
+        Failure::Core(Error::NoCheckpoints) => Some("make one with `git checkpoint save`"),
         Failure::Core(Error::UnknownCheckpoint(_)) => Some(
             "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",
         ),
@@ -226,62 +232,28 @@ fn one_line(message: &str) -> String {
     output::printable(&message.replace(['\n', '\r'], " "), false)
 }
 
-/// Open the repository around the current directory.
-fn open_repo() -> Result<gix::Repository, Failure> {
-    let cwd = std::env::current_dir().map_err(|source| git_checkpoint::Error::Io {
-        context: "cannot read the current directory".into(),
-        source,
-    })?;
-    Ok(git_checkpoint::repo::open(&cwd)?)
+/// The current directory.
+fn cwd() -> Result<std::path::PathBuf, Failure> {
+    std::env::current_dir().map_err(|source| {
+        Failure::Core(git_checkpoint::Error::Io {
+            context: "cannot read the current directory".into(),
+            source,
+        })
+    })
+}
+
+/// Open the checkpoints of the repository around the current directory.
+fn open() -> Result<Checkpoints, Failure> {
+    Ok(Checkpoints::open(&cwd()?)?)
 }
 
 /// Turn paths given relative to the current directory into paths relative to the top of the
 /// working tree.
 fn repo_paths(
-    repo: &gix::Repository,
+    checkpoints: &Checkpoints,
     paths: &[std::path::PathBuf],
 ) -> Result<Vec<gix::bstr::BString>, Failure> {
-    use git_checkpoint::Error;
-    if paths.is_empty() {
-        return Ok(Vec::new());
-    }
-    let workdir = repo.workdir().ok_or(Error::BareRepository)?;
-    let workdir = workdir
-        .canonicalize()
-        .unwrap_or_else(|_| workdir.to_owned());
-    let cwd = std::env::current_dir().map_err(|source| Error::Io {
-        context: "cannot read the current directory".into(),
-        source,
-    })?;
-    let cwd = cwd.canonicalize().unwrap_or(cwd);
-    paths
-        .iter()
-        .map(|p| {
-            let joined = normalize(&cwd.join(p));
-            let rela = joined.strip_prefix(&workdir).map_err(|_| {
-                Error::InvalidInput(format!("`{}` is outside the working tree", p.display()))
-            })?;
-            let rela = gix::path::into_bstr(rela)
-                .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", p.display())))?;
-            Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
-        })
-        .collect()
-}
-
-/// Resolve `.` and `..` without touching the file system.
-fn normalize(path: &std::path::Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let mut out = std::path::PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
+    Ok(checkpoints.paths_from(&cwd()?, paths)?)
 }
 
 #[cfg(test)]

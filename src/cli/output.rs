@@ -117,6 +117,8 @@ pub struct Ui {
     pub out_paint: Painter,
     /// Colours for stderr.
     pub err_paint: Painter,
+    /// Progress (on a terminal) for the library's operations.
+    pub ctl: git_checkpoint::Control<'static>,
 }
 
 impl Ui {
@@ -125,6 +127,7 @@ impl Ui {
         Ui {
             out_paint: Painter::new(choice, std::io::stdout().is_terminal()),
             err_paint: Painter::new(choice, std::io::stderr().is_terminal()),
+            ctl: git_checkpoint::Control::default(),
         }
     }
 
@@ -164,7 +167,7 @@ impl Ui {
 
     /// Warn about a ref under `refs/checkpoints/` that is left out because it is not a
     /// readable checkpoint.
-    pub fn warn_broken(&self, broken: &git_checkpoint::store::BrokenRef) {
+    pub fn warn_broken(&self, broken: &git_checkpoint::BrokenRef) {
         match &broken.id {
             Some(id) => self.warn(&format!(
                 "refs/checkpoints/{id} is not a checkpoint and is left out: {}; `git checkpoint drop {id}` deletes it",
@@ -192,11 +195,7 @@ impl Ui {
 
 /// The JSON object of a checkpoint: its note's fields plus `"commit"`.
 pub fn checkpoint_json(c: &Checkpoint) -> serde_json::Value {
-    let mut value = serde_json::to_value(&c.meta).unwrap_or(serde_json::Value::Null);
-    if let serde_json::Value::Object(map) = &mut value {
-        map.insert("commit".into(), c.commit.to_string().into());
-    }
-    value
+    c.to_json()
 }
 
 /// The first 7 hex digits of an id, as git abbreviates by default.
@@ -267,8 +266,9 @@ pub fn pad(text: &str, width: usize) -> String {
     }
 }
 
-/// The progress hook of the CLI: one line on stderr, rewritten in place, cleared when done.
-pub fn print_progress(what: &str, done: usize, total: usize) {
+/// The progress sink of the CLI: one line on stderr, rewritten in place, cleared when done.
+pub fn print_progress(progress: &git_checkpoint::Progress<'_>) {
+    let git_checkpoint::Progress { what, done, total } = *progress;
     let mut err = std::io::stderr().lock();
     if done >= total {
         let _ = write!(err, "\r\x1b[K");

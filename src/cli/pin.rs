@@ -1,9 +1,7 @@
 //! `git checkpoint pin` and `unpin`.
 
-use git_checkpoint::{resolve, retention};
-
 use super::output::Ui;
-use super::{Failure, open_repo};
+use super::{Failure, open};
 
 /// Pin (or unpin) a checkpoint: pinned checkpoints are never pruned.
 #[derive(Debug, clap::Args)]
@@ -17,20 +15,20 @@ pub struct Args {
 }
 
 pub fn run(ui: &Ui, args: Args, pinned: bool) -> Result<(), Failure> {
-    let repo = open_repo()?;
-    let worktree = git_checkpoint::repo::worktree_name(&repo)?;
-    let all = resolve::load_all(&repo)?;
-    let c = resolve::resolve(&all, worktree.as_deref(), &args.checkpoint)?;
+    let checkpoints = open()?;
+    let loaded = checkpoints.load()?;
+    let c = checkpoints.resolve(&loaded, &args.checkpoint)?;
     if !args.quiet {
         ui.warn_damaged([c]);
     }
-    retention::set_pinned(&repo, c, pinned)?;
+    let changed = checkpoints.set_pinned(c, pinned)?;
     if !args.quiet {
-        ui.info(&format!(
-            "{} checkpoint {}",
-            if pinned { "pinned" } else { "unpinned" },
-            c.id
-        ));
+        let done = if pinned { "pinned" } else { "unpinned" };
+        if changed {
+            ui.info(&format!("{done} checkpoint {}", c.id));
+        } else {
+            ui.info(&format!("checkpoint {} was already {done}", c.id));
+        }
     }
     Ok(())
 }

@@ -2,10 +2,10 @@
 
 use std::io::Write;
 
-use git_checkpoint::retention::{self, Policy};
+use git_checkpoint::PruneOptions;
 
 use super::output::{Ui, checkpoint_json};
-use super::{Failure, open_repo};
+use super::{Failure, open};
 
 /// Apply the retention policy now: delete the checkpoints it does not keep, and notes whose
 /// checkpoint is gone. Pinned checkpoints are never pruned, nor are those whose note cannot be
@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     keep: Option<usize>,
     /// Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge).
-    #[arg(long, value_name = "DURATION", value_parser = retention::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = git_checkpoint::parse_duration)]
     older_than: Option<chrono::Duration>,
     /// Only prune checkpoints of this kind.
     #[arg(long, value_name = "KIND")]
@@ -36,22 +36,13 @@ pub struct Args {
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let repo = open_repo()?;
-    let mut policy = Policy::from_config(&repo)?;
-    if let Some(kind) = &args.kind {
-        // With --kind, the kind's own keep applies, or --keep.
-        policy.keep = args
-            .keep
-            .or_else(|| policy.keep_per_kind.get(kind).copied());
-        policy.keep_per_kind.clear();
-        policy.only_kind = Some(kind.clone());
-    } else if let Some(keep) = args.keep {
-        policy.keep = Some(keep);
-    }
-    if let Some(age) = args.older_than {
-        policy.max_age = Some(age);
-    }
-    let pruned = retention::prune(&repo, &policy, args.dry_run, &[])?;
+    let checkpoints = open()?;
+    let pruned = checkpoints.prune(&PruneOptions {
+        keep: args.keep,
+        older_than: args.older_than,
+        kind: args.kind,
+        dry_run: args.dry_run,
+    })?;
     let mut out = std::io::stdout().lock();
     if args.json {
         let array: Vec<_> = pruned.removed.iter().map(checkpoint_json).collect();

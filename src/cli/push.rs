@@ -3,12 +3,11 @@
 use std::collections::BTreeSet;
 use std::io::Write;
 
-use git_checkpoint::{Checkpoint, Error, resolve, share};
+use git_checkpoint::{Checkpoint, Checkpoints, Error, quote_path};
 
-use super::diff::quote;
-use super::fetch::checkpoints;
 use super::output::Ui;
-use super::{Failure, open_repo};
+use super::render::checkpoints as count_checkpoints;
+use super::{Failure, open};
 
 /// Push checkpoints and their notes to a remote: the ones named, or all of them.
 ///
@@ -36,16 +35,15 @@ pub struct Args {
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let repo = open_repo()?;
-    let remote = share::remote_or_default(&repo, args.remote.as_deref())?;
-    let worktree = git_checkpoint::repo::worktree_name(&repo)?;
-    let all = resolve::load_all(&repo)?;
+    let checkpoints = open()?;
+    let remote = checkpoints.remote(args.remote.as_deref())?;
+    let loaded = checkpoints.load()?;
     let mut chosen: Vec<Checkpoint> = Vec::new();
     if args.checkpoints.is_empty() {
-        chosen = all.clone();
+        chosen = loaded.checkpoints.clone();
     }
     for spec in &args.checkpoints {
-        let c = resolve::resolve(&all, worktree.as_deref(), spec)?;
+        let c = checkpoints.resolve(&loaded, spec)?;
         if !chosen.iter().any(|d| d.id == c.id) {
             chosen.push(c.clone());
         }
@@ -58,7 +56,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     }
     let mut out = std::io::stdout().lock();
     if args.dry_run {
-        for e in &share::exposure(&repo, &chosen)? {
+        for e in &checkpoints.exposure(&chosen)? {
             match e.paths.len() {
                 0 => writeln!(out, "{}  no files outside its HEAD commit", e.id)?,
                 n => writeln!(
@@ -69,23 +67,23 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 )?,
             }
             for path in &e.paths {
-                writeln!(out, "\t{}", quote(path.as_ref()))?;
+                writeln!(out, "\t{}", quote_path(path.as_ref()))?;
             }
         }
         if !args.quiet {
             ui.info(&format!(
                 "dry run: would push {} to {remote}; nothing was sent",
-                checkpoints(chosen.len())
+                count_checkpoints(chosen.len())
             ));
         }
         return Ok(());
     }
     let mut warn_before_sending = |sending: &[Checkpoint]| {
         if !args.quiet {
-            warn_what_travels(ui, &repo, sending);
+            warn_what_travels(ui, &checkpoints, sending);
         }
     };
-    let pushed = share::push(&repo, &remote, &chosen, &mut warn_before_sending)?;
+    let pushed = checkpoints.push(&remote, &chosen, &mut warn_before_sending)?;
     if !args.quiet {
         for warning in &pushed.warnings {
             ui.warn(warning);
@@ -99,7 +97,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     writeln!(
         out,
         "pushed {} to {} ({} already there)",
-        checkpoints(pushed.pushed.len()),
+        count_checkpoints(pushed.pushed.len()),
         pushed.remote,
         pushed.already.len()
     )?;
@@ -111,7 +109,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             .collect();
         return Err(Error::Remote(format!(
             "not pushed: {} already on `{remote}` with another commit ({}); a checkpoint is never overwritten",
-            checkpoints(ids.len()),
+            count_checkpoints(ids.len()),
             ids.join(", ")
         ))
         .into());
@@ -121,8 +119,8 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
 
 /// The reminder that untracked files and the commits checkpoints were taken on travel with
 /// them, counting the files that are in the checkpoints but not in their HEAD commits.
-fn warn_what_travels(ui: &Ui, repo: &gix::Repository, sending: &[Checkpoint]) {
-    let count = share::exposure(repo, sending).map(|exposure| {
+fn warn_what_travels(ui: &Ui, checkpoints: &Checkpoints, sending: &[Checkpoint]) {
+    let count = checkpoints.exposure(sending).map(|exposure| {
         exposure
             .iter()
             .flat_map(|e| e.paths.iter().map(|p| p.as_slice()))
@@ -137,7 +135,7 @@ fn warn_what_travels(ui: &Ui, repo: &gix::Repository, sending: &[Checkpoint]) {
     let one = sending.len() == 1;
     ui.warn(&format!(
         "pushing {} sends {files} not in {} HEAD commit (untracked files travel too, possibly secrets that were not ignored), and the commits {} taken on; list them with --dry-run",
-        checkpoints(sending.len()),
+        count_checkpoints(sending.len()),
         if one { "its" } else { "their" },
         if one { "it was" } else { "they were" },
     ));

@@ -2,11 +2,11 @@
 
 use std::io::{Read, Write};
 
-use git_checkpoint::save::{SaveOptions, Saved};
-use git_checkpoint::{Error, format};
+use git_checkpoint::{Error, SaveOptions, Saved, format};
 
+use super::notices;
 use super::output::{Ui, checkpoint_json};
-use super::{Failure, open_repo};
+use super::{Failure, open};
 
 /// Snapshot the working tree: tracked files as they are on disk, and untracked files that are
 /// not ignored. Nothing else changes: not HEAD, not the branch, not the index, not the stash.
@@ -107,12 +107,20 @@ fn meta_object(
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     if args.from_hook {
-        return run_hook(ui, args);
+        let hook_args = super::hook::Args {
+            message: args.message,
+            name: args.name,
+            kind: args.kind,
+            session: args.session,
+            pin: args.pin,
+            allow_empty: args.allow_empty,
+            meta: args.meta,
+        };
+        return super::hook::run(ui, hook_args);
     }
     let meta = meta_object(args.meta_json.as_deref(), &args.meta)?;
-    let repo = open_repo()?;
-    let outcome = git_checkpoint::save::save(
-        &repo,
+    let checkpoints = open()?;
+    let outcome = checkpoints.save(
         &SaveOptions {
             message: args.message,
             name: args.name,
@@ -120,21 +128,19 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             meta,
             pin: args.pin,
             allow_empty: args.allow_empty,
-            max_file_size: None,
             session: args.session,
         },
+        &ui.ctl,
     )?;
     // A save that completed a killed restore changed files: that is said even with -q.
     if let Some(done) = &outcome.interrupted_restore {
-        super::restore::report_completed(ui, done);
+        notices::report_completed(ui, done);
     }
+    notices::housekeeping(ui, &outcome.housekeeping, args.quiet);
     let saved = outcome.saved;
     let checkpoint = saved.checkpoint();
-    if let Saved::Created(c) = &saved {
-        after_save(ui, &repo, &[&c.id], args.quiet);
-    }
     if !args.quiet {
-        warn_skipped(ui, &checkpoint.meta.skipped);
+        notices::warn_skipped(ui, &checkpoint.meta.skipped);
         match &saved {
             Saved::Created(c) => {
                 if let Some(problem) = &c.note_problem {
@@ -164,167 +170,6 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Warn about each path a save left out.
-pub fn warn_skipped<'a>(ui: &Ui, skipped: impl IntoIterator<Item = &'a format::Skipped>) {
-    for skipped in skipped {
-        match skipped.size {
-            Some(size) => ui.warn(&format!(
-                "left out `{}`: {} is larger than checkpoint.maxFileSize",
-                skipped.path,
-                human_size(size)
-            )),
-            None => ui.warn(&format!(
-                "left out `{}`: an embedded repository without any commit",
-                skipped.path
-            )),
-        }
-    }
-}
-
-/// The largest hook input read from stdin; the rest is drained and the input treated as
-/// unreadable (a tool's input may carry a whole file's content).
-const MAX_HOOK_INPUT: usize = 64 * 1024 * 1024;
-
-/// What `checkpoint.hookFailure` asks for when a hook's save fails.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HookFailure {
-    /// A warning on stderr, exit 0: the agent goes on (the default).
-    Warn,
-    /// `error: …` and exit 2, which makes Claude Code refuse the tool call.
-    Block,
-}
-
-impl HookFailure {
-    /// Read `checkpoint.hookFailure` (`warn` or `block`); anything else is `warn`.
-    pub fn of(repo: &gix::Repository) -> HookFailure {
-        let config = repo.config_snapshot();
-        match config.string("checkpoint.hookFailure") {
-            Some(v) if v.eq_ignore_ascii_case(b"block") => HookFailure::Block,
-            _ => HookFailure::Warn,
-        }
-    }
-}
-
-/// `save --from-hook`: a save that never stands in an agent's way.
-fn run_hook(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let mut policy = HookFailure::Warn;
-    let result = hook_save(ui, args, &mut policy);
-    match (result, policy) {
-        (Ok(()), _) => Ok(()),
-        (Err(failure), HookFailure::Block) => {
-            super::report(ui, &failure);
-            Err(Failure::Exit(2))
-        }
-        (Err(Failure::Core(err)), HookFailure::Warn) => {
-            ui.warn(&format!(
-                "git-checkpoint hook: no checkpoint was made: {err}"
-            ));
-            Ok(())
-        }
-        (Err(_), HookFailure::Warn) => Ok(()),
-    }
-}
-
-fn hook_save(ui: &Ui, args: Args, policy: &mut HookFailure) -> Result<(), Failure> {
-    let input = read_hook_input().and_then(|bytes| git_checkpoint::hooks::HookInput::parse(&bytes));
-    let input = match input {
-        Ok(input) => input,
-        Err(why) => {
-            // The checkpoint matters more than what the hook said about it.
-            ui.warn(&format!("git-checkpoint hook: {why}; saving without it"));
-            Default::default()
-        }
-    };
-    let repo = match input.cwd.as_deref().filter(|d| d.is_dir()) {
-        Some(dir) => git_checkpoint::repo::open(dir)?,
-        None => open_repo()?,
-    };
-    *policy = HookFailure::of(&repo);
-    let mut options = input.save_options(repo.workdir());
-    options.message = args.message.or(options.message);
-    options.name = args.name;
-    options.kind = args.kind.or(options.kind);
-    options.session = args.session.or(options.session);
-    options.pin = args.pin;
-    options.allow_empty = args.allow_empty;
-    for (key, value) in args.meta {
-        options.meta.insert(key, value.into());
-    }
-    let outcome = git_checkpoint::save::save(&repo, &options)?;
-    // Quiet as a hook is, a restore it completed (or could not) is said, whatever -q says.
-    if let Some(done) = &outcome.interrupted_restore {
-        super::restore::report_completed(ui, done);
-    }
-    if let Saved::Created(c) = &outcome.saved {
-        after_save(ui, &repo, &[&c.id], true);
-    }
-    Ok(())
-}
-
-/// The hook's JSON from stdin, at most [`MAX_HOOK_INPUT`] bytes; nothing when stdin is a
-/// terminal (someone trying the command by hand).
-fn read_hook_input() -> Result<Vec<u8>, String> {
-    let stdin = std::io::stdin();
-    if std::io::IsTerminal::is_terminal(&stdin) {
-        return Ok(Vec::new());
-    }
-    let mut bytes = Vec::new();
-    let mut lock = stdin.lock();
-    (&mut lock)
-        .take(MAX_HOOK_INPUT as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the hook input: {e}"))?;
-    if bytes.len() > MAX_HOOK_INPUT {
-        // Drain the rest so that the agent's write does not fail; a truncation is not parsed.
-        let _ = std::io::copy(&mut lock, &mut std::io::sink());
-        return Err(format!(
-            "the hook input is larger than {}",
-            human_size(MAX_HOOK_INPUT as u64)
-        ));
-    }
-    Ok(bytes)
-}
-
-/// Housekeeping after a new checkpoint: the configured retention (`checkpoint.autoPrune`,
-/// default on), then `git gc --auto` in the background when loose objects pile up. Neither
-/// can fail the save: problems are warnings.
-pub fn after_save(ui: &Ui, repo: &gix::Repository, protect: &[&str], quiet: bool) {
-    let auto = repo
-        .config_snapshot()
-        .boolean("checkpoint.autoPrune")
-        .unwrap_or(true);
-    if auto {
-        let pruned = git_checkpoint::retention::auto_prune(repo, protect);
-        match pruned {
-            Ok(p) if !quiet && !p.removed.is_empty() => ui.info(&format!(
-                "pruned {} old checkpoint{} (checkpoint.keep / checkpoint.maxAge)",
-                p.removed.len(),
-                if p.removed.len() == 1 { "" } else { "s" }
-            )),
-            Ok(_) => {}
-            Err(err) if !quiet => ui.warn(&format!("automatic prune failed: {err}")),
-            Err(_) => {}
-        }
-    }
-    git_checkpoint::gitcli::maybe_gc_in_background(repo);
-}
-
-/// Sizes as people read them: `700.0 MiB`.
-pub fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} bytes")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,11 +193,5 @@ mod tests {
         assert_eq!(parse_key_value("a=b=c"), Ok(("a".into(), "b=c".into())));
         assert!(parse_key_value("=b").is_err());
         assert!(parse_key_value("ab").is_err());
-    }
-
-    #[test]
-    fn sizes_are_readable() {
-        assert_eq!(human_size(12), "12 bytes");
-        assert_eq!(human_size(734_003_200), "700.0 MiB");
     }
 }

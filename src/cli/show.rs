@@ -4,12 +4,12 @@ use std::io::Write;
 
 use chrono::Utc;
 
-use git_checkpoint::diff::{DiffOptions, file_diffs};
-use git_checkpoint::{Checkpoint, resolve, treediff};
+use git_checkpoint::{Checkpoint, DiffOptions, PatchStyle, Side};
 
+use super::notices;
 use super::output::{ColorChoice, Ui, checkpoint_json, printable, relative_age};
-use super::save::human_size;
-use super::{Failure, diff, open_repo, stat};
+use super::render::{diff_painter, human_size, stat_entries, stat_width};
+use super::{Failure, open, stat};
 
 /// Show a checkpoint: its metadata, then a --stat (or with -p the patch) of what it changed
 /// relative to the HEAD it was taken on.
@@ -33,11 +33,10 @@ pub struct Args {
 }
 
 pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
-    let repo = open_repo()?;
-    super::restore::warn_interrupted(ui, &repo);
-    let worktree = git_checkpoint::repo::worktree_name(&repo)?;
-    let all = resolve::load_all(&repo)?;
-    let checkpoint = resolve::resolve(&all, worktree.as_deref(), &args.checkpoint)?;
+    let checkpoints = open()?;
+    notices::warn_interrupted(ui, &checkpoints);
+    let loaded = checkpoints.load()?;
+    let checkpoint = checkpoints.resolve(&loaded, &args.checkpoint)?;
     ui.warn_damaged([checkpoint]);
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -47,33 +46,25 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     header(&mut out, ui, checkpoint)?;
     // What the checkpoint changed is read from its commit's parents, not from the note, which
     // may come from someone else.
-    let head_tree = git_checkpoint::store::head_commit(&repo, checkpoint.commit)?
-        .map(|head| git_checkpoint::store::commit_tree(&repo, head))
-        .transpose()?;
-    let tree = git_checkpoint::store::commit_tree(&repo, checkpoint.commit)?;
-    let changes = treediff::changes(&repo, head_tree, Some(tree))?;
-    let files = file_diffs(
-        &repo,
-        &changes,
+    let diff = checkpoints.diff(
+        Side::HeadOf(checkpoint),
+        Side::Checkpoint(checkpoint),
+        &[],
         DiffOptions {
             hunks: args.patch,
-            renames: diff::renames(&repo, None, false),
+            renames: checkpoints.renames(None, false),
             ..DiffOptions::default()
         },
+        &ui.ctl,
     )?;
-    if !files.is_empty() {
+    if !diff.files.is_empty() {
         writeln!(out)?;
     }
-    let paint = diff::diff_painter(&repo, color);
+    let paint = diff_painter(&checkpoints, color);
     if args.patch {
-        diff::render_patch(&mut out, &paint, &repo, &files)?;
+        diff.write_patch(&mut out, &paint, PatchStyle::default())?;
     } else {
-        stat::render(
-            &mut out,
-            &paint,
-            &diff::stat_entries(&files),
-            diff::stat_width(),
-        )?;
+        stat::render(&mut out, &paint, &stat_entries(&diff.files), stat_width())?;
     }
     Ok(())
 }

@@ -1,10 +1,8 @@
 //! `git checkpoint undo`.
 
-use git_checkpoint::resolve;
-
 use super::output::Ui;
-use super::restore::{Flags, housekeeping, report};
-use super::{Failure, open_repo};
+use super::restoring::{Flags, housekeeping, report};
+use super::{Failure, open};
 
 /// Go back one step: restore the newest checkpoint of this worktree (other than `pre-restore`
 /// ones) whose files differ from the working tree now. With N, go back N distinct states.
@@ -21,16 +19,14 @@ pub struct Args {
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let repo = open_repo()?;
-    args.flags.warn_if_interrupted(ui, &repo);
-    let all = resolve::load_all(&repo)?;
-    let restored = git_checkpoint::restore::undo(
-        &repo,
-        &all,
+    let checkpoints = open()?;
+    args.flags.warn_if_interrupted(ui, &checkpoints);
+    let restored = checkpoints.undo(
         args.steps as usize,
         &args.flags.options(Vec::new()),
+        &ui.ctl,
     )?;
     report(ui, &args.flags, &restored)?;
-    housekeeping(ui, &repo, &args.flags, &restored);
+    housekeeping(ui, &args.flags, &restored);
     Ok(())
 }

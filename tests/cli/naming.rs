@@ -187,12 +187,30 @@ fn an_unknown_name_points_at_the_list() {
 
 #[test]
 fn no_checkpoint_at_all() {
+    // With no checkpoints, every name says so and how to make one, rather than pointing at an
+    // empty list.
     let repo = Repo::with_commit(&[("a", "a\n")]);
-    for spec in ["@", "latest", "@{0}"] {
+    for spec in ["@", "latest", "@{0}", "20260101-000000-000abc", "abc"] {
         let out = fails(&repo, spec);
         assert!(
-            out.stderr.contains("git checkpoint list"),
+            out.stderr
+                .starts_with("error: there are no checkpoints yet"),
             "{spec}: {}",
+            out.stderr
+        );
+        assert!(
+            out.stderr
+                .contains("hint: make one with `git checkpoint save`"),
+            "{spec}: {}",
+            out.stderr
+        );
+    }
+    for args in [&["diff"][..], &["restore", "@"], &["show", "@"], &["undo"]] {
+        let out = repo.cp(args);
+        assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("no checkpoints yet") || out.stderr.contains("nothing to undo"),
+            "{args:?}: {}",
             out.stderr
         );
     }

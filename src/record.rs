@@ -1,8 +1,10 @@
-//! `save`: snapshot the working tree into a checkpoint commit, ref and note.
+//! Recording a capture as a checkpoint: its commit (and index commit), ref and note; or, when
+//! nothing changed since this worktree's newest checkpoint, that checkpoint.
 
 use chrono::Utc;
 use gix::ObjectId;
 
+use crate::capture::Captured;
 use crate::error::{Context, Error, Result};
 use crate::format::{self, Head, IndexState, Metadata, Stats, Tool};
 use crate::snapshot;
@@ -23,8 +25,6 @@ pub struct SaveOptions {
     pub pin: bool,
     /// Make a checkpoint even when nothing changed since the newest one.
     pub allow_empty: bool,
-    /// Override `checkpoint.maxFileSize`.
-    pub max_file_size: Option<u64>,
     /// The agent session this checkpoint belongs to. A save with a session is deduplicated
     /// only against a checkpoint of the same session, so that every session has a first
     /// checkpoint of its own, taken before it changed anything.
@@ -49,132 +49,33 @@ impl Saved {
     }
 }
 
-/// What [`save`] did, and what it found first.
-#[derive(Debug, Clone)]
-pub struct SaveOutcome {
-    /// The checkpoint made or found.
-    pub saved: Saved,
-    /// A restore that had died part-way in this worktree, which the save completed before
-    /// saving (see [`crate::restore::complete_interrupted`]).
-    pub interrupted_restore: Option<crate::journal::Completed>,
-}
-
-impl SaveOutcome {
-    /// The checkpoint made or found.
-    pub fn checkpoint(&self) -> &Checkpoint {
-        self.saved.checkpoint()
-    }
-}
-
-/// Default for `checkpoint.maxFileSize`: 100 MiB.
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 100 * 1024 * 1024;
-
-/// Snapshot the working tree of `repo` as a new checkpoint.
-///
-/// Never writes the index, never moves `HEAD` or a branch. Writes blobs, trees, the checkpoint
-/// commit (and an index commit when the index differs from `HEAD`), the ref
-/// `refs/checkpoints/<id>` and its note.
-///
-/// First, if a restore died part-way in this worktree, it is completed (see
-/// [`crate::restore::complete_interrupted`]) and reported in
-/// [`SaveOutcome::interrupted_restore`]: the save is then of the completed state.
-///
-/// ```no_run
-/// let repo = git_checkpoint::repo::open(std::path::Path::new("."))?;
-/// let saved = git_checkpoint::save::save(&repo, &Default::default())?;
-/// println!("{}", saved.checkpoint().id);
-/// # Ok::<(), git_checkpoint::Error>(())
-/// ```
-pub fn save(repo: &gix::Repository, options: &SaveOptions) -> Result<SaveOutcome> {
-    let kind = options.kind.as_deref().unwrap_or(format::DEFAULT_KIND);
-    format::validate_kind(kind).map_err(Error::InvalidInput)?;
+/// Refuse a kind, name or session that cannot be stored.
+pub fn validate(options: &SaveOptions) -> Result<()> {
+    format::validate_kind(options.kind.as_deref().unwrap_or(format::DEFAULT_KIND))
+        .map_err(Error::InvalidInput)?;
     if let Some(name) = &options.name {
         format::validate_name(name).map_err(Error::InvalidInput)?;
     }
     if let Some(session) = &options.session {
         format::validate_session(session).map_err(Error::InvalidInput)?;
     }
-    let interrupted_restore = crate::restore::complete_interrupted(repo)?;
-    let captured = capture(repo, options.max_file_size, true)?;
-    Ok(SaveOutcome {
-        saved: commit_captured(repo, &captured, options)?,
-        interrupted_restore,
-    })
+    Ok(())
 }
 
-/// The state of the working tree, `HEAD` and index at one moment, with the snapshot's trees
-/// written (but no commit, no ref).
-#[derive(Debug, Clone)]
-pub struct Captured {
-    /// The snapshot of the working tree and index.
-    pub snap: snapshot::Snapshot,
-    /// The commit `HEAD` points to; `None` on an unborn branch.
-    pub head_commit: Option<ObjectId>,
-    /// The branch `HEAD` is on; `None` when detached.
-    pub head_ref: Option<String>,
-    /// The tree of `head_commit`.
-    pub head_tree: Option<ObjectId>,
-    /// The linked worktree's name; `None` for the main worktree.
-    pub worktree: Option<String>,
-    /// Whether the index differs from `HEAD`.
-    pub index_state: IndexState,
-}
-
-/// Snapshot the working tree (blobs and trees are written to `repo`'s object store, which may
-/// be an in-memory one) and read `HEAD`. `max_file_size` overrides `checkpoint.maxFileSize`;
-/// `stat_cache` uses and updates the stat cache of untracked files (leave it off when objects
-/// are kept in memory).
-pub fn capture(
-    repo: &gix::Repository,
-    max_file_size: Option<u64>,
-    stat_cache: bool,
-) -> Result<Captured> {
-    let max_file_size = match max_file_size {
-        Some(size) => size,
-        None => crate::repo::config_size(repo, "checkpoint.maxFileSize")?
-            .unwrap_or(DEFAULT_MAX_FILE_SIZE),
-    };
-    let index = repo
-        .index_or_empty()
-        .context(|| "cannot read the index".into())?;
-    let head = repo.head().context(|| "cannot read HEAD".into())?;
-    let head_commit = head.id().map(|id| id.detach());
-    let head_ref = head.referent_name().map(|name| name.as_bstr().to_string());
-    let head_tree = head_commit
-        .map(|id| store::commit_tree(repo, id))
-        .transpose()?;
-    let worktree = crate::repo::worktree_name(repo)?;
-    let snap = snapshot::snapshot(
-        repo,
-        &index,
-        snapshot::Options {
-            max_file_size,
-            stat_cache,
-        },
-    )?;
-    let index_state = match snap.index_tree {
-        None => IndexState::Unmerged,
-        Some(tree) if Some(tree) == head_tree => IndexState::Clean,
-        Some(tree) if head_tree.is_none() && tree.is_empty_tree() => IndexState::Clean,
-        Some(_) => IndexState::Saved,
-    };
-    Ok(Captured {
-        snap,
-        head_commit,
-        head_ref,
-        head_tree,
-        worktree,
-        index_state,
-    })
+/// What the retention that follows a new checkpoint did (see
+/// [`Checkpoints::save`](crate::Checkpoints::save)).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Housekeeping {
+    /// The checkpoints the configured retention removed.
+    pub pruned: Vec<String>,
+    /// Why the automatic prune could not run (a bad setting, a lock), if it could not. The
+    /// operation itself succeeded.
+    pub problem: Option<String>,
 }
 
 /// Make a checkpoint of `captured` (or report the newest one when nothing changed, unless
 /// `options.allow_empty`).
-pub fn commit_captured(
-    repo: &gix::Repository,
-    captured: &Captured,
-    options: &SaveOptions,
-) -> Result<Saved> {
+pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions) -> Result<Saved> {
     let kind = options.kind.as_deref().unwrap_or(format::DEFAULT_KIND);
     let Captured {
         snap,

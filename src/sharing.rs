@@ -27,11 +27,11 @@
 //! validates its tree as it does for any other.
 //!
 //! ```no_run
-//! use git_checkpoint::{repo, share};
+//! use git_checkpoint::Checkpoints;
 //!
-//! let repo = repo::open(std::path::Path::new("."))?;
-//! let remote = share::remote_or_default(&repo, None)?;
-//! let fetched = share::fetch(&repo, &remote)?;
+//! let checkpoints = Checkpoints::open(std::path::Path::new("."))?;
+//! let remote = checkpoints.remote(None)?;
+//! let fetched = checkpoints.fetch(&remote)?;
 //! println!("{} new, {} already here", fetched.fetched.len(), fetched.already);
 //! # Ok::<(), git_checkpoint::Error>(())
 //! ```

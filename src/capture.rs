@@ -1,0 +1,79 @@
+//! Capture: the working tree, `HEAD` and the index at one moment, with the snapshot's trees
+//! written (see [`crate::snapshot`]), but no commit and no ref.
+
+use gix::ObjectId;
+
+use crate::control::Control;
+use crate::error::{Context, Result};
+use crate::format::IndexState;
+use crate::snapshot;
+
+/// The state of the working tree, `HEAD` and index at one moment, with the snapshot's trees
+/// written (but no commit, no ref).
+#[derive(Debug, Clone)]
+pub struct Captured {
+    /// The snapshot of the working tree and index.
+    pub snap: snapshot::Snapshot,
+    /// The commit `HEAD` points to; `None` on an unborn branch.
+    pub head_commit: Option<ObjectId>,
+    /// The branch `HEAD` is on; `None` when detached.
+    pub head_ref: Option<String>,
+    /// The tree of `head_commit`.
+    pub head_tree: Option<ObjectId>,
+    /// The linked worktree's name; `None` for the main worktree.
+    pub worktree: Option<String>,
+    /// Whether the index differs from `HEAD`.
+    pub index_state: IndexState,
+}
+
+/// Snapshot the working tree (blobs and trees are written to `repo`'s object store, which may
+/// be an in-memory one) and read `HEAD`. Untracked files larger than `max_file_size` are left
+/// out; `stat_cache` uses and updates the stat cache of untracked files (leave it off when
+/// objects are kept in memory).
+pub fn capture(
+    repo: &gix::Repository,
+    worktree: Option<&str>,
+    max_file_size: u64,
+    stat_cache: bool,
+    ctl: &Control<'_>,
+) -> Result<Captured> {
+    let index = repo
+        .index_or_empty()
+        .context(|| "cannot read the index".into())?;
+    let head = repo.head().context(|| "cannot read HEAD".into())?;
+    let head_commit = head.id().map(|id| id.detach());
+    let head_ref = head.referent_name().map(|name| name.as_bstr().to_string());
+    let head_tree = head_commit.map(|id| commit_tree(repo, id)).transpose()?;
+    let snap = snapshot::snapshot(
+        repo,
+        &index,
+        snapshot::Options {
+            max_file_size,
+            stat_cache,
+        },
+        ctl,
+    )?;
+    let index_state = match snap.index_tree {
+        None => IndexState::Unmerged,
+        Some(tree) if Some(tree) == head_tree => IndexState::Clean,
+        Some(tree) if head_tree.is_none() && tree.is_empty_tree() => IndexState::Clean,
+        Some(_) => IndexState::Saved,
+    };
+    Ok(Captured {
+        snap,
+        head_commit,
+        head_ref,
+        head_tree,
+        worktree: worktree.map(str::to_string),
+        index_state,
+    })
+}
+
+/// The tree of `commit`.
+pub fn commit_tree(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
+    Ok(repo
+        .find_commit(commit)
+        .and_then(|c| c.tree_id())
+        .context(|| format!("cannot read commit {commit}"))?
+        .detach())
+}

@@ -1,0 +1,745 @@
+//! The façade: one value, [`Checkpoints`], that owns the repository, the worktree and the
+//! settings, with one method per operation. Every front end (the CLI, agent hooks, the MCP
+//! server, the HTTP server, the picker) calls only this, so the policy it applies is the same
+//! for all of them: completing a restore that was killed part-way, the safety checkpoint before
+//! anything in the working tree changes, retention and `git gc --auto` after every new
+//! checkpoint.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use gix::bstr::{BStr, BString};
+
+use crate::capture::{self, Captured};
+use crate::config::Settings;
+use crate::control::Control;
+use crate::diff::{DiffOptions, FileDiff};
+use crate::error::{Error, Result};
+use crate::format;
+use crate::journal::{self, Completed, Guard, Interrupted};
+use crate::naming::{self, Loaded};
+use crate::patch::{PatchPaint, PatchStyle};
+use crate::record::{self, Housekeeping, SaveOptions, Saved};
+use crate::restore::{self, RestoreOptions, Restored};
+use crate::retention::{self, Pruned};
+use crate::sharing::{self, Exposure, Fetched, Pushed};
+use crate::store::{self, Checkpoint};
+use crate::treediff::{self, Summary};
+
+/// Something that happened to the checkpoints, reported to the [`Observer`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum CheckpointEvent {
+    /// A new checkpoint was made (by a save, or as a restore's safety checkpoint).
+    Saved(Box<Checkpoint>),
+    /// The working tree was restored to a checkpoint.
+    Restored {
+        /// The checkpoint restored.
+        target: String,
+        /// The checkpoint holding the state before, if one was kept.
+        safety: Option<String>,
+    },
+    /// Retention removed these checkpoints.
+    Pruned(Vec<String>),
+    /// These checkpoints were dropped.
+    Dropped(Vec<String>),
+    /// A checkpoint was pinned or unpinned.
+    Pinned {
+        /// The checkpoint.
+        id: String,
+        /// Whether it is pinned now.
+        pinned: bool,
+    },
+}
+
+/// Receives the [`CheckpointEvent`]s of a [`Checkpoints`]. Closures taking `&CheckpointEvent`
+/// are observers.
+pub trait Observer: Send + Sync {
+    /// Called after each event, on the thread that caused it.
+    fn event(&self, event: &CheckpointEvent);
+}
+
+impl<F: Fn(&CheckpointEvent) + Send + Sync> Observer for F {
+    fn event(&self, event: &CheckpointEvent) {
+        self(event)
+    }
+}
+
+/// What [`Checkpoints::save`] did.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct SaveOutcome {
+    /// The checkpoint made, or found unchanged.
+    pub saved: Saved,
+    /// A restore that had died part-way in this worktree, which the save completed first: the
+    /// save is then of the completed state.
+    pub interrupted_restore: Option<Completed>,
+    /// What retention did after a new checkpoint.
+    pub housekeeping: Housekeeping,
+}
+
+impl SaveOutcome {
+    /// The checkpoint made or found.
+    pub fn checkpoint(&self) -> &Checkpoint {
+        self.saved.checkpoint()
+    }
+}
+
+/// One side of a comparison.
+#[derive(Debug, Clone, Copy)]
+pub enum Side<'a> {
+    /// A checkpoint's snapshot.
+    Checkpoint(&'a Checkpoint),
+    /// The `HEAD` commit a checkpoint was taken on (read from its commit, never from its
+    /// note): the empty tree on an unborn branch.
+    HeadOf(&'a Checkpoint),
+    /// The working tree now, as a save would snapshot it (nothing is written to the
+    /// repository).
+    WorkingTree,
+}
+
+/// A comparison: the files that differ, and what is needed to print them as a patch.
+pub struct Diff {
+    /// The files that differ, sorted by path (renames last, as git lists them).
+    pub files: Vec<FileDiff>,
+    /// The repository to read blobs from: with an in-memory object store when one side is the
+    /// working tree.
+    repo: gix::Repository,
+}
+
+impl std::fmt::Debug for Diff {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Diff").field("files", &self.files).finish()
+    }
+}
+
+impl Diff {
+    /// Write the patch in git's unified format (it applies with `git apply`).
+    pub fn write_patch(
+        &self,
+        out: &mut dyn std::io::Write,
+        paint: &dyn PatchPaint,
+        style: PatchStyle,
+    ) -> std::io::Result<()> {
+        crate::patch::write_patch(out, paint, &self.repo, &self.files, style)
+    }
+
+    /// The JSON object every front end gives for a comparison (`diff --json`, the HTTP API,
+    /// the MCP tools): `{"files": [{"path", "old_path", "status", "additions", "deletions",
+    /// "binary"}]}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use gix::bstr::ByteSlice;
+        let files: Vec<serde_json::Value> = self
+            .files
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "path": f.path.to_str_lossy(),
+                    "old_path": f.old_path.as_ref().map(|p| p.to_str_lossy().into_owned()),
+                    "status": f.status.code(),
+                    "additions": f.added,
+                    "deletions": f.deleted,
+                    "binary": f.binary,
+                })
+            })
+            .collect();
+        serde_json::json!({ "files": files })
+    }
+
+    /// The patch as text (invalid UTF-8 replaced).
+    pub fn patch_text(&self, style: PatchStyle) -> String {
+        let mut out = Vec::new();
+        // Writing into a Vec fails only when a blob cannot be read.
+        let _ = self.write_patch(&mut out, &crate::patch::Plain, style);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// How to prune (`prune`): each field overrides its setting for this run.
+#[derive(Debug, Clone, Default)]
+pub struct PruneOptions {
+    /// Keep at most this many (with `kind`, of that kind).
+    pub keep: Option<usize>,
+    /// Remove checkpoints older than this.
+    pub older_than: Option<chrono::Duration>,
+    /// Only consider checkpoints of this kind.
+    pub kind: Option<String>,
+    /// Say what would go; remove nothing.
+    pub dry_run: bool,
+}
+
+/// A checkpoint [`Checkpoints::drop_checkpoints`] deleted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dropped {
+    /// Its id.
+    pub id: String,
+    /// The commit (or whatever object a broken ref pointed to), from which it can be brought
+    /// back until `git gc` runs.
+    pub commit: Option<gix::ObjectId>,
+}
+
+/// The checkpoints of one repository, seen from one working tree.
+///
+/// ```no_run
+/// use git_checkpoint::{Checkpoints, Control, SaveOptions};
+///
+/// let checkpoints = Checkpoints::open(std::path::Path::new("."))?;
+/// let outcome = checkpoints.save(
+///     &SaveOptions { message: Some("before refactor".into()), ..Default::default() },
+///     &Control::default(),
+/// )?;
+/// let newest = checkpoints.find("@")?;
+/// assert_eq!(newest.id, outcome.checkpoint().id);
+/// # Ok::<(), git_checkpoint::Error>(())
+/// ```
+pub struct Checkpoints {
+    repo: gix::Repository,
+    worktree: Option<String>,
+    settings: Settings,
+    observer: Option<Arc<dyn Observer>>,
+}
+
+impl std::fmt::Debug for Checkpoints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checkpoints")
+            .field("git_dir", &self.repo.git_dir())
+            .field("worktree", &self.worktree)
+            .finish()
+    }
+}
+
+impl Checkpoints {
+    /// Open the checkpoints of the repository that contains `dir` (honouring `GIT_DIR` and
+    /// friends, as git does), seen from the worktree `dir` is in.
+    ///
+    /// Checkpoints live in the repository, shared by all its worktrees; each worktree counts
+    /// its own (`@`, `@{N}`, undo), and a restore only ever touches the worktree it is opened
+    /// in:
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let tmp = tempfile::tempdir()?;
+    /// # let main_dir = tmp.path().join("main");
+    /// # let linked_dir = tmp.path().join("linked");
+    /// # let git = |dir: &std::path::Path, args: &[&str]| std::process::Command::new("git")
+    /// #     .current_dir(dir).args(args).env("GIT_CONFIG_NOSYSTEM", "1")
+    /// #     .env("GIT_CONFIG_GLOBAL", "/dev/null").env("GIT_AUTHOR_NAME", "A")
+    /// #     .env("GIT_AUTHOR_EMAIL", "a@example.com").env("GIT_COMMITTER_NAME", "A")
+    /// #     .env("GIT_COMMITTER_EMAIL", "a@example.com").output().map(|_| ());
+    /// # std::fs::create_dir(&main_dir)?;
+    /// # git(&main_dir, &["init", "-q", "-b", "main"])?;
+    /// # std::fs::write(main_dir.join("a.txt"), "a\n")?;
+    /// # git(&main_dir, &["add", "a.txt"])?;
+    /// # git(&main_dir, &["commit", "-q", "-m", "init"])?;
+    /// # git(&main_dir, &["worktree", "add", "-q", linked_dir.to_str().ok_or("path")?])?;
+    /// use git_checkpoint::{Checkpoints, Control, RestoreOptions, SaveOptions};
+    ///
+    /// let ctl = Control::default();
+    /// std::fs::write(linked_dir.join("a.txt"), "edited in the linked worktree\n")?;
+    /// let linked = Checkpoints::open(&linked_dir)?;
+    /// assert_eq!(linked.worktree(), Some("linked"));
+    /// let saved = linked.save(&SaveOptions::default(), &ctl)?;
+    ///
+    /// let main = Checkpoints::open(&main_dir)?;
+    /// assert_eq!(main.worktree(), None);
+    /// // The main worktree sees the checkpoint, but `@` is its own newest: there is none.
+    /// let loaded = main.load()?;
+    /// assert_eq!(loaded.checkpoints.len(), 1);
+    /// assert_eq!(main.own(&loaded).count(), 0);
+    ///
+    /// // Restoring in the linked worktree brings its file back, and only there.
+    /// std::fs::write(linked_dir.join("a.txt"), "a mistake\n")?;
+    /// let target = linked.find("@")?;
+    /// assert_eq!(target.id, saved.checkpoint().id);
+    /// linked.restore(&target, &RestoreOptions::default(), &ctl)?;
+    /// assert_eq!(
+    ///     std::fs::read_to_string(linked_dir.join("a.txt"))?,
+    ///     "edited in the linked worktree\n"
+    /// );
+    /// assert_eq!(std::fs::read_to_string(main_dir.join("a.txt"))?, "a\n");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn open(dir: &Path) -> Result<Checkpoints> {
+        let repo = crate::repo::open(dir)?;
+        let worktree = crate::repo::worktree_name(&repo)?;
+        let settings = Settings::load(&repo);
+        Ok(Checkpoints {
+            repo,
+            worktree,
+            settings,
+            observer: None,
+        })
+    }
+
+    /// Report every [`CheckpointEvent`] to `observer`.
+    pub fn with_observer(mut self, observer: impl Observer + 'static) -> Checkpoints {
+        self.observer = Some(Arc::new(observer));
+        self
+    }
+
+    /// Read the repository and the settings anew (after a command that may have changed them).
+    pub fn reload(&mut self) -> Result<()> {
+        let dir = self
+            .repo
+            .workdir()
+            .unwrap_or_else(|| self.repo.git_dir())
+            .to_owned();
+        let observer = self.observer.take();
+        *self = Checkpoints::open(&dir)?;
+        self.observer = observer;
+        Ok(())
+    }
+
+    /// The top of the working tree.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.repo.workdir()
+    }
+
+    /// The linked worktree's name; `None` for the main worktree.
+    pub fn worktree(&self) -> Option<&str> {
+        self.worktree.as_deref()
+    }
+
+    /// The settings read when the repository was opened.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The repository, for what the façade does not cover (reading objects, configuration).
+    pub fn repo(&self) -> &gix::Repository {
+        &self.repo
+    }
+
+    fn emit(&self, event: CheckpointEvent) {
+        if let Some(observer) = &self.observer {
+            observer.event(&event);
+        }
+    }
+
+    // --- Reading ------------------------------------------------------------------------
+
+    /// Every checkpoint, newest first, with the refs that are not readable checkpoints and
+    /// whether the notes ref is damaged.
+    pub fn load(&self) -> Result<Loaded> {
+        naming::load_all_reporting(&self.repo)
+    }
+
+    /// The checkpoint `spec` names among `loaded` (see the naming rules in
+    /// [`crate::naming`]), seen from this worktree.
+    pub fn resolve<'a>(&self, loaded: &'a Loaded, spec: &str) -> Result<&'a Checkpoint> {
+        if loaded.checkpoints.is_empty() {
+            return Err(Error::NoCheckpoints);
+        }
+        naming::resolve(&loaded.checkpoints, self.worktree(), spec)
+    }
+
+    /// The checkpoint `spec` names.
+    pub fn find(&self, spec: &str) -> Result<Checkpoint> {
+        let loaded = self.load()?;
+        self.resolve(&loaded, spec).cloned()
+    }
+
+    /// The checkpoints taken in this worktree (not fetched), newest first.
+    pub fn own<'a>(&'a self, loaded: &'a Loaded) -> impl Iterator<Item = &'a Checkpoint> + 'a {
+        naming::of_worktree(&loaded.checkpoints, self.worktree())
+    }
+
+    /// The session id `spec` names: `@`/`latest` for this worktree's newest session, else an
+    /// id or a unique prefix of one.
+    pub fn session(&self, loaded: &Loaded, spec: &str) -> Result<String> {
+        naming::session(&loaded.checkpoints, self.worktree(), spec)
+    }
+
+    /// A restore that died part-way in this worktree and waits for the next save, restore or
+    /// undo to complete it. Changes nothing.
+    pub fn interrupted(&self) -> Option<Interrupted> {
+        journal::interrupted(&self.repo)
+    }
+
+    // --- Saving -------------------------------------------------------------------------
+
+    /// Snapshot the working tree as a new checkpoint (or report the newest one of this
+    /// worktree when nothing changed since, unless `options` ask for something to record).
+    ///
+    /// Never writes the index, never moves `HEAD` or a branch. First completes a restore that
+    /// died part-way; afterwards applies the retention policy and starts `git gc --auto` in the
+    /// background when loose objects pile up.
+    pub fn save(&self, options: &SaveOptions, ctl: &Control<'_>) -> Result<SaveOutcome> {
+        self.save_keeping(options, &[], ctl)
+    }
+
+    /// [`save`](Self::save), and the retention that follows never removes `keep` either (the
+    /// checkpoint an operation took before, such as `exec`'s).
+    pub fn save_keeping(
+        &self,
+        options: &SaveOptions,
+        keep: &[&str],
+        ctl: &Control<'_>,
+    ) -> Result<SaveOutcome> {
+        record::validate(options)?;
+        let max_file_size = self.settings.max_file_size()?;
+        let interrupted_restore =
+            crate::recovery::complete_interrupted(&self.repo, self.worktree(), max_file_size, ctl)?;
+        let captured = self.capture(max_file_size, ctl)?;
+        let saved = record::record(&self.repo, &captured, options)?;
+        let mut housekeeping = Housekeeping::default();
+        if let Saved::Created(c) = &saved {
+            self.emit(CheckpointEvent::Saved(Box::new(c.clone())));
+            let mut protect = vec![c.id.as_str()];
+            protect.extend_from_slice(keep);
+            housekeeping = self.housekeeping(&protect);
+        }
+        Ok(SaveOutcome {
+            saved,
+            interrupted_restore,
+            housekeeping,
+        })
+    }
+
+    fn capture(&self, max_file_size: u64, ctl: &Control<'_>) -> Result<Captured> {
+        capture::capture(&self.repo, self.worktree(), max_file_size, true, ctl)
+    }
+
+    /// After a new checkpoint: the configured retention (`checkpoint.autoPrune`), never
+    /// removing `protect`, then `git gc --auto` in the background when loose objects pile up.
+    /// Neither can fail the operation: a problem is reported in the outcome.
+    fn housekeeping(&self, protect: &[&str]) -> Housekeeping {
+        let mut done = Housekeeping::default();
+        if self.settings.auto_prune {
+            let pruned = self
+                .settings
+                .policy()
+                .and_then(|policy| retention::auto_prune(&self.repo, policy, protect));
+            match pruned {
+                Ok(p) => {
+                    done.pruned = p.removed.iter().map(|c| c.id.clone()).collect();
+                    if !done.pruned.is_empty() {
+                        self.emit(CheckpointEvent::Pruned(done.pruned.clone()));
+                    }
+                }
+                Err(err) => done.problem = Some(err.to_string()),
+            }
+        }
+        crate::gitcli::maybe_gc_in_background(&self.repo);
+        done
+    }
+
+    // --- Comparing ----------------------------------------------------------------------
+
+    /// What differs from `from` to `to`, limited to `paths` (relative to the top of the
+    /// working tree; a directory means everything below it) when there are some. Nothing is
+    /// written to the repository, not even for the working tree's side.
+    pub fn diff(
+        &self,
+        from: Side<'_>,
+        to: Side<'_>,
+        paths: &[BString],
+        options: DiffOptions,
+        ctl: &Control<'_>,
+    ) -> Result<Diff> {
+        // The working tree is snapshotted into memory: the repository is not written to.
+        let memory = self.repo.clone().with_object_memory();
+        let old = self.tree_of(&memory, from, ctl)?;
+        let new = self.tree_of(&memory, to, ctl)?;
+        let mut changes = treediff::changes(&memory, old, new)?;
+        if !paths.is_empty() {
+            changes.retain(|c| {
+                paths
+                    .iter()
+                    .any(|p| restore::is_at_or_below(c.path.as_ref(), p.as_ref()))
+            });
+        }
+        let files = crate::diff::file_diffs(&memory, &changes, options)?;
+        Ok(Diff {
+            files,
+            repo: memory,
+        })
+    }
+
+    fn tree_of(
+        &self,
+        repo: &gix::Repository,
+        side: Side<'_>,
+        ctl: &Control<'_>,
+    ) -> Result<Option<gix::ObjectId>> {
+        Ok(Some(match side {
+            Side::Checkpoint(c) => store::commit_tree(repo, c.commit)?,
+            Side::HeadOf(c) => match store::head_commit(repo, c.commit)? {
+                Some(head) => store::commit_tree(repo, head)?,
+                None => return Ok(None),
+            },
+            Side::WorkingTree => {
+                let max_file_size = self.settings.max_file_size()?;
+                capture::capture(repo, self.worktree(), max_file_size, false, ctl)?
+                    .snap
+                    .tree
+            }
+        }))
+    }
+
+    /// Rename detection as git does it: `-M` (`flag`), `--no-renames` (`off`), else
+    /// `diff.renames` (default on, with a similarity of 50%).
+    pub fn renames(&self, flag: Option<u8>, off: bool) -> Option<u8> {
+        if off {
+            return None;
+        }
+        flag.or(self.settings.diff_renames.then_some(50))
+    }
+
+    /// How many paths differ between two checkpoints: what happened between them.
+    ///
+    /// ```no_run
+    /// let checkpoints = git_checkpoint::Checkpoints::open(std::path::Path::new("."))?;
+    /// let (before, after) = (checkpoints.find("@{1}")?, checkpoints.find("@")?);
+    /// let s = checkpoints.summary(&before, &after)?;
+    /// println!("{} added, {} modified, {} deleted", s.added, s.modified, s.deleted);
+    /// # Ok::<(), git_checkpoint::Error>(())
+    /// ```
+    pub fn summary(&self, from: &Checkpoint, to: &Checkpoint) -> Result<Summary> {
+        treediff::summary(
+            &self.repo,
+            Some(store::commit_tree(&self.repo, from.commit)?),
+            Some(store::commit_tree(&self.repo, to.commit)?),
+        )
+    }
+
+    // --- Restoring ----------------------------------------------------------------------
+
+    /// Make the working tree equal to `target` (or only `options.paths` of it), after saving
+    /// the current state as a `pre-restore` checkpoint. See [`crate::restore`] for the promise
+    /// it keeps. Afterwards retention runs, never removing `target` or the safety checkpoint.
+    pub fn restore(
+        &self,
+        target: &Checkpoint,
+        options: &RestoreOptions,
+        ctl: &Control<'_>,
+    ) -> Result<Restored> {
+        self.restore_with(options, ctl, |_, _| {
+            Ok((target.clone(), format!("before restoring {}", target.id)))
+        })
+    }
+
+    /// Undo: restore the newest checkpoint of this worktree, other than the `pre-restore`
+    /// ones, whose tree differs from the working tree now; with `n` > 1, the n-th such
+    /// (counting distinct trees).
+    pub fn undo(&self, n: usize, options: &RestoreOptions, ctl: &Control<'_>) -> Result<Restored> {
+        self.restore_with(options, ctl, |repo, captured| {
+            let all = naming::load_all(repo)?;
+            let mut seen = vec![captured.snap.tree];
+            let mut count = 0;
+            for c in all.iter().filter(|c| {
+                c.is_own(captured.worktree.as_deref()) && c.meta.kind != format::KIND_PRE_RESTORE
+            }) {
+                let tree = store::commit_tree(repo, c.commit)?;
+                if seen.contains(&tree) {
+                    continue;
+                }
+                seen.push(tree);
+                count += 1;
+                if count == n.max(1) {
+                    return Ok((c.clone(), format!("before restoring {}", c.id)));
+                }
+            }
+            Err(Error::NothingToUndo(n.max(1)))
+        })
+    }
+
+    /// The common course of every restore: refuse during a merge (unless forced); take the
+    /// restore lock and complete an interrupted restore (not for a dry run, which writes no
+    /// object); capture the working tree; let `choose` pick the target and the safety
+    /// checkpoint's message from that capture; restore; housekeeping.
+    fn restore_with(
+        &self,
+        options: &RestoreOptions,
+        ctl: &Control<'_>,
+        choose: impl FnOnce(&gix::Repository, &Captured) -> Result<(Checkpoint, String)>,
+    ) -> Result<Restored> {
+        restore::refuse_in_progress(&self.repo, options.force)?;
+        let max_file_size = self.settings.max_file_size()?;
+        if options.dry_run {
+            // A dry run writes no object: the snapshot of the working tree stays in memory.
+            let memory = self.repo.clone().with_object_memory();
+            let captured = capture::capture(&memory, self.worktree(), max_file_size, false, ctl)?;
+            let (target, message) = choose(&memory, &captured)?;
+            return restore::run(&memory, &captured, &target, options, None, message, ctl);
+        }
+        let mut guard = Guard::acquire(&self.repo)?;
+        let interrupted = crate::recovery::complete_locked(
+            &self.repo,
+            self.worktree(),
+            max_file_size,
+            &mut guard,
+            ctl,
+        )?;
+        let captured = self.capture(max_file_size, ctl)?;
+        let (target, message) = choose(&self.repo, &captured)?;
+        let mut restored = restore::run(
+            &self.repo,
+            &captured,
+            &target,
+            options,
+            Some(&mut guard),
+            message,
+            ctl,
+        )?;
+        drop(guard);
+        restored.interrupted = interrupted;
+        if let Some(Saved::Created(safety)) = &restored.safety {
+            self.emit(CheckpointEvent::Saved(Box::new(safety.clone())));
+            restored.housekeeping = self.housekeeping(&[safety.id.as_str(), target.id.as_str()]);
+        }
+        if !restored.plan.is_empty() || restored.index_restored {
+            self.emit(CheckpointEvent::Restored {
+                target: target.id.clone(),
+                safety: restored.safety.as_ref().map(|s| s.checkpoint().id.clone()),
+            });
+        }
+        Ok(restored)
+    }
+
+    // --- Retention ----------------------------------------------------------------------
+
+    /// Delete the checkpoints `specs` name (refs and notes, in one transaction). A ref under
+    /// `refs/checkpoints/` that is not a readable checkpoint is named only by its exact id.
+    pub fn drop_checkpoints(&self, specs: &[&str]) -> Result<Vec<Dropped>> {
+        let loaded = self.load()?;
+        let mut chosen: Vec<Dropped> = Vec::new();
+        for spec in specs {
+            let dropped = match naming::broken_exact(&loaded.broken, spec) {
+                Some(broken) => Dropped {
+                    id: spec.to_string(),
+                    commit: broken.target,
+                },
+                None => {
+                    let c = self.resolve(&loaded, spec)?;
+                    Dropped {
+                        id: c.id.clone(),
+                        commit: Some(c.commit),
+                    }
+                }
+            };
+            if !chosen.iter().any(|d| d.id == dropped.id) {
+                chosen.push(dropped);
+            }
+        }
+        let ids: Vec<String> = chosen.iter().map(|d| d.id.clone()).collect();
+        store::delete_ids(&self.repo, &ids, false)?;
+        self.emit(CheckpointEvent::Dropped(ids));
+        Ok(chosen)
+    }
+
+    /// Apply the retention policy now, each option overriding its setting for this run.
+    pub fn prune(&self, options: &PruneOptions) -> Result<Pruned> {
+        let mut policy = self.settings.policy()?.clone();
+        if let Some(kind) = &options.kind {
+            // With a kind, the kind's own keep applies, or the given one.
+            policy.keep = options
+                .keep
+                .or_else(|| policy.keep_per_kind.get(kind).copied());
+            policy.keep_per_kind.clear();
+            policy.only_kind = Some(kind.clone());
+        } else if let Some(keep) = options.keep {
+            policy.keep = Some(keep);
+        }
+        if let Some(age) = options.older_than {
+            policy.max_age = Some(age);
+        }
+        let pruned = retention::prune(&self.repo, &policy, options.dry_run, &[])?;
+        if !options.dry_run && !pruned.removed.is_empty() {
+            self.emit(CheckpointEvent::Pruned(
+                pruned.removed.iter().map(|c| c.id.clone()).collect(),
+            ));
+        }
+        Ok(pruned)
+    }
+
+    /// Pin (or unpin) `checkpoint`: pinned checkpoints are never pruned. Only the note's
+    /// `pinned` changes; every other field stays, whatever version wrote it. Returns whether
+    /// anything changed (`false`: it already was).
+    pub fn set_pinned(&self, checkpoint: &Checkpoint, pinned: bool) -> Result<bool> {
+        let changed = store::set_pinned(&self.repo, checkpoint, pinned)?;
+        if changed {
+            self.emit(CheckpointEvent::Pinned {
+                id: checkpoint.id.clone(),
+                pinned,
+            });
+        }
+        Ok(changed)
+    }
+
+    // --- Sharing ------------------------------------------------------------------------
+
+    /// `remote`, or the default one: the current branch's upstream remote, else `origin`.
+    pub fn remote(&self, remote: Option<&str>) -> Result<String> {
+        sharing::remote_or_default(&self.repo, remote)
+    }
+
+    /// For each of `checkpoints`, the files it holds that its `HEAD` commit does not: what a
+    /// push sends that the branch does not.
+    pub fn exposure(&self, checkpoints: &[Checkpoint]) -> Result<Vec<Exposure>> {
+        sharing::exposure(&self.repo, checkpoints)
+    }
+
+    /// Push `checkpoints` and their notes to `remote` (see [`crate::sharing`]);
+    /// `before_sending` is called with the checkpoints about to be created there.
+    pub fn push(
+        &self,
+        remote: &str,
+        checkpoints: &[Checkpoint],
+        before_sending: &mut dyn FnMut(&[Checkpoint]),
+    ) -> Result<Pushed> {
+        sharing::push(&self.repo, remote, checkpoints, before_sending)
+    }
+
+    /// Fetch `remote`'s checkpoints and merge their notes; never overwrites a checkpoint.
+    pub fn fetch(&self, remote: &str) -> Result<Fetched> {
+        sharing::fetch(&self.repo, remote)
+    }
+
+    /// Turn `paths`, given relative to `cwd`, into paths relative to the top of the working
+    /// tree. A path outside the working tree is an error.
+    pub fn paths_from(&self, cwd: &Path, paths: &[std::path::PathBuf]) -> Result<Vec<BString>> {
+        if paths.is_empty() {
+            return Ok(Vec::new());
+        }
+        let workdir = self.repo.workdir().ok_or(Error::BareRepository)?;
+        let workdir = workdir
+            .canonicalize()
+            .unwrap_or_else(|_| workdir.to_owned());
+        let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_owned());
+        paths
+            .iter()
+            .map(|p| {
+                let joined = normalize(&cwd.join(p));
+                let rela = joined.strip_prefix(&workdir).map_err(|_| {
+                    Error::InvalidInput(format!("`{}` is outside the working tree", p.display()))
+                })?;
+                let rela = gix::path::into_bstr(rela)
+                    .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", p.display())))?;
+                Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
+            })
+            .collect()
+    }
+}
+
+/// Whether `path` is `prefix` or below it (an empty `prefix` means everything).
+pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
+    restore::is_at_or_below(path, prefix)
+}
+
+/// Resolve `.` and `..` without touching the file system.
+fn normalize(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}

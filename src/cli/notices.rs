@@ -1,0 +1,111 @@
+//! Notices on stderr that several commands give: what a save left out, what retention did, an
+//! interrupted restore found or completed, what a restore left in place.
+
+use git_checkpoint::format::Skipped;
+use git_checkpoint::{Checkpoints, Completed, Housekeeping, Restored};
+
+use super::output::Ui;
+use super::render::human_size;
+
+/// Warn about each path a save left out.
+pub fn warn_skipped<'a>(ui: &Ui, skipped: impl IntoIterator<Item = &'a Skipped>) {
+    for skipped in skipped {
+        match skipped.size {
+            Some(size) => ui.warn(&format!(
+                "left out `{}`: {} is larger than checkpoint.maxFileSize",
+                skipped.path,
+                human_size(size)
+            )),
+            None => ui.warn(&format!(
+                "left out `{}`: an embedded repository without any commit",
+                skipped.path
+            )),
+        }
+    }
+}
+
+/// What the retention after a new checkpoint did: nothing is said of an ordinary prune when
+/// `quiet`; a prune that could not run is a warning.
+pub fn housekeeping(ui: &Ui, done: &Housekeeping, quiet: bool) {
+    if quiet {
+        return;
+    }
+    if !done.pruned.is_empty() {
+        ui.info(&format!(
+            "pruned {} old checkpoint{} (checkpoint.keep / checkpoint.maxAge)",
+            done.pruned.len(),
+            if done.pruned.len() == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some(problem) = &done.problem {
+        ui.warn(&format!("automatic prune failed: {problem}"));
+    }
+}
+
+/// One line about an interrupted restore that this command found and completed first.
+pub fn report_completed(ui: &Ui, done: &Completed) {
+    let before = match &done.safety {
+        Some(safety) => format!("the state before it is checkpoint {safety}"),
+        None => "it ran with --no-save, so the state before it was not kept".to_string(),
+    };
+    match &done.failed {
+        None => {
+            let partial = match &done.partial {
+                Some(p) => format!("; the partial state it left is checkpoint {p}"),
+                None => String::new(),
+            };
+            ui.info(&format!(
+                "completed an interrupted restore of {}; {before}{partial}",
+                done.target
+            ));
+        }
+        Some(why) => {
+            let left = match &done.partial {
+                Some(p) => format!(" (saved as checkpoint {p})"),
+                None => String::new(),
+            };
+            ui.warn(&format!(
+                "could not complete an interrupted restore of {}: {why}; the working tree is as it left it{left}; {before}",
+                done.target
+            ));
+        }
+    }
+}
+
+/// For commands that change nothing: warn when a restore died part-way and waits to be
+/// completed by the next save, restore or undo.
+pub fn warn_interrupted(ui: &Ui, checkpoints: &Checkpoints) {
+    if let Some(found) = checkpoints.interrupted() {
+        let before = match &found.safety {
+            Some(safety) => format!("the state before it is checkpoint {safety}"),
+            None => "it ran with --no-save".to_string(),
+        };
+        ui.warn(&format!(
+            "a restore of {} was interrupted; the next save, restore or undo completes it ({before})",
+            found.target
+        ));
+    }
+}
+
+/// Warn about what a restore left in place: nested repositories, and a `HEAD` that moved.
+pub fn warn_kept_and_head(ui: &Ui, restored: &Restored) {
+    for path in &restored.plan.kept {
+        ui.warn(&format!(
+            "kept `{path}`: a nested repository or submodule is never deleted"
+        ));
+    }
+    if let Some(now) = &restored.head_moved {
+        let then = restored
+            .target
+            .meta
+            .head
+            .commit
+            .as_deref()
+            .unwrap_or("none");
+        ui.warn(&format!(
+            "HEAD has moved since this checkpoint was taken (then {}, now {}); HEAD was left alone",
+            then.get(..7).unwrap_or(then),
+            now.as_deref().map_or("none", |n| n.get(..7).unwrap_or(n))
+        ));
+    }
+}

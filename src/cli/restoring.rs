@@ -1,0 +1,146 @@
+//! What `restore` and `undo` share: their flags, and the report of what they did.
+
+use std::io::Write;
+
+use git_checkpoint::{Checkpoints, RestoreOptions, Restored, Saved, quote_path};
+
+use super::Failure;
+use super::notices;
+use super::output::Ui;
+use super::render::files;
+
+/// Flags shared by `restore` and `undo`.
+#[derive(Debug, clap::Args)]
+pub struct Flags {
+    /// Print what would be written and deleted; change nothing, save nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Also restore the index (staged changes) recorded in the checkpoint.
+    #[arg(long)]
+    pub staged: bool,
+    /// Do not save a pre-restore checkpoint first (the restore cannot be undone).
+    #[arg(long)]
+    pub no_save: bool,
+    /// Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that
+    /// stand in the way (their content is kept in the pre-restore checkpoint first, so never
+    /// with --no-save).
+    #[arg(long)]
+    pub force: bool,
+    /// Print nothing on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Flags {
+    pub fn options(&self, paths: Vec<gix::bstr::BString>) -> RestoreOptions {
+        RestoreOptions {
+            paths,
+            dry_run: self.dry_run,
+            staged: self.staged,
+            no_save: self.no_save,
+            force: self.force,
+        }
+    }
+
+    /// A dry run changes nothing, so it does not complete an interrupted restore: it warns.
+    pub fn warn_if_interrupted(&self, ui: &Ui, checkpoints: &Checkpoints) {
+        if self.dry_run && !self.quiet {
+            notices::warn_interrupted(ui, checkpoints);
+        }
+    }
+}
+
+/// Print what a restore (or undo) did, and how to take it back.
+pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure> {
+    let plan = &restored.plan;
+    let mut out = std::io::stdout().lock();
+    if flags.json {
+        let value = restored.to_json();
+        writeln!(out, "{value}")?;
+    } else {
+        let p = &ui.out_paint;
+        // Paths as git quotes them: a checkpoint's tree may come from someone else.
+        let quoted = |path: &String| quote_path(path.as_bytes().into());
+        for path in &plan.replaced_ignored {
+            writeln!(out, "{}  {}", p.deleted("R"), quoted(path))?;
+        }
+        for path in &plan.delete {
+            writeln!(out, "{}  {}", p.deleted("D"), quoted(path))?;
+        }
+        for path in &plan.write {
+            writeln!(out, "{}  {}", p.added("W"), quoted(path))?;
+        }
+    }
+    // Completing a killed restore first changed files: that is said even with -q.
+    if let Some(done) = &restored.interrupted {
+        notices::report_completed(ui, done);
+    }
+    if flags.quiet {
+        return Ok(());
+    }
+    let id = &restored.target.id;
+    let counts = format!(
+        "{} written, {} deleted{}",
+        files(plan.write.len()),
+        plan.delete.len(),
+        if plan.replaced_ignored.is_empty() {
+            String::new()
+        } else {
+            format!(", {} ignored replaced", plan.replaced_ignored.len())
+        }
+    );
+    if restored.dry_run {
+        ui.info(&format!(
+            "dry run: restoring {id} would leave {counts}; nothing was changed"
+        ));
+    } else if plan.is_empty() && !restored.index_restored {
+        ui.info(&format!(
+            "the working tree already matches checkpoint {id}; nothing to do"
+        ));
+    } else {
+        ui.info(&format!(
+            "restored checkpoint {id}: {counts}{}",
+            if restored.index_restored {
+                ", index restored"
+            } else {
+                ""
+            }
+        ));
+    }
+    notices::warn_kept_and_head(ui, restored);
+    match &restored.safety {
+        Some(Saved::Created(c)) => ui.info(&format!(
+            "saved the previous state as checkpoint {}; undo with: git checkpoint restore {}{}",
+            c.id,
+            c.id,
+            if restored.index_restored {
+                " --staged"
+            } else {
+                ""
+            }
+        )),
+        Some(Saved::Unchanged(c)) => ui.info(&format!(
+            "the previous state is checkpoint {}; undo with: git checkpoint restore {}{}",
+            c.id,
+            c.id,
+            if restored.index_restored {
+                " --staged"
+            } else {
+                ""
+            }
+        )),
+        None if !restored.dry_run && !plan.is_empty() => {
+            ui.warn("--no-save: no pre-restore checkpoint was made; this restore cannot be undone")
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+/// What follows a restore that made a safety checkpoint: retention's report.
+pub fn housekeeping(ui: &Ui, flags: &Flags, restored: &Restored) {
+    notices::housekeeping(ui, &restored.housekeeping, flags.quiet || flags.json);
+}

@@ -1,0 +1,221 @@
+//! Typed settings: every `checkpoint.*` key (and the few git keys git-checkpoint follows) read
+//! in one place, when the repository is opened.
+//!
+//! A value that cannot be understood does not stop the commands that do not need it: it is
+//! kept as the error, and the operation that needs it fails with that error (`prune` with a bad
+//! `checkpoint.maxAge`), or reports it as a warning (the automatic prune after a save).
+
+use std::collections::BTreeMap;
+
+use chrono::Duration;
+use gix::bstr::ByteSlice;
+
+use crate::error::Error;
+
+/// Default for `checkpoint.keep`.
+pub const DEFAULT_KEEP: usize = 50;
+/// Default for `checkpoint.maxFileSize`: 100 MiB.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 100 * 1024 * 1024;
+
+/// What `checkpoint.hookFailure` asks for when a hook's save fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HookFailure {
+    /// A warning on stderr and success: the agent goes on (the default).
+    #[default]
+    Warn,
+    /// Refuse the tool call, the way the agent understands.
+    Block,
+}
+
+/// The retention policy: which checkpoints to keep.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Policy {
+    /// Keep at most this many (unpinned) checkpoints, all worktrees together.
+    pub keep: Option<usize>,
+    /// Keep at most this many of a kind.
+    pub keep_per_kind: BTreeMap<String, usize>,
+    /// Prune checkpoints older than this.
+    pub max_age: Option<Duration>,
+    /// Only consider checkpoints of this kind (`prune --kind`).
+    pub only_kind: Option<String>,
+}
+
+/// A setting that could not be read: the key and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The config key, e.g. `checkpoint.maxAge`.
+    pub key: String,
+    /// What is wrong with its value.
+    pub message: String,
+}
+
+impl From<&Problem> for Error {
+    fn from(p: &Problem) -> Error {
+        Error::Config {
+            key: p.key.clone(),
+            message: p.message.clone(),
+        }
+    }
+}
+
+/// Every setting git-checkpoint reads, typed.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    policy: Result<Policy, Problem>,
+    max_file_size: Result<u64, Problem>,
+    /// `checkpoint.autoPrune` (default true): apply the retention policy after every save.
+    pub auto_prune: bool,
+    /// `checkpoint.hookFailure`: `warn` (default) or `block`.
+    pub hook_failure: HookFailure,
+    /// `diff.renames` (default true): detect renames in diffs.
+    pub diff_renames: bool,
+    /// `core.quotePath` (default true): quote non-ASCII bytes in paths, as git does.
+    pub quote_path: bool,
+}
+
+impl Settings {
+    /// Read the settings from `repo`'s configuration.
+    pub fn load(repo: &gix::Repository) -> Settings {
+        let config = repo.config_snapshot();
+        let boolean = |key: &str, default: bool| config.boolean(key).unwrap_or(default);
+        let hook_failure = match config.string("checkpoint.hookFailure") {
+            Some(v) if v.eq_ignore_ascii_case(b"block") => HookFailure::Block,
+            _ => HookFailure::Warn,
+        };
+        let max_file_size = match config.string("checkpoint.maxFileSize") {
+            None => Ok(DEFAULT_MAX_FILE_SIZE),
+            Some(raw) => parse_size(raw.to_str_lossy().trim()).ok_or_else(|| Problem {
+                key: "checkpoint.maxFileSize".into(),
+                message: format!("`{raw}` is not a size (use e.g. 512k, 100m, 1g)"),
+            }),
+        };
+        Settings {
+            policy: policy(&config),
+            max_file_size,
+            auto_prune: boolean("checkpoint.autoPrune", true),
+            hook_failure,
+            diff_renames: boolean("diff.renames", true),
+            quote_path: boolean("core.quotePath", true),
+        }
+    }
+
+    /// The retention policy (`checkpoint.keep`, `checkpoint.<kind>.keep`, `checkpoint.maxAge`).
+    pub fn policy(&self) -> Result<&Policy, Error> {
+        self.policy.as_ref().map_err(Error::from)
+    }
+
+    /// `checkpoint.maxFileSize`: untracked files larger than this are left out.
+    pub fn max_file_size(&self) -> Result<u64, Error> {
+        self.max_file_size.clone().map_err(|p| Error::from(&p))
+    }
+}
+
+fn policy(config: &gix::config::Snapshot<'_>) -> Result<Policy, Problem> {
+    let keep = match config.string("checkpoint.keep") {
+        Some(raw) => Some(parse_count("checkpoint.keep", &raw.to_string())?),
+        None => Some(DEFAULT_KEEP),
+    };
+    let max_age = match config.string("checkpoint.maxAge") {
+        Some(raw) => Some(parse_duration(&raw.to_string()).map_err(|message| Problem {
+            key: "checkpoint.maxAge".into(),
+            message,
+        })?),
+        None => None,
+    };
+    let mut keep_per_kind = BTreeMap::new();
+    if let Some(sections) = config.plumbing().sections_by_name("checkpoint") {
+        for section in sections {
+            let Some(kind) = section.header().subsection_name() else {
+                continue;
+            };
+            if let Some(raw) = section.value("keep") {
+                let key = format!("checkpoint.{kind}.keep");
+                keep_per_kind.insert(kind.to_string(), parse_count(&key, &raw.to_string())?);
+            }
+        }
+    }
+    Ok(Policy {
+        keep,
+        keep_per_kind,
+        max_age,
+        only_kind: None,
+    })
+}
+
+fn parse_count(key: &str, raw: &str) -> Result<usize, Problem> {
+    raw.trim().parse().map_err(|_| Problem {
+        key: key.into(),
+        message: format!("`{raw}` is not a number"),
+    })
+}
+
+/// Parse git's integer syntax with an optional `k`, `m` or `g` suffix (`512k`, `100m`, `1g`).
+pub fn parse_size(text: &str) -> Option<u64> {
+    let (digits, factor) = match text.as_bytes().last()? {
+        b'k' | b'K' => (&text[..text.len() - 1], 1u64 << 10),
+        b'm' | b'M' => (&text[..text.len() - 1], 1 << 20),
+        b'g' | b'G' => (&text[..text.len() - 1], 1 << 30),
+        _ => (text, 1),
+    };
+    digits.parse::<u64>().ok()?.checked_mul(factor)
+}
+
+/// Parse a duration: a number followed by `s`, `m`, `h`, `d` or `w` (`90m`, `12h`, `30d`, `2w`).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let bad = || format!("`{text}` is not a duration (use e.g. 90m, 12h, 30d, 2w)");
+    let unit = text.chars().last().ok_or_else(bad)?;
+    let number: i64 = text[..text.len() - unit.len_utf8()]
+        .parse()
+        .map_err(|_| bad())?;
+    if number < 0 {
+        return Err(bad());
+    }
+    let seconds = match unit {
+        's' => Some(number),
+        'm' => number.checked_mul(60),
+        'h' => number.checked_mul(3600),
+        'd' => number.checked_mul(86_400),
+        'w' => number.checked_mul(7 * 86_400),
+        _ => None,
+    }
+    .ok_or_else(bad)?;
+    Duration::try_seconds(seconds).ok_or_else(bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_use_git_suffixes() {
+        assert_eq!(parse_size("100"), Some(100));
+        assert_eq!(parse_size("512k"), Some(512 * 1024));
+        assert_eq!(parse_size("100m"), Some(100 * 1024 * 1024));
+        assert_eq!(parse_size("1G"), Some(1 << 30));
+        assert_eq!(parse_size("x"), None);
+        assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size("-1"), None);
+        assert_eq!(parse_size("99999999999999g"), None);
+    }
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(parse_duration("90m"), Ok(Duration::minutes(90)));
+        assert_eq!(parse_duration("2w"), Ok(Duration::weeks(2)));
+        assert_eq!(parse_duration(" 12h "), Ok(Duration::hours(12)));
+        assert_eq!(parse_duration("45s"), Ok(Duration::seconds(45)));
+        for bad in [
+            "",
+            "d",
+            "12",
+            "1y",
+            "-1d",
+            "1.5h",
+            "99999999999999999w",
+            "ü",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+}

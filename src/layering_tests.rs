@@ -1,0 +1,178 @@
+//! The library's layers, checked: every `crate::` import of a module names a module of its own
+//! layer or of one below, and the imports form no circle. A new module must be placed here.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Each module of the library (a file under `src/`, the CLI aside) and its layer; a module may
+/// use only modules of its layer or lower.
+const LAYERS: &[(&str, u8)] = &[
+    // The storage format and the error type.
+    ("error", 0),
+    ("format", 0),
+    // Typed settings; progress and cancellation.
+    ("config", 1),
+    ("control", 1),
+    // Opening the repository; the one module that runs `git`.
+    ("repo", 2),
+    ("gitcli", 2),
+    // Capture: the working tree as objects, and trees compared path by path (recording a
+    // checkpoint counts what it changed).
+    ("statcache", 3),
+    ("snapshot", 3),
+    ("treediff", 3),
+    ("capture", 3),
+    // The store: refs and notes; recording a capture as a checkpoint.
+    ("store", 4),
+    ("record", 4),
+    // Naming.
+    ("naming", 5),
+    // Comparing: line diffs and patches.
+    ("diff", 6),
+    ("patch", 6),
+    // Restore: the journal, a pure plan, then apply.
+    ("journal", 7),
+    ("restore/mod", 7),
+    ("restore/plan", 7),
+    ("restore/apply", 7),
+    // Recovery of a killed restore.
+    ("recovery", 8),
+    // Retention.
+    ("retention", 9),
+    // Sharing through a remote.
+    ("sharing", 10),
+    // Agents' hook formats.
+    ("hooks", 11),
+    // The façade.
+    ("checkpoints", 12),
+    ("lib", 13),
+];
+
+/// The library's source files, by module name, without their tests and comments.
+fn sources() -> BTreeMap<String, String> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    let mut dirs = vec![src.clone()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "cli") {
+                    dirs.push(path);
+                }
+                continue;
+            }
+            let Ok(rel) = path.strip_prefix(&src) else {
+                continue;
+            };
+            let name = rel.with_extension("").to_string_lossy().replace('\\', "/");
+            if path.extension().is_none_or(|e| e != "rs")
+                || name == "main"
+                || name.ends_with("_tests")
+            {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let text = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+            let code: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect();
+            out.insert(name, code.join("\n"));
+        }
+    }
+    out
+}
+
+/// The modules `text` (of module `name`) imports: `crate::x`, `super::x` and `mod x`.
+fn imports(name: &str, text: &str, known: &BTreeSet<&str>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let parent = name.rsplit_once('/').map(|(dir, _)| dir);
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+        .collect();
+    for word in words {
+        let target = if let Some(rest) = word.strip_prefix("crate::") {
+            let first = rest.split("::").next().unwrap_or("");
+            if known.contains(format!("{first}/mod").as_str()) {
+                format!("{first}/mod")
+            } else {
+                first.to_string()
+            }
+        } else if let (Some(rest), Some(dir)) = (word.strip_prefix("super::"), parent) {
+            let first = rest.split("::").next().unwrap_or("");
+            if known.contains(format!("{dir}/{first}").as_str()) {
+                format!("{dir}/{first}")
+            } else {
+                format!("{dir}/mod")
+            }
+        } else {
+            continue;
+        };
+        if known.contains(target.as_str()) && target != name {
+            out.insert(target);
+        }
+    }
+    out
+}
+
+#[test]
+fn imports_never_run_back_up_a_layer_or_in_a_circle() {
+    let layers: BTreeMap<&str, u8> = LAYERS.iter().copied().collect();
+    let sources = sources();
+    let known: BTreeSet<&str> = layers.keys().copied().collect();
+    let mut problems = Vec::new();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (name, text) in &sources {
+        let Some(own) = layers.get(name.as_str()) else {
+            problems.push(format!("{name} has no layer in layering_tests.rs"));
+            continue;
+        };
+        let used = imports(name, text, &known);
+        for target in &used {
+            let theirs = layers.get(target.as_str()).copied().unwrap_or(u8::MAX);
+            if theirs > *own {
+                problems.push(format!(
+                    "{name} (layer {own}) uses {target} (layer {theirs}), a higher layer"
+                ));
+            }
+        }
+        graph.insert(name.clone(), used);
+    }
+    // A circle: a module reaching itself through its imports.
+    for start in graph.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<&String> = graph[start].iter().collect();
+        while let Some(next) = stack.pop() {
+            if next == start {
+                problems.push(format!("{start} is part of an import circle"));
+                break;
+            }
+            if seen.insert(next.clone())
+                && let Some(more) = graph.get(next)
+            {
+                stack.extend(more.iter());
+            }
+        }
+    }
+    assert!(
+        sources.len() >= LAYERS.len() - 1,
+        "the sources were not found"
+    );
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn the_checker_sees_an_upward_import() {
+    let known: BTreeSet<&str> = ["store", "checkpoints", "restore/mod", "restore/plan"]
+        .into_iter()
+        .collect();
+    let used = imports("store", "use crate::checkpoints::Checkpoints;", &known);
+    assert!(used.contains("checkpoints"));
+    let used = imports("restore/plan", "use super::{Obstacle, Plan};", &known);
+    assert!(used.contains("restore/mod"));
+    let used = imports("restore/mod", "use crate::restore::plan;", &known);
+    assert!(used.is_empty(), "a module's own path is not an import");
+}

@@ -1,0 +1,480 @@
+//! Applying a restore: writing and deleting files in the working tree, never through a
+//! symlink, and putting them back when something fails.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use gix::ObjectId;
+use gix::bstr::{BStr, BString, ByteSlice};
+use gix::objs::tree::EntryKind;
+
+use super::Obstacle;
+use crate::control::Control;
+use crate::error::{Context, Error, Result};
+use crate::snapshot::{self, Leaf};
+use crate::treediff::{FileChange, is_at_or_below};
+
+pub(crate) fn blob(repo: &gix::Repository, id: ObjectId) -> Result<Vec<u8>> {
+    Ok(repo
+        .find_blob(id)
+        .context(|| format!("cannot read blob {id}"))?
+        .data
+        .clone())
+}
+
+/// Apply smudge filters and eol conversion to blob `data` for `path`.
+pub(crate) fn to_worktree(
+    pipeline: &mut gix::filter::Pipeline<'_>,
+    data: &[u8],
+    path: &BStr,
+) -> Result<Vec<u8>> {
+    use gix::filter::plumbing::pipeline::convert::ToWorktreeOutcome;
+    let outcome = pipeline
+        .convert_to_worktree(data, path, Default::default())
+        .context(|| format!("cannot apply filters to `{path}`"))?;
+    Ok(match outcome {
+        ToWorktreeOutcome::Unchanged(bytes) => bytes.to_vec(),
+        ToWorktreeOutcome::Buffer(bytes) => bytes.to_vec(),
+        ToWorktreeOutcome::Process(maybe) => {
+            let mut out = Vec::new();
+            match maybe {
+                gix::filter::plumbing::driver::apply::MaybeDelayed::Immediate(mut read) => {
+                    std::io::copy(&mut read, &mut out).map_err(|source| Error::Io {
+                        context: format!("cannot run the smudge filter for `{path}`"),
+                        source,
+                    })?;
+                }
+                gix::filter::plumbing::driver::apply::MaybeDelayed::Delayed(_) => {
+                    return Err(Error::Unsupported(format!(
+                        "the filter for `{path}` delayed its output, which is not supported"
+                    )));
+                }
+            }
+            out
+        }
+    })
+}
+
+/// The state the safety checkpoint holds: the snapshot taken before the restore, plus ignored
+/// content that `--force` replaces.
+pub(crate) struct SafetyState<'a> {
+    pub cur: &'a snapshot::Snapshot,
+    pub extra: &'a [Leaf],
+}
+
+impl SafetyState<'_> {
+    fn leaf(&self, path: &BStr) -> Option<Leaf> {
+        match self.extra.binary_search_by(|l| l.path.as_bstr().cmp(path)) {
+            Ok(i) => Some(self.extra[i].clone()),
+            Err(_) => self.cur.leaf(path),
+        }
+    }
+
+    fn leaves_at_or_below(&self, path: &BStr) -> Vec<Leaf> {
+        let mut out = self.cur.leaves_at_or_below(path);
+        out.extend(
+            self.extra
+                .iter()
+                .filter(|l| is_at_or_below(l.path.as_bstr(), path))
+                .cloned(),
+        );
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out.dedup_by(|later, earlier| later.path == earlier.path);
+        out
+    }
+}
+
+/// Writes and deletes files in the working tree, never through a symlink, remembering what it
+/// touched so that a failure can be rolled back.
+struct Writer<'a, 'repo> {
+    repo: &'repo gix::Repository,
+    workdir: &'a Path,
+    /// Where files are written before being renamed into place (in the git directory).
+    tmp_dir: &'a Path,
+    /// Whether files are written in place, because a rename from `tmp_dir` into the working
+    /// tree failed (they are on different file systems).
+    in_place: bool,
+    pipeline: &'a mut gix::filter::Pipeline<'repo>,
+    touched: Vec<BString>,
+}
+
+/// What [`apply`] changes: ignored content to remove first, paths to delete, paths to write.
+pub(crate) struct Changes<'a> {
+    pub obstacles: &'a [Obstacle],
+    pub deletions: &'a [BString],
+    pub writes: &'a [FileChange],
+}
+
+/// Change the working tree at `workdir` as `changes` say, writing files through `tmp_dir`.
+/// When a step fails, or `ctl` is cancelled, every path touched so far is put back as `state`
+/// (what the safety checkpoint holds) has it: the error comes with whether that worked.
+pub(crate) fn apply(
+    repo: &gix::Repository,
+    workdir: &Path,
+    tmp_dir: &Path,
+    changes: &Changes<'_>,
+    state: &SafetyState<'_>,
+    ctl: &Control<'_>,
+) -> std::result::Result<(), (Error, bool)> {
+    let mut pipeline = repo
+        .filter_pipeline(None)
+        .context(|| "cannot set up the smudge filters".into())
+        .map_err(|e| (e, true))?
+        .0;
+    let mut writer = Writer {
+        repo,
+        workdir,
+        tmp_dir,
+        in_place: false,
+        pipeline: &mut pipeline,
+        touched: Vec::new(),
+    };
+    match writer.apply(changes, ctl) {
+        Ok(()) => Ok(()),
+        Err(err) => {
+            let touched = std::mem::take(&mut writer.touched);
+            let rolled_back = writer.rollback(&touched, state).is_ok();
+            Err((err, rolled_back))
+        }
+    }
+}
+
+impl Writer<'_, '_> {
+    fn apply(&mut self, changes: &Changes<'_>, ctl: &Control<'_>) -> Result<()> {
+        let total = changes.obstacles.len() + changes.deletions.len() + changes.writes.len();
+        let mut done = 0;
+        let mut tick = || {
+            done += 1;
+            ctl.report("restoring files", done, total);
+            ctl.check()
+        };
+        for o in changes.obstacles {
+            self.touched.push(o.path.clone());
+            self.remove_any(o.path.as_bstr())?;
+            tick()?;
+        }
+        // Deeper paths first, so that emptied directories can go.
+        for path in changes.deletions.iter().rev() {
+            self.touched.push(path.clone());
+            self.delete(path.as_bstr())?;
+            tick()?;
+        }
+        for change in changes.writes {
+            let Some(side) = change.new else { continue };
+            self.touched.push(change.path.clone());
+            self.write(change.path.as_bstr(), side.kind, side.id)?;
+            tick()?;
+        }
+        Ok(())
+    }
+
+    /// Put every touched path back as the safety state has it.
+    fn rollback(&mut self, touched: &[BString], state: &SafetyState<'_>) -> Result<()> {
+        let mut result = Ok(());
+        for path in touched.iter().rev() {
+            let below = state.leaves_at_or_below(path.as_bstr());
+            let step = match state.leaf(path.as_bstr()) {
+                Some(leaf) => {
+                    let _ = self.remove_any(path.as_bstr());
+                    self.write(path.as_bstr(), leaf.kind, leaf.id)
+                }
+                None if !below.is_empty() => {
+                    let _ = self.remove_any(path.as_bstr());
+                    below
+                        .iter()
+                        .try_for_each(|l| self.write(l.path.as_bstr(), l.kind, l.id))
+                }
+                None => self.delete(path.as_bstr()),
+            };
+            if step.is_err() && result.is_ok() {
+                result = step;
+            }
+        }
+        result
+    }
+
+    fn full_path(&self, path: &BStr) -> Result<PathBuf> {
+        snapshot::worktree_path(self.workdir, path)
+    }
+
+    /// Create the parent directories of `path`, refusing to go through anything but real
+    /// directories.
+    fn parents(&self, path: &BStr) -> Result<()> {
+        let mut end = 0;
+        while let Some(pos) = path[end..].find_byte(b'/') {
+            let prefix = &path[..end + pos];
+            end += pos + 1;
+            let full = self.full_path(prefix.as_bstr())?;
+            match fs::symlink_metadata(&full) {
+                Ok(md) if md.is_dir() => {}
+                Ok(_) => {
+                    return Err(Error::UnsafeTree {
+                        path: path.to_string(),
+                        reason: format!(
+                            "`{}` is not a directory; refusing to write through it",
+                            prefix.as_bstr()
+                        ),
+                    });
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                    fs::create_dir(&full).map_err(|source| Error::Io {
+                        context: format!("cannot create directory `{}`", prefix.as_bstr()),
+                        source,
+                    })?;
+                }
+                Err(source) => {
+                    return Err(Error::Io {
+                        context: format!("cannot inspect `{}`", prefix.as_bstr()),
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn delete(&mut self, path: &BStr) -> Result<()> {
+        // Check the parents without following symlinks: never delete through one.
+        let mut end = 0;
+        while let Some(pos) = path[end..].find_byte(b'/') {
+            let prefix = &path[..end + pos];
+            end += pos + 1;
+            match fs::symlink_metadata(self.full_path(prefix.as_bstr())?) {
+                Ok(md) if md.is_dir() => {}
+                _ => return Ok(()),
+            }
+        }
+        let full = self.full_path(path)?;
+        match fs::symlink_metadata(&full) {
+            Ok(md) if md.is_dir() => return Ok(()),
+            Ok(_) => fs::remove_file(&full).map_err(|source| Error::Io {
+                context: format!("cannot delete `{path}`"),
+                source,
+            })?,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(source) => {
+                return Err(Error::Io {
+                    context: format!("cannot inspect `{path}`"),
+                    source,
+                });
+            }
+        }
+        // Remove the directories this left empty.
+        let mut dir = full.parent();
+        while let Some(d) = dir {
+            if d == self.workdir || fs::remove_dir(d).is_err() {
+                break;
+            }
+            dir = d.parent();
+        }
+        Ok(())
+    }
+
+    /// Remove a file, symlink or directory tree (an ignored obstacle already saved).
+    fn remove_any(&mut self, path: &BStr) -> Result<()> {
+        let full = self.full_path(path)?;
+        let result = match fs::symlink_metadata(&full) {
+            Ok(md) if md.is_dir() => fs::remove_dir_all(&full),
+            Ok(_) => fs::remove_file(&full),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(err) => Err(err),
+        };
+        result.map_err(|source| Error::Io {
+            context: format!("cannot remove `{path}`"),
+            source,
+        })
+    }
+
+    fn write(&mut self, path: &BStr, kind: EntryKind, id: ObjectId) -> Result<()> {
+        self.parents(path)?;
+        let full = self.full_path(path)?;
+        let io = |context: String| move |source| Error::Io { context, source };
+        let existing = fs::symlink_metadata(&full).ok();
+        if kind == EntryKind::Commit {
+            // A submodule: make sure its directory exists, never touch what is inside.
+            if existing.is_none() {
+                fs::create_dir(&full).map_err(io(format!("cannot create `{path}`")))?;
+            }
+            return Ok(());
+        }
+        if existing.as_ref().is_some_and(fs::Metadata::is_dir) {
+            // Left empty by the deletions; anything else was refused earlier.
+            fs::remove_dir(&full).map_err(io(format!("cannot replace directory `{path}`")))?;
+        }
+        let data = blob(self.repo, id)?;
+        let content = match kind {
+            EntryKind::Link => data,
+            _ => to_worktree(self.pipeline, &data, path)?,
+        };
+        if !self.in_place {
+            if self.write_through_tmp(path, &full, kind, &content)? {
+                return Ok(());
+            }
+            self.in_place = true;
+        }
+        // In place: what stands there now is held by the safety checkpoint.
+        match fs::symlink_metadata(&full) {
+            Ok(md) if !md.is_dir() => {
+                fs::remove_file(&full).map_err(io(format!("cannot replace `{path}`")))?;
+            }
+            _ => {}
+        }
+        create_entry(&full, path, kind, &content)
+    }
+
+    /// Write `content` to a temporary file in the git directory and rename it to `full`.
+    /// `Ok(false)` when that cannot work here: no scratch directory, or the git directory is on
+    /// another file system than the working tree.
+    fn write_through_tmp(
+        &self,
+        path: &BStr,
+        full: &Path,
+        kind: EntryKind,
+        content: &[u8],
+    ) -> Result<bool> {
+        if fs::create_dir_all(self.tmp_dir).is_err() {
+            return Ok(false);
+        }
+        let tmp = self.tmp_dir.join(format!("{:016x}", rand::random::<u64>()));
+        create_entry(&tmp, path, kind, content)?;
+        match fs::rename(&tmp, full) {
+            Ok(()) => Ok(true),
+            Err(err) => {
+                let _ = fs::remove_file(&tmp);
+                if err.kind() == std::io::ErrorKind::CrossesDevices {
+                    Ok(false)
+                } else {
+                    Err(Error::Io {
+                        context: format!("cannot write `{path}`"),
+                        source: err,
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// Create a new file (or symlink, for [`EntryKind::Link`]) at `at` holding `content`, for the
+/// working-tree path `path`. Never opens through a symlink; a partly written file is removed.
+fn create_entry(at: &Path, path: &BStr, kind: EntryKind, content: &[u8]) -> Result<()> {
+    let io = |context: String| move |source| Error::Io { context, source };
+    if kind == EntryKind::Link {
+        let target = gix::path::from_byte_slice(content).map_err(|_| Error::UnsafeTree {
+            path: path.to_string(),
+            reason: "symlink target is not a valid path".into(),
+        })?;
+        return symlink(target, at).map_err(io(format!("cannot create symlink `{path}`")));
+    }
+    let mut file = open_new(at, kind == EntryKind::BlobExecutable)
+        .map_err(io(format!("cannot write `{path}`")))?;
+    let written = file.write_all(content).and_then(|()| file.flush());
+    if let Err(source) = written {
+        drop(file);
+        let _ = fs::remove_file(at);
+        return Err(Error::Io {
+            context: format!("cannot write `{path}`"),
+            source,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+/// A new file (`create_new`: never opened through a symlink planted in the way).
+fn open_new(path: &Path, executable: bool) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(if executable { 0o777 } else { 0o666 })
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_new(path: &Path, _executable: bool) -> std::io::Result<fs::File> {
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+}
+
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+#[cfg(windows)]
+fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::windows::fs::symlink_file(target, link)
+}
+
+/// Replace the index with `tree`, keeping the stat data of entries that did not change so that
+/// git does not have to rehash them.
+pub(crate) fn write_index(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
+    let old = repo
+        .index_or_empty()
+        .context(|| "cannot read the index".into())?;
+    let mut new = repo
+        .index_from_tree(&tree)
+        .context(|| "cannot build the index from the checkpoint".into())?;
+    let (entries, path_backing) = new.entries_mut_and_pathbacking();
+    for entry in entries.iter_mut() {
+        let path = entry.path_in(path_backing);
+        if let Some(before) = old.entry_by_path(path)
+            && before.id == entry.id
+            && before.mode == entry.mode
+        {
+            entry.stat = before.stat;
+        }
+    }
+    new.write(gix::index::write::Options::default())
+        .context(|| "cannot write the index".into())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    /// With the scratch directory on another file system (the git directory elsewhere than the
+    /// working tree), files are written in place, and nothing is left in the scratch directory.
+    #[cfg(unix)]
+    #[test]
+    fn writes_in_place_when_the_scratch_dir_is_on_another_file_system() -> TestResult {
+        use std::os::unix::fs::MetadataExt;
+        let work = tempfile::tempdir()?;
+        let Ok(scratch) = tempfile::tempdir_in("/dev/shm") else {
+            eprintln!("skipped: no /dev/shm");
+            return Ok(());
+        };
+        if fs::metadata(work.path())?.dev() == fs::metadata(scratch.path())?.dev() {
+            eprintln!("skipped: /dev/shm is on the same file system as the temp dir");
+            return Ok(());
+        }
+        let repo = gix::init(work.path())?;
+        let id = repo.write_blob(b"content\n")?.detach();
+        let link = repo.write_blob(b"f")?.detach();
+        let mut pipeline = repo.filter_pipeline(None)?.0;
+        let mut writer = Writer {
+            repo: &repo,
+            workdir: work.path(),
+            tmp_dir: scratch.path(),
+            in_place: false,
+            pipeline: &mut pipeline,
+            touched: Vec::new(),
+        };
+        fs::write(work.path().join("f"), "old\n")?;
+        writer.write(b"f".as_bstr(), EntryKind::Blob, id)?;
+        writer.write(b"d/g".as_bstr(), EntryKind::BlobExecutable, id)?;
+        writer.write(b"l".as_bstr(), EntryKind::Link, link)?;
+        assert!(writer.in_place);
+        assert_eq!(fs::read(work.path().join("f"))?, b"content\n");
+        assert_eq!(fs::read(work.path().join("d/g"))?, b"content\n");
+        assert_eq!(fs::read_link(work.path().join("l"))?, Path::new("f"));
+        assert_eq!(fs::read_dir(scratch.path())?.count(), 0);
+        Ok(())
+    }
+}

@@ -1,0 +1,241 @@
+//! Restore: make the working tree equal to a checkpoint, losing nothing.
+//!
+//! The invariant: **restore deletes or overwrites only what its safety checkpoint holds.**
+//! Ignored files, files skipped by the size guard, nested repositories and submodule contents
+//! are left where they are. An ignored or skipped file standing in the way of the target makes
+//! restore refuse (or, with `force`, be saved into the safety checkpoint first); a target path
+//! at or inside a nested repository or submodule makes it refuse, whatever the flags.
+//!
+//! A restore is worked out first ([`plan`]: nothing changes), then the safety checkpoint is
+//! recorded, the journal written, and the plan applied ([`apply`]), rolled back if a step
+//! fails.
+
+use gix::bstr::BString;
+
+use crate::capture::Captured;
+use crate::control::Control;
+use crate::error::{Error, Result};
+use crate::format;
+use crate::journal::{Completed, Entry, Guard};
+use crate::record::{self, Housekeeping, SaveOptions, Saved};
+use crate::store::Checkpoint;
+
+mod apply;
+mod plan;
+
+pub use crate::treediff::is_at_or_below;
+#[cfg(test)]
+pub(crate) use plan::validate_path;
+
+/// How to restore.
+/// How to restore.
+#[derive(Debug, Clone, Default)]
+pub struct RestoreOptions {
+    /// Restore only these paths (relative to the top of the working tree; a directory means
+    /// everything below it). Empty: everything.
+    pub paths: Vec<BString>,
+    /// Only say what would be done.
+    pub dry_run: bool,
+    /// Also restore the index as it was recorded in the checkpoint.
+    pub staged: bool,
+    /// Do not take a `pre-restore` checkpoint first.
+    pub no_save: bool,
+    /// Restore even during a merge/rebase/…, and replace ignored (or size-skipped) files
+    /// standing in the way after keeping them in the safety checkpoint. Without a safety
+    /// checkpoint (`no_save`) they are always refused: nothing would keep their content.
+    pub force: bool,
+}
+
+/// What a restore does (or did).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Plan {
+    /// Files created or rewritten.
+    pub write: Vec<String>,
+    /// Files deleted.
+    pub delete: Vec<String>,
+    /// Nested repositories and submodules absent from the target, left in place.
+    pub kept: Vec<String>,
+    /// Ignored or skipped files standing in the way, replaced because of `force`.
+    pub replaced_ignored: Vec<String>,
+}
+
+impl Plan {
+    /// Whether the restore changes nothing in the working tree.
+    pub fn is_empty(&self) -> bool {
+        self.write.is_empty() && self.delete.is_empty() && self.replaced_ignored.is_empty()
+    }
+}
+
+/// The outcome of a restore.
+#[derive(Debug, Clone)]
+pub struct Restored {
+    /// The checkpoint restored.
+    pub target: Checkpoint,
+    /// What was (or, for a dry run, would be) done.
+    pub plan: Plan,
+    /// The safety checkpoint holding the state before the restore: a new `pre-restore`
+    /// checkpoint, or the newest checkpoint when it already held exactly that state.
+    pub safety: Option<Saved>,
+    /// Whether the index was restored (`staged`).
+    pub index_restored: bool,
+    /// `HEAD` now, when it differs from the `HEAD` the checkpoint was taken on.
+    pub head_moved: Option<Option<String>>,
+    /// Whether this was a dry run.
+    pub dry_run: bool,
+    /// An interrupted restore that was found, and completed, before this one began.
+    pub interrupted: Option<Completed>,
+    /// What retention did after the safety checkpoint was made.
+    pub housekeeping: Housekeeping,
+}
+
+impl Restored {
+    /// The JSON object every front end gives for a restore (`restore --json`, `undo --json`,
+    /// the HTTP API, the MCP tools).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "target": self.target.id,
+            "commit": self.target.commit.to_string(),
+            "dry_run": self.dry_run,
+            "write": self.plan.write,
+            "delete": self.plan.delete,
+            "kept": self.plan.kept,
+            "replaced_ignored": self.plan.replaced_ignored,
+            "safety": self.safety.as_ref().map(|s| s.checkpoint().id.clone()),
+            "index_restored": self.index_restored,
+            "head_moved": self.head_moved.is_some(),
+            "interrupted_restore": self.interrupted.as_ref().map(|c| serde_json::json!({
+                "target": c.target,
+                "safety": c.safety,
+                "partial": c.partial,
+                "failed": c.failed,
+            })),
+        })
+    }
+}
+
+/// Something the snapshot of the working tree does not hold, standing where the target needs
+/// to write: an ignored file or directory, or a file the size guard left out (or a directory
+/// holding only such files).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Obstacle {
+    pub path: BString,
+    pub too_large: bool,
+}
+
+/// Restore `target` over the state `captured`: work it out, then (unless a dry run, or there
+/// is nothing to do) record the safety checkpoint, write the journal, apply, and clear the
+/// journal. Everything that writes needs `guard`, the restore lock of this worktree; a dry run
+/// does not. `message` is the safety checkpoint's message.
+pub(crate) fn run(
+    repo: &gix::Repository,
+    captured: &Captured,
+    target: &Checkpoint,
+    options: &RestoreOptions,
+    guard: Option<&mut Guard>,
+    message: String,
+    ctl: &Control<'_>,
+) -> Result<Restored> {
+    let planned = plan::plan(repo, captured, target, options)?;
+    let restored = |plan, safety, index_restored, dry_run| Restored {
+        target: target.clone(),
+        plan,
+        safety,
+        index_restored,
+        head_moved: planned.head_moved.clone(),
+        dry_run,
+        interrupted: None,
+        housekeeping: Housekeeping::default(),
+    };
+    if options.dry_run || planned.is_noop() {
+        return Ok(restored(planned.plan.clone(), None, false, options.dry_run));
+    }
+    let Some(guard) = guard else {
+        return Err(Error::Unsupported(
+            "internal error: a restore that writes needs the restore lock".into(),
+        ));
+    };
+    ctl.check()?;
+    let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
+    let cur = &captured.snap;
+
+    // The safety copy: the state now, plus any ignored content about to be replaced.
+    let extra = plan::ignored_content(repo, &workdir, &planned.obstacles)?;
+    let safety = if options.no_save {
+        None
+    } else {
+        let mut with_ignored = captured.clone();
+        if !extra.is_empty() {
+            with_ignored.snap.tree = cur.tree_with(repo, &extra)?;
+        }
+        Some(record::record(
+            repo,
+            &with_ignored,
+            &SaveOptions {
+                message: Some(message),
+                kind: Some(format::KIND_PRE_RESTORE.into()),
+                ..SaveOptions::default()
+            },
+        )?)
+    };
+
+    // From here on a kill leaves a partly restored working tree: the journal says what to
+    // complete (see `crate::recovery`).
+    guard.begin(&Entry::new(
+        target,
+        safety.as_ref().map(|s| s.checkpoint().id.as_str()),
+        &options.paths,
+        options.staged,
+        options.force,
+    ))?;
+    let changes = apply::Changes {
+        obstacles: &planned.obstacles,
+        deletions: &planned.deletions,
+        writes: &planned.writes,
+    };
+    let state = apply::SafetyState { cur, extra: &extra };
+    let tmp_dir = guard.tmp_dir().to_owned();
+    if let Err((err, rolled_back)) = apply::apply(repo, &workdir, &tmp_dir, &changes, &state, ctl) {
+        if rolled_back {
+            // Put back as it was: nothing left to complete.
+            guard.finish()?;
+        }
+        return Err(Error::RestoreFailed {
+            source: Box::new(err),
+            rolled_back,
+        });
+    }
+    let index_restored = match planned.index_tree {
+        Some(tree) => {
+            apply::write_index(repo, tree)?;
+            true
+        }
+        None => false,
+    };
+    guard.finish()?;
+    Ok(restored(
+        planned.plan.clone(),
+        safety,
+        index_restored,
+        false,
+    ))
+}
+
+/// During a merge, rebase, cherry-pick, revert or bisect, refuse unless `force`.
+pub(crate) fn refuse_in_progress(repo: &gix::Repository, force: bool) -> Result<()> {
+    match repo.state() {
+        Some(state) if !force => Err(Error::OperationInProgress(in_progress_name(&state).into())),
+        _ => Ok(()),
+    }
+}
+
+fn in_progress_name(state: &gix::state::InProgress) -> &'static str {
+    use gix::state::InProgress::*;
+    match state {
+        ApplyMailbox | ApplyMailboxRebase => "a `git am`",
+        Bisect => "a bisect",
+        CherryPick | CherryPickSequence => "a cherry-pick",
+        Merge => "a merge",
+        Rebase | RebaseInteractive => "a rebase",
+        Revert | RevertSequence => "a revert",
+    }
+}

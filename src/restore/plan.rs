@@ -1,0 +1,529 @@
+//! Working out a restore: what to write, what to delete, what stands in the way; nothing is
+//! changed here.
+
+use std::fs;
+use std::path::Path;
+
+use gix::ObjectId;
+use gix::bstr::{BStr, BString, ByteSlice};
+use gix::objs::tree::EntryKind;
+
+use super::apply::{blob, to_worktree};
+use super::{Obstacle, Plan, RestoreOptions};
+use crate::capture::Captured;
+use crate::error::{Context, Error, Result};
+use crate::format::{self, IndexState};
+use crate::snapshot::{self, Leaf};
+use crate::store::{self, Checkpoint};
+use crate::treediff::{self, FileChange, is_at_or_below};
+
+/// A restore worked out against one capture of the working tree, nothing changed yet.
+#[derive(Debug, Clone)]
+pub(crate) struct Planned {
+    /// What the restore does, as the outcome reports it.
+    pub plan: Plan,
+    /// The index to write (`staged`).
+    pub index_tree: Option<ObjectId>,
+    /// `HEAD` now, when it differs from the `HEAD` the checkpoint was taken on.
+    pub head_moved: Option<Option<String>>,
+    /// Ignored or size-skipped content replaced because of `force`.
+    pub obstacles: Vec<Obstacle>,
+    /// Paths to delete, sorted.
+    pub deletions: Vec<BString>,
+    /// Paths to write, with their content.
+    pub writes: Vec<FileChange>,
+}
+
+impl Planned {
+    /// Whether the restore changes nothing, neither files nor the index.
+    pub fn is_noop(&self) -> bool {
+        self.plan.is_empty() && self.index_tree.is_none()
+    }
+}
+
+/// Work out the restore of `target` over the state `captured`. Refuses (before anything is
+/// changed) unsafe tree paths, writes into nested repositories and submodules, and ignored or
+/// size-skipped content in the way (unless `force`, and never with `no_save`).
+pub(crate) fn plan(
+    repo: &gix::Repository,
+    captured: &Captured,
+    target: &Checkpoint,
+    options: &RestoreOptions,
+) -> Result<Planned> {
+    let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
+    let target_tree = crate::capture::commit_tree(repo, target.commit)?;
+    let index_tree = if options.staged {
+        let tree = index_tree_of(repo, target)?;
+        validate_whole_tree(repo, tree)?;
+        Some(tree)
+    } else {
+        None
+    };
+    // HEAD then is read from the checkpoint commit, not from its note, which may be anyone's.
+    let head_then = store::head_commit(repo, target.commit)?;
+    let head_moved =
+        (captured.head_commit != head_then).then(|| captured.head_commit.map(|c| c.to_string()));
+
+    let cur = &captured.snap;
+    let mut changes = treediff::changes(repo, Some(cur.tree), Some(target_tree))?;
+    if !options.paths.is_empty() {
+        changes.retain(|c| {
+            options
+                .paths
+                .iter()
+                .any(|p| is_at_or_below(c.path.as_bstr(), p.as_bstr()))
+        });
+    }
+    // Sparse directories (skip-worktree) are never materialised.
+    changes.retain(|c| {
+        c.old.is_none_or(|s| s.kind != EntryKind::Tree)
+            && c.new.is_none_or(|s| s.kind != EntryKind::Tree)
+    });
+
+    // Untrusted input: every path written must be safe, checked before anything is written.
+    for change in &changes {
+        if let Some(side) = change.new {
+            validate_path(change.path.as_bstr(), side.kind)?;
+        }
+    }
+
+    let mut plan = Plan::default();
+    let mut deletions: Vec<BString> = Vec::new();
+    let mut writes: Vec<&FileChange> = Vec::new();
+    for change in &changes {
+        match change.new {
+            None => {
+                if change.old.is_some_and(|s| s.kind == EntryKind::Commit) {
+                    plan.kept.push(change.path.to_string());
+                } else {
+                    deletions.push(change.path.clone());
+                }
+            }
+            Some(_) => writes.push(change),
+        }
+    }
+
+    // A crafted tree may name a path twice, or as both a file and a directory.
+    let mut write_set = std::collections::HashSet::new();
+    for change in &writes {
+        if !write_set.insert(change.path.as_bstr()) {
+            return Err(Error::UnsafeTree {
+                path: change.path.to_string(),
+                reason: "the tree names this path twice".into(),
+            });
+        }
+    }
+    for change in &writes {
+        let path = change.path.as_bstr();
+        for pos in path.find_iter(b"/") {
+            if write_set.contains(&path[..pos].as_bstr()) {
+                return Err(Error::UnsafeTree {
+                    path: path.to_string(),
+                    reason: "the tree has a file and a directory of the same name".into(),
+                });
+            }
+        }
+    }
+
+    // Nested repositories and submodules are never modified: not a file written or deleted
+    // inside one. (One standing exactly where the target needs a file is found below.)
+    let mut enclosing = Enclosing {
+        workdir: &workdir,
+        cur,
+        dirs: std::collections::HashMap::new(),
+    };
+    for path in writes.iter().map(|c| &c.path).chain(&deletions) {
+        if let Some(repo_dir) = enclosing.repository_above(path.as_bstr())? {
+            return Err(Error::NestedRepositoryInTheWay {
+                repo: repo_dir.to_string(),
+                path: path.to_string(),
+            });
+        }
+    }
+
+    // Obstacles: files the safety checkpoint does not hold, standing where the target writes.
+    let too_large: std::collections::HashSet<BString> = cur
+        .skipped
+        .iter()
+        .filter(|s| s.reason == format::SKIP_TOO_LARGE)
+        .map(|s| BString::from(s.path.as_str()))
+        .collect();
+    let obstacle = |path: &BStr| Obstacle {
+        path: path.to_owned(),
+        too_large: too_large.contains(path),
+    };
+    let mut obstacles = Vec::new();
+    let mut forced_deletions = Vec::new();
+    let mut pipeline = repo
+        .filter_pipeline(None)
+        .context(|| "cannot set up the smudge filters".into())?
+        .0;
+    for change in &writes {
+        let path = change.path.as_bstr();
+        let Some(side) = change.new else { continue };
+        // Each parent must be a directory, or a file/symlink the checkpoint holds (deleted
+        // first).
+        let mut prefix_end = 0;
+        while let Some(pos) = path[prefix_end..].find_byte(b'/') {
+            let prefix = &path[..prefix_end + pos];
+            prefix_end += pos + 1;
+            let full = snapshot::worktree_path(&workdir, prefix.as_bstr())?;
+            match fs::symlink_metadata(&full) {
+                Err(_) => break,
+                Ok(md) if md.is_dir() => {}
+                Ok(_) => {
+                    if cur.leaf(prefix.as_bstr()).is_some() {
+                        if !deletions.iter().any(|d| d == prefix) {
+                            forced_deletions.push(BString::from(prefix));
+                        }
+                    } else {
+                        obstacles.push(obstacle(prefix.as_bstr()));
+                    }
+                    break;
+                }
+            }
+        }
+        let full = snapshot::worktree_path(&workdir, path)?;
+        let Ok(md) = fs::symlink_metadata(&full) else {
+            continue;
+        };
+        if md.is_dir() {
+            if side.kind == EntryKind::Commit {
+                continue;
+            }
+            // What is below it that the safety checkpoint does not hold?
+            let mut foreign = Vec::new();
+            foreign_content(&full, path, cur, &mut foreign)?;
+            if let Some(repo_path) = foreign.iter().find(|(_, is_repo)| *is_repo) {
+                return Err(Error::NestedRepositoryInTheWay {
+                    repo: repo_path.0.to_string(),
+                    path: path.to_string(),
+                });
+            }
+            if !foreign.is_empty() {
+                obstacles.push(Obstacle {
+                    path: path.into(),
+                    too_large: foreign.iter().all(|(p, _)| too_large.contains(p)),
+                });
+            }
+        } else if cur.leaf(path).is_none() {
+            // An ignored or skipped file: fine if it already is what the target holds.
+            if !same_content(repo, &mut pipeline, &full, path, side.kind, side.id, &md)? {
+                obstacles.push(obstacle(path));
+            }
+        }
+    }
+    obstacles.sort();
+    obstacles.dedup_by(|later, earlier| later.path == earlier.path);
+    // Replacing them needs their content kept in the safety checkpoint first: never without
+    // --force, and never with --no-save, where there is no safety checkpoint.
+    if !obstacles.is_empty() && (!options.force || options.no_save) {
+        let name = |o: &Obstacle| o.path.to_string();
+        return Err(Error::InTheWay {
+            ignored: obstacles
+                .iter()
+                .filter(|o| !o.too_large)
+                .map(name)
+                .collect(),
+            too_large: obstacles.iter().filter(|o| o.too_large).map(name).collect(),
+            no_save: options.no_save,
+        });
+    }
+    deletions.extend(forced_deletions);
+    deletions.sort();
+    deletions.dedup();
+
+    plan.delete = deletions.iter().map(ToString::to_string).collect();
+    plan.write = writes.iter().map(|c| c.path.to_string()).collect();
+    plan.replaced_ignored = obstacles.iter().map(|o| o.path.to_string()).collect();
+
+    Ok(Planned {
+        plan,
+        index_tree,
+        head_moved,
+        obstacles,
+        deletions,
+        writes: writes.into_iter().cloned().collect(),
+    })
+}
+
+/// The tree of the index recorded in `target`.
+fn index_tree_of(repo: &gix::Repository, target: &Checkpoint) -> Result<ObjectId> {
+    let commit = repo
+        .find_commit(target.commit)
+        .context(|| format!("cannot read checkpoint {}", target.id))?;
+    let parents: Vec<ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
+    match target.meta.index {
+        IndexState::Unmerged => Err(Error::InvalidInput(format!(
+            "checkpoint {} was taken with unmerged paths in the index, so it has no staged state to restore; restore without --staged",
+            target.id
+        ))),
+        IndexState::Saved => {
+            let index_commit = parents.last().copied().ok_or_else(|| {
+                Error::InvalidInput(format!(
+                    "checkpoint {} has no index commit to restore",
+                    target.id
+                ))
+            })?;
+            store::commit_tree(repo, index_commit)
+        }
+        IndexState::Clean => match parents.first() {
+            Some(head) => store::commit_tree(repo, *head),
+            None => Ok(ObjectId::empty_tree(repo.object_hash())),
+        },
+    }
+}
+
+/// Refuse tree paths that could escape the working tree or write into `.git`.
+pub fn validate_path(path: &BStr, kind: EntryKind) -> Result<()> {
+    let unsafe_path = |reason: &str| Error::UnsafeTree {
+        path: path.to_str_lossy().escape_debug().to_string(),
+        reason: reason.into(),
+    };
+    if path.is_empty() {
+        return Err(unsafe_path("empty path"));
+    }
+    if path.contains(&0) {
+        return Err(unsafe_path("NUL byte in a name"));
+    }
+    let components: Vec<&[u8]> = path.split(|b| *b == b'/').collect();
+    let last = components.len() - 1;
+    for (i, component) in components.iter().enumerate() {
+        let mode = (i == last && kind == EntryKind::Link)
+            .then_some(gix::validate::path::component::Mode::Symlink);
+        gix::validate::path::component(
+            component.as_bstr(),
+            mode,
+            gix::validate::path::component::Options {
+                protect_windows: cfg!(windows),
+                protect_hfs: true,
+                protect_ntfs: true,
+            },
+        )
+        .map_err(|e| unsafe_path(&e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Validate every path of `tree` (for `--staged`, which writes all of them into the index).
+fn validate_whole_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
+    let changes = treediff::changes(repo, None, Some(tree))?;
+    for change in changes {
+        if let Some(side) = change.new {
+            validate_path(change.path.as_bstr(), side.kind)?;
+        }
+    }
+    Ok(())
+}
+
+/// What a directory of the working tree is, for [`Enclosing`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DirKind {
+    /// A nested repository (it has a `.git`) or a submodule of the snapshot.
+    Repository,
+    /// A plain directory.
+    Directory,
+    /// Missing, or not a directory: nothing below it exists.
+    Absent,
+}
+
+/// Finds the nested repositories and submodules that hold paths of the working tree, looking
+/// at each directory once.
+struct Enclosing<'a> {
+    workdir: &'a Path,
+    cur: &'a snapshot::Snapshot,
+    dirs: std::collections::HashMap<BString, DirKind>,
+}
+
+impl Enclosing<'_> {
+    /// The outermost directory above `path` (not `path` itself) that is a nested repository or
+    /// a submodule, if there is one.
+    fn repository_above(&mut self, path: &BStr) -> Result<Option<BString>> {
+        for pos in path.find_iter(b"/") {
+            let prefix = &path[..pos];
+            let kind = match self.dirs.get(prefix.as_bstr()) {
+                Some(kind) => *kind,
+                None => {
+                    let kind = self.probe(prefix.as_bstr())?;
+                    self.dirs.insert(prefix.into(), kind);
+                    kind
+                }
+            };
+            match kind {
+                DirKind::Repository => return Ok(Some(prefix.into())),
+                DirKind::Directory => {}
+                DirKind::Absent => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    fn probe(&self, dir: &BStr) -> Result<DirKind> {
+        if self
+            .cur
+            .leaf(dir)
+            .is_some_and(|leaf| leaf.kind == EntryKind::Commit)
+        {
+            return Ok(DirKind::Repository);
+        }
+        let full = snapshot::worktree_path(self.workdir, dir)?;
+        Ok(match fs::symlink_metadata(&full) {
+            Ok(md) if md.is_dir() => {
+                if fs::symlink_metadata(full.join(".git")).is_ok() {
+                    DirKind::Repository
+                } else {
+                    DirKind::Directory
+                }
+            }
+            _ => DirKind::Absent,
+        })
+    }
+}
+
+/// Content below directory `full` (repository path `path`) that `cur` does not hold; the flag
+/// says it is a nested repository.
+fn foreign_content(
+    full: &Path,
+    path: &BStr,
+    cur: &snapshot::Snapshot,
+    out: &mut Vec<(BString, bool)>,
+) -> Result<()> {
+    if full.join(".git").exists() {
+        out.push((path.into(), true));
+        return Ok(());
+    }
+    let entries = fs::read_dir(full).map_err(|source| Error::Io {
+        context: format!("cannot read directory `{path}`"),
+        source,
+    })?;
+    for entry in entries {
+        let entry = entry.map_err(|source| Error::Io {
+            context: format!("cannot read directory `{path}`"),
+            source,
+        })?;
+        let name = gix::path::os_str_into_bstr(&entry.file_name())
+            .map(|n| n.to_owned())
+            .unwrap_or_else(|_| BString::from(entry.file_name().to_string_lossy().as_bytes()));
+        let mut child = BString::from(path);
+        child.push(b'/');
+        child.extend_from_slice(&name);
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir {
+            foreign_content(&entry.path(), child.as_bstr(), cur, out)?;
+        } else if cur.leaf(child.as_bstr()).is_none() {
+            out.push((child, false));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the file at `full` already is what the target would write.
+fn same_content(
+    repo: &gix::Repository,
+    pipeline: &mut gix::filter::Pipeline<'_>,
+    full: &Path,
+    path: &BStr,
+    kind: EntryKind,
+    id: ObjectId,
+    md: &fs::Metadata,
+) -> Result<bool> {
+    match kind {
+        EntryKind::Link => {
+            if !md.is_symlink() {
+                return Ok(false);
+            }
+            let target = fs::read_link(full).map_err(|source| Error::UnreadableFile {
+                path: path.to_string(),
+                source,
+            })?;
+            let target = gix::path::into_bstr(target).map_err(|e| Error::Git {
+                context: format!("cannot read symlink `{path}`"),
+                source: Box::new(e),
+            })?;
+            Ok(blob(repo, id)? == target.as_bytes())
+        }
+        EntryKind::Blob | EntryKind::BlobExecutable => {
+            if !md.is_file() {
+                return Ok(false);
+            }
+            let want = to_worktree(pipeline, &blob(repo, id)?, path)?;
+            let have = fs::read(full).map_err(|source| Error::UnreadableFile {
+                path: path.to_string(),
+                source,
+            })?;
+            Ok(want == have)
+        }
+        _ => Ok(false),
+    }
+}
+
+/// The ignored (or size-skipped) content that `obstacles` hold, hashed into leaves for the
+/// safety checkpoint, sorted by path.
+pub(crate) fn ignored_content(
+    repo: &gix::Repository,
+    workdir: &Path,
+    obstacles: &[Obstacle],
+) -> Result<Vec<Leaf>> {
+    let mut extra = Vec::new();
+    if obstacles.is_empty() {
+        return Ok(extra);
+    }
+    let mut pipeline = repo
+        .filter_pipeline(None)
+        .context(|| "cannot set up the clean filters".into())?
+        .0;
+    for o in obstacles {
+        collect_ignored(repo, &mut pipeline, workdir, o.path.as_bstr(), &mut extra)?;
+    }
+    extra.sort_by(|a, b| a.path.cmp(&b.path));
+    extra.dedup_by(|later, earlier| later.path == earlier.path);
+    Ok(extra)
+}
+
+/// Hash the ignored file or directory at `path` into `leaves`, for the safety checkpoint.
+fn collect_ignored(
+    repo: &gix::Repository,
+    pipeline: &mut gix::filter::Pipeline<'_>,
+    workdir: &Path,
+    path: &BStr,
+    leaves: &mut Vec<Leaf>,
+) -> Result<()> {
+    let full = snapshot::worktree_path(workdir, path)?;
+    let md = fs::symlink_metadata(&full).map_err(|source| Error::UnreadableFile {
+        path: path.to_string(),
+        source,
+    })?;
+    if md.is_dir() {
+        let entries = fs::read_dir(&full).map_err(|source| Error::UnreadableFile {
+            path: path.to_string(),
+            source,
+        })?;
+        for entry in entries {
+            let entry = entry.map_err(|source| Error::UnreadableFile {
+                path: path.to_string(),
+                source,
+            })?;
+            let mut child = BString::from(path);
+            child.push(b'/');
+            child.extend_from_slice(entry.file_name().to_string_lossy().as_bytes());
+            collect_ignored(repo, pipeline, workdir, child.as_bstr(), leaves)?;
+        }
+        return Ok(());
+    }
+    let index = gix::index::State::new(repo.object_hash());
+    match pipeline.worktree_file_to_object(path, &index) {
+        Ok(Some((id, kind, _))) => leaves.push(Leaf {
+            path: path.into(),
+            kind,
+            id,
+        }),
+        Ok(None) => {}
+        Err(err) => {
+            return Err(Error::Git {
+                context: format!("cannot save ignored file `{path}`"),
+                source: Box::new(err),
+            });
+        }
+    }
+    Ok(())
+}
