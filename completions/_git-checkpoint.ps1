@@ -32,7 +32,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a checkpoint''s metadata and what it changed relative to its HEAD')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Make the working tree equal to a checkpoint; undoable')
-            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Go back to the previous checkpoint whose files differ from now; undoable')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take back the last thing that happened to the working tree; undoable')
+            [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back the last undo; undoable')
             [CompletionResult]::new('drop', 'drop', [CompletionResultType]::ParameterValue, 'Delete checkpoints (refs and notes)')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Apply the retention policy now')
             [CompletionResult]::new('pin', 'pin', [CompletionResultType]::ParameterValue, 'Pin a checkpoint: it is never pruned')
@@ -141,6 +142,21 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;undo' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be written and deleted; change nothing, save nothing')
+            [CompletionResult]::new('--staged', '--staged', [CompletionResultType]::ParameterName, 'Also restore the index (staged changes) recorded in the checkpoint')
+            [CompletionResult]::new('--no-save', '--no-save', [CompletionResultType]::ParameterName, 'Do not save a pre-restore checkpoint first (the restore cannot be undone)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first, so never with --no-save)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the outcome as JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;redo' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be written and deleted; change nothing, save nothing')
             [CompletionResult]::new('--staged', '--staged', [CompletionResultType]::ParameterName, 'Also restore the index (staged changes) recorded in the checkpoint')
@@ -265,7 +281,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a checkpoint''s metadata and what it changed relative to its HEAD')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Make the working tree equal to a checkpoint; undoable')
-            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Go back to the previous checkpoint whose files differ from now; undoable')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take back the last thing that happened to the working tree; undoable')
+            [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back the last undo; undoable')
             [CompletionResult]::new('drop', 'drop', [CompletionResultType]::ParameterValue, 'Delete checkpoints (refs and notes)')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Apply the retention policy now')
             [CompletionResult]::new('pin', 'pin', [CompletionResultType]::ParameterValue, 'Pin a checkpoint: it is never pruned')
@@ -294,6 +311,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;help;undo' {
+            break
+        }
+        'git-checkpoint;help;redo' {
             break
         }
         'git-checkpoint;help;drop' {

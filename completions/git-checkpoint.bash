@@ -52,6 +52,9 @@ _gitcheckpoint() {
             gitcheckpoint,push)
                 cmd="gitcheckpoint__subcmd__push"
                 ;;
+            gitcheckpoint,redo)
+                cmd="gitcheckpoint__subcmd__redo"
+                ;;
             gitcheckpoint,restore)
                 cmd="gitcheckpoint__subcmd__restore"
                 ;;
@@ -100,6 +103,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,push)
                 cmd="gitcheckpoint__subcmd__help__subcmd__push"
                 ;;
+            gitcheckpoint__subcmd__help,redo)
+                cmd="gitcheckpoint__subcmd__help__subcmd__redo"
+                ;;
             gitcheckpoint__subcmd__help,restore)
                 cmd="gitcheckpoint__subcmd__help__subcmd__restore"
                 ;;
@@ -122,7 +128,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin push fetch completions exec hooks help"
+            opts="-h -V --color --help --version save list ls show diff restore undo redo drop prune pin unpin push fetch completions exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -262,7 +268,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo drop prune pin unpin push fetch completions exec hooks help"
+            opts="save list show diff restore undo redo drop prune pin unpin push fetch completions exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -416,6 +422,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__push)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__redo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -601,6 +621,24 @@ _gitcheckpoint() {
             ;;
         gitcheckpoint__subcmd__push)
             opts="-q -h -V --dry-run --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__redo)
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -29,7 +29,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand show 'Show a checkpoint''s metadata and what it changed relative to its HEAD'
             cand diff 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
             cand restore 'Make the working tree equal to a checkpoint; undoable'
-            cand undo 'Go back to the previous checkpoint whose files differ from now; undoable'
+            cand undo 'Take back the last thing that happened to the working tree; undoable'
+            cand redo 'Take back the last undo; undoable'
             cand drop 'Delete checkpoints (refs and notes)'
             cand prune 'Apply the retention policy now'
             cand pin 'Pin a checkpoint: it is never pruned'
@@ -144,6 +145,20 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;redo'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
+            cand --staged 'Also restore the index (staged changes) recorded in the checkpoint'
+            cand --no-save 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
+            cand --force 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first, so never with --no-save)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand --json 'Print the outcome as JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;drop'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand -q 'Print nothing on stderr'
@@ -245,7 +260,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand show 'Show a checkpoint''s metadata and what it changed relative to its HEAD'
             cand diff 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
             cand restore 'Make the working tree equal to a checkpoint; undoable'
-            cand undo 'Go back to the previous checkpoint whose files differ from now; undoable'
+            cand undo 'Take back the last thing that happened to the working tree; undoable'
+            cand redo 'Take back the last undo; undoable'
             cand drop 'Delete checkpoints (refs and notes)'
             cand prune 'Apply the retention policy now'
             cand pin 'Pin a checkpoint: it is never pruned'
@@ -268,6 +284,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;restore'= {
         }
         &'git-checkpoint;help;undo'= {
+        }
+        &'git-checkpoint;help;redo'= {
         }
         &'git-checkpoint;help;drop'= {
         }

@@ -15,12 +15,13 @@ use crate::config::Settings;
 use crate::control::Control;
 use crate::diff::{DiffOptions, FileDiff};
 use crate::error::{Error, Result};
-use crate::format;
+use crate::format::{self, Operation};
+use crate::history::{History, Step};
 use crate::journal::{self, Completed, Guard, Interrupted};
 use crate::naming::{self, Loaded};
 use crate::patch::{PatchPaint, PatchStyle};
 use crate::record::{self, Housekeeping, SaveOptions, Saved};
-use crate::restore::{self, RestoreOptions, Restored};
+use crate::restore::{self, RestoreOptions, Restored, Safety};
 use crate::retention::{self, Pruned};
 use crate::sharing::{self, Exposure, Fetched, Pushed};
 use crate::store::{self, Checkpoint};
@@ -515,45 +516,90 @@ impl Checkpoints {
         options: &RestoreOptions,
         ctl: &Control<'_>,
     ) -> Result<Restored> {
-        self.restore_with(options, ctl, |_, _| {
-            Ok((target.clone(), format!("before restoring {}", target.id)))
+        self.restore_with(options, ctl, |repo, captured| {
+            let all = naming::load_all(repo)?;
+            let history = History::load(repo, &all, self.worktree())?;
+            let operation = Operation {
+                name: format::OP_RESTORE.into(),
+                target: Some(target.id.clone()),
+                result: String::new(),
+                cursor: None,
+                chain: history.in_effect_id(captured.snap.tree),
+                undone: None,
+            };
+            Ok((target.clone(), safety(&target.id, operation)))
         })
     }
 
-    /// Undo: restore the newest checkpoint of this worktree, other than the `pre-restore`
-    /// ones, whose tree differs from the working tree now; with `n` > 1, the n-th such
-    /// (counting distinct trees).
+    /// Undo: take back the last thing that happened to the working tree, `n` times (see
+    /// [`crate::history`]). After a restore (or revert, redo), while the working tree is still
+    /// as it left it, that brings back the state before it; otherwise it goes back to the
+    /// newest earlier state that differs from the working tree now, and repeated, keeps walking
+    /// back. Each step takes its safety checkpoint first, so each step can be undone.
     pub fn undo(&self, n: usize, options: &RestoreOptions, ctl: &Control<'_>) -> Result<Restored> {
-        self.restore_with(options, ctl, |repo, captured| {
-            let all = naming::load_all(repo)?;
-            let mut seen = vec![captured.snap.tree];
-            let mut count = 0;
-            for c in all.iter().filter(|c| {
-                c.is_own(captured.worktree.as_deref()) && c.meta.kind != format::KIND_PRE_RESTORE
-            }) {
-                let tree = store::commit_tree(repo, c.commit)?;
-                if seen.contains(&tree) {
-                    continue;
+        self.steps(n, options, ctl, History::undo)
+    }
+
+    /// Redo: take back the last `n` undos, in order, while nothing changed since.
+    pub fn redo(&self, n: usize, options: &RestoreOptions, ctl: &Control<'_>) -> Result<Restored> {
+        self.steps(n, options, ctl, History::redo)
+    }
+
+    /// `n` steps of undo or redo, each chosen by `next` from the history as it is then.
+    fn steps(
+        &self,
+        n: usize,
+        options: &RestoreOptions,
+        ctl: &Control<'_>,
+        next: fn(&History, gix::ObjectId) -> Result<Step>,
+    ) -> Result<Restored> {
+        let n = n.max(1);
+        let choose = |imagined: usize| {
+            move |repo: &gix::Repository, captured: &Captured| -> Result<(Checkpoint, Safety)> {
+                let all = naming::load_all(repo)?;
+                let mut history = History::load(repo, &all, self.worktree())?;
+                let mut now = captured.snap.tree;
+                // A dry run of several steps imagines the first ones done.
+                for _ in 0..imagined {
+                    let step = next(&history, now)?;
+                    let result = store::commit_tree(repo, step.target.commit)?;
+                    history.imagine(now, &step, result);
+                    now = result;
                 }
-                seen.push(tree);
-                count += 1;
-                if count == n.max(1) {
-                    return Ok((c.clone(), format!("before restoring {}", c.id)));
-                }
+                let step = next(&history, now)?;
+                let id = step.target.id.clone();
+                Ok((step.target, safety(&id, step.operation)))
             }
-            Err(Error::NothingToUndo(n.max(1)))
-        })
+        };
+        if options.dry_run {
+            let mut restored = self.restore_with(options, ctl, choose(n - 1))?;
+            restored.steps = n;
+            return Ok(restored);
+        }
+        let mut last = self.restore_with(options, ctl, choose(0))?;
+        for done in 1..n {
+            match self.restore_with(options, ctl, choose(0)) {
+                Ok(restored) => last = restored,
+                Err(Error::NothingToUndo | Error::NothingToRedo) => {
+                    last.steps = done;
+                    return Ok(last);
+                }
+                Err(err) => return Err(err),
+            }
+            last.steps = done + 1;
+        }
+        Ok(last)
     }
 
     /// The common course of every restore: refuse during a merge (unless forced); take the
     /// restore lock and complete an interrupted restore (not for a dry run, which writes no
     /// object); capture the working tree; let `choose` pick the target and the safety
-    /// checkpoint's message from that capture; restore; housekeeping.
+    /// checkpoint from that capture; restore; housekeeping.
     fn restore_with(
         &self,
         options: &RestoreOptions,
         ctl: &Control<'_>,
-        choose: impl FnOnce(&gix::Repository, &Captured) -> Result<(Checkpoint, String)>,
+        choose: impl FnOnce(&gix::Repository, &Captured) -> Result<(Checkpoint, Safety)>,
     ) -> Result<Restored> {
         restore::refuse_in_progress(&self.repo, options.force)?;
         let max_file_size = self.settings.max_file_size()?;
@@ -561,8 +607,8 @@ impl Checkpoints {
             // A dry run writes no object: the snapshot of the working tree stays in memory.
             let memory = self.repo.clone().with_object_memory();
             let captured = capture::capture(&memory, self.worktree(), max_file_size, false, ctl)?;
-            let (target, message) = choose(&memory, &captured)?;
-            return restore::run(&memory, &captured, &target, options, None, message, ctl);
+            let (target, safety) = choose(&memory, &captured)?;
+            return restore::run(&memory, &captured, &target, options, None, safety, ctl);
         }
         let mut guard = Guard::acquire(&self.repo)?;
         let interrupted = crate::recovery::complete_locked(
@@ -573,14 +619,14 @@ impl Checkpoints {
             ctl,
         )?;
         let captured = self.capture(max_file_size, ctl)?;
-        let (target, message) = choose(&self.repo, &captured)?;
+        let (target, safety) = choose(&self.repo, &captured)?;
         let mut restored = restore::run(
             &self.repo,
             &captured,
             &target,
             options,
             Some(&mut guard),
-            message,
+            safety,
             ctl,
         )?;
         drop(guard);
@@ -726,6 +772,18 @@ impl Checkpoints {
 /// Whether `path` is `prefix` or below it (an empty `prefix` means everything).
 pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
     restore::is_at_or_below(path, prefix)
+}
+
+/// The safety checkpoint of a restore of `target` that records `operation`.
+fn safety(target: &str, operation: Operation) -> Safety {
+    let message = match operation.name.as_str() {
+        format::OP_RESTORE => format!("before restoring {target}"),
+        name => format!("before restoring {target} ({name})"),
+    };
+    Safety {
+        message,
+        operation: Some(operation),
+    }
 }
 
 /// Resolve `.` and `..` without touching the file system.

@@ -75,11 +75,16 @@ pub enum Error {
     /// A merge, rebase, cherry-pick, revert or bisect is in progress.
     #[error("{0} is in progress; finish or abort it first, or use --force")]
     OperationInProgress(String),
-    /// `undo` found no checkpoint to go back to.
+    /// `undo` found no earlier state to go back to.
     #[error(
-        "nothing to undo: this worktree has no {0}-th older checkpoint whose files differ from now"
+        "nothing to undo: this worktree has no earlier checkpoint whose files differ from the files now"
     )]
-    NothingToUndo(usize),
+    NothingToUndo,
+    /// `redo` found no undo to take back.
+    #[error(
+        "nothing to redo: redo takes back the last undos, and only while nothing changed since"
+    )]
+    NothingToRedo,
     /// A checkpoint's tree holds a path that must never be written.
     #[error("refusing to restore `{path}`: {reason}")]
     UnsafeTree {

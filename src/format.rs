@@ -177,6 +177,11 @@ pub struct Metadata {
     /// `undo`, and are not pruned by a `keep` limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fetched: Option<FetchedFrom>,
+    /// On a safety checkpoint: the operation (restore, undo, redo, revert) it was taken
+    /// before, and what that operation left. `undo` and `redo` read it to know what happened
+    /// last. Left out of the note when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<Operation>,
     /// Whether the index was saved.
     #[serde(default)]
     pub index: IndexState,
@@ -239,6 +244,41 @@ impl Metadata {
             .unwrap_or("")
     }
 }
+
+/// An operation that changed the working tree, as its safety checkpoint records it (the note
+/// key `operation`). The safety checkpoint holds the state before the operation; `result` is
+/// the tree the operation left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Operation {
+    /// What it was: `restore`, `undo`, `redo` or `revert`.
+    pub name: String,
+    /// The checkpoint it brought back (for `revert`, the step it took back).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// The tree (hex id) of the working tree the operation left.
+    pub result: String,
+    /// `undo`: where the walk back through this worktree's states stands: the id of the
+    /// checkpoint whose state it brought back, with a `+` when it is the state an operation
+    /// recorded in that checkpoint left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    /// `undo`: the undo before it in the same run of undos; `redo`: the undo a further redo
+    /// takes back; `restore`, `revert`: the operation that was in effect before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// `redo`: the undo it took back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undone: Option<String>,
+}
+
+/// Operation names recorded in [`Operation::name`].
+pub const OP_RESTORE: &str = "restore";
+/// See [`OP_RESTORE`].
+pub const OP_UNDO: &str = "undo";
+/// See [`OP_RESTORE`].
+pub const OP_REDO: &str = "redo";
+/// See [`OP_RESTORE`].
+pub const OP_REVERT: &str = "revert";
 
 /// The note key of [`Metadata::fetched`].
 pub const FETCHED_KEY: &str = "fetched";

@@ -34,8 +34,9 @@ const LAYERS: &[(&str, u8)] = &[
     ("restore/mod", 7),
     ("restore/plan", 7),
     ("restore/apply", 7),
-    // Recovery of a killed restore.
+    // Recovery of a killed restore; the history undo and redo walk.
     ("recovery", 8),
+    ("history", 8),
     // Retention.
     ("retention", 9),
     // Sharing through a remote.

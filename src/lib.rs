@@ -54,6 +54,7 @@ pub mod format;
 #[cfg(test)]
 mod fuzz_tests;
 mod gitcli;
+mod history;
 pub mod hooks;
 mod journal;
 #[cfg(test)]

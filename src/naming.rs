@@ -228,6 +228,7 @@ pub(crate) mod tests {
                 worktree: worktree.map(Into::into),
                 session: session.map(Into::into),
                 fetched: None,
+                operation: None,
                 index: Default::default(),
                 stats: Default::default(),
                 skipped: vec![],

@@ -25,6 +25,9 @@ pub struct SaveOptions {
     pub pin: bool,
     /// Make a checkpoint even when nothing changed since the newest one.
     pub allow_empty: bool,
+    /// On a safety checkpoint: the operation it is taken before (see [`format::Operation`]).
+    /// The library sets it on the safety checkpoints it takes; a save leaves it `None`.
+    pub operation: Option<format::Operation>,
     /// The agent session this checkpoint belongs to. A save with a session is deduplicated
     /// only against a checkpoint of the same session, so that every session has a first
     /// checkpoint of its own, taken before it changed anything.
@@ -87,7 +90,9 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
     } = captured;
     let (head_commit, head_tree, index_state) = (*head_commit, *head_tree, *index_state);
     let existing = store::refs(repo)?;
+    // A safety checkpoint that records an operation is always a new one: undo and redo read it.
     if !options.allow_empty
+        && options.operation.is_none()
         && let Some(same) = unchanged_since(
             repo,
             &existing,
@@ -169,6 +174,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             worktree: worktree.clone(),
             session: options.session.clone(),
             fetched: None,
+            operation: options.operation.clone(),
             index: index_state,
             stats,
             skipped: snap.skipped.clone(),

@@ -99,6 +99,9 @@ fn roll_forward(
             commit,
         },
     )?;
-    let message = format!("before restoring {}", target.id);
-    restore::run(repo, captured, &target, &options, Some(guard), message, ctl).map(|_| ())
+    let safety = restore::Safety {
+        message: format!("before restoring {}", target.id),
+        operation: None,
+    };
+    restore::run(repo, captured, &target, &options, Some(guard), safety, ctl).map(|_| ())
 }

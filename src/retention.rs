@@ -178,6 +178,7 @@ mod tests {
                 worktree: None,
                 session: None,
                 fetched: None,
+                operation: None,
                 index: Default::default(),
                 stats: Default::default(),
                 skipped: vec![],

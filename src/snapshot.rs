@@ -141,6 +141,26 @@ impl Snapshot {
     }
 }
 
+impl Snapshot {
+    /// The tree this snapshot becomes when `writes` are written (replacing what is at their
+    /// paths) and `deletions` removed: what the working tree holds after a restore.
+    pub fn tree_after(
+        &self,
+        repo: &gix::Repository,
+        writes: &[Leaf],
+        deletions: &[BString],
+    ) -> Result<ObjectId> {
+        let mut overrides = self.overrides.clone();
+        for path in deletions {
+            overrides.insert(path.clone(), None);
+        }
+        for leaf in writes {
+            overrides.insert(leaf.path.clone(), Some((leaf.kind, leaf.id)));
+        }
+        write_tree(repo, &self.index, &overrides)
+    }
+}
+
 /// What status said about a tracked path.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Action {

@@ -341,6 +341,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         worktree: fields.worktree,
         session: fields.session,
         fetched: None,
+        operation: None,
         index,
         stats,
         skipped: Vec::new(),

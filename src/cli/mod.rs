@@ -20,6 +20,7 @@ mod output;
 mod pin;
 mod prune;
 mod push;
+mod redo;
 mod render;
 mod restore;
 mod restoring;
@@ -64,8 +65,10 @@ enum Command {
     Diff(diff::Args),
     /// Make the working tree equal to a checkpoint; undoable.
     Restore(restore::Args),
-    /// Go back to the previous checkpoint whose files differ from now; undoable.
+    /// Take back the last thing that happened to the working tree; undoable.
     Undo(undo::Args),
+    /// Take back the last undo; undoable.
+    Redo(redo::Args),
     /// Delete checkpoints (refs and notes).
     Drop(drop::Args),
     /// Apply the retention policy now.
@@ -144,6 +147,7 @@ pub fn run() -> ExitCode {
         Command::Diff(args) => diff::run(&ui, cli.color, args),
         Command::Restore(args) => restore::run(&ui, args),
         Command::Undo(args) => undo::run(&ui, args),
+        Command::Redo(args) => redo::run(&ui, args),
         Command::Drop(args) => drop::run(&ui, args),
         Command::Prune(args) => prune::run(&ui, args),
         Command::Pin(args) => pin::run(&ui, args, true),

@@ -4,14 +4,22 @@ use super::output::Ui;
 use super::restoring::{Flags, housekeeping, report};
 use super::{Failure, open};
 
-/// Go back one step: restore the newest checkpoint of this worktree (other than `pre-restore`
-/// ones) whose files differ from the working tree now. With N, go back N distinct states.
+/// Take back the last thing that happened to the working tree.
 ///
-/// Repeated, it walks further back. Each undo saves a `pre-restore` checkpoint first, so
-/// `git checkpoint restore @` takes it back.
+/// Right after a restore (or a redo), while the files are still as it left them, undo brings
+/// back the state from before it. Otherwise it goes back to the newest earlier state of this
+/// worktree whose files differ from now; repeated, it keeps walking back, never swinging
+/// between two states. With N, it takes N steps. Each step saves a `pre-restore` checkpoint
+/// first, so each can itself be undone; `git checkpoint redo` takes undos back.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  git checkpoint undo              take back the last restore, or go back one state
+  git checkpoint undo 3            three steps back
+  git checkpoint undo --dry-run    what one step would write and delete
+  git checkpoint redo              take the last undo back")]
 pub struct Args {
-    /// How many distinct states to go back.
+    /// How many steps to take.
     #[arg(value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     steps: u32,
     #[command(flatten)]
@@ -27,6 +35,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         &ui.ctl,
     )?;
     report(ui, &args.flags, &restored)?;
+    if restored.steps < args.steps as usize && !args.flags.quiet {
+        ui.warn(&format!(
+            "only {} of {} steps could be undone: there is no earlier state",
+            restored.steps, args.steps
+        ));
+    }
     housekeeping(ui, &args.flags, &restored);
     Ok(())
 }

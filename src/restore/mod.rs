@@ -86,6 +86,9 @@ pub struct Restored {
     pub interrupted: Option<Completed>,
     /// What retention did after the safety checkpoint was made.
     pub housekeeping: Housekeeping,
+    /// How many steps were taken: 1 for a restore; for `undo N` and `redo N`, fewer than N
+    /// when the history ran out (this outcome is then the last step's).
+    pub steps: usize,
 }
 
 impl Restored {
@@ -103,6 +106,7 @@ impl Restored {
             "safety": self.safety.as_ref().map(|s| s.checkpoint().id.clone()),
             "index_restored": self.index_restored,
             "head_moved": self.head_moved.is_some(),
+            "steps": self.steps,
             "interrupted_restore": self.interrupted.as_ref().map(|c| serde_json::json!({
                 "target": c.target,
                 "safety": c.safety,
@@ -125,14 +129,15 @@ pub(crate) struct Obstacle {
 /// Restore `target` over the state `captured`: work it out, then (unless a dry run, or there
 /// is nothing to do) record the safety checkpoint, write the journal, apply, and clear the
 /// journal. Everything that writes needs `guard`, the restore lock of this worktree; a dry run
-/// does not. `message` is the safety checkpoint's message.
+/// does not. `safety` names the safety checkpoint: its message, and the operation it records
+/// (whose `result` is filled in here: the tree the restore leaves).
 pub(crate) fn run(
     repo: &gix::Repository,
     captured: &Captured,
     target: &Checkpoint,
     options: &RestoreOptions,
     guard: Option<&mut Guard>,
-    message: String,
+    safety: Safety,
     ctl: &Control<'_>,
 ) -> Result<Restored> {
     let planned = plan::plan(repo, captured, target, options)?;
@@ -145,6 +150,7 @@ pub(crate) fn run(
         dry_run,
         interrupted: None,
         housekeeping: Housekeeping::default(),
+        steps: 1,
     };
     if options.dry_run || planned.is_noop() {
         return Ok(restored(planned.plan.clone(), None, false, options.dry_run));
@@ -167,12 +173,20 @@ pub(crate) fn run(
         if !extra.is_empty() {
             with_ignored.snap.tree = cur.tree_with(repo, &extra)?;
         }
+        let operation = match safety.operation {
+            Some(mut op) => {
+                op.result = planned.result_tree(repo, cur)?.to_string();
+                Some(op)
+            }
+            None => None,
+        };
         Some(record::record(
             repo,
             &with_ignored,
             &SaveOptions {
-                message: Some(message),
+                message: Some(safety.message),
                 kind: Some(format::KIND_PRE_RESTORE.into()),
+                operation,
                 ..SaveOptions::default()
             },
         )?)
@@ -218,6 +232,13 @@ pub(crate) fn run(
         index_restored,
         false,
     ))
+}
+
+/// The safety checkpoint a restore takes: its message, and the operation it records.
+#[derive(Debug, Clone)]
+pub(crate) struct Safety {
+    pub message: String,
+    pub operation: Option<format::Operation>,
 }
 
 /// During a merge, rebase, cherry-pick, revert or bisect, refuse unless `force`.

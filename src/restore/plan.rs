@@ -39,6 +39,26 @@ impl Planned {
     pub fn is_noop(&self) -> bool {
         self.plan.is_empty() && self.index_tree.is_none()
     }
+
+    /// The tree the working tree holds once this plan is applied over `cur`.
+    pub fn result_tree(
+        &self,
+        repo: &gix::Repository,
+        cur: &snapshot::Snapshot,
+    ) -> Result<ObjectId> {
+        let writes: Vec<Leaf> = self
+            .writes
+            .iter()
+            .filter_map(|c| {
+                c.new.map(|side| Leaf {
+                    path: c.path.clone(),
+                    kind: side.kind,
+                    id: side.id,
+                })
+            })
+            .collect();
+        cur.tree_after(repo, &writes, &self.deletions)
+    }
 }
 
 /// Work out the restore of `target` over the state `captured`. Refuses (before anything is

@@ -407,10 +407,16 @@ fn restore_on_failure_leaves_the_tree_exactly_as_before_and_is_undoable() {
     let safety = lines[1]
         .strip_prefix(&prefix)
         .unwrap_or_else(|| panic!("{:?}", lines[1]));
-    // The checkpoint after the command holds exactly what the restore replaced, so restore
-    // takes it as its safety copy instead of saving a pre-restore checkpoint.
-    assert_eq!(safety, s.after);
-    assert_eq!(repo.checkpoint_ids().len(), 2, "before and after only");
+    // The safety checkpoint holds exactly what the restore replaced: what the command left,
+    // as the checkpoint after it does. It is a checkpoint of its own, recording the restore,
+    // so that `undo` knows what happened last.
+    assert_ne!(safety, s.after);
+    assert_eq!(repo.checkpoint_tree(safety), repo.checkpoint_tree(&s.after));
+    assert_eq!(
+        repo.checkpoint_ids().len(),
+        3,
+        "before, after, and the safety"
+    );
 
     let mut expected = before_files.clone();
     expected.insert("debug.log".into(), "file exec=false \"noise\\n\"".into());

@@ -21,3 +21,4 @@ mod restore;
 mod retention;
 mod save;
 mod share;
+mod undo;
