@@ -24,6 +24,11 @@ use crate::error::{Error, Result};
 use crate::format::{OP_REDO, OP_UNDO, Operation};
 use crate::store::{self, Checkpoint};
 
+/// The tree an operation left.
+fn left(op: &Operation) -> Option<ObjectId> {
+    ObjectId::from_hex(op.result.as_bytes()).ok()
+}
+
 /// One state of the history, newest first.
 #[derive(Debug, Clone)]
 struct Node {
@@ -87,7 +92,7 @@ impl History {
     fn in_effect(&self, now: ObjectId) -> Option<(&Node, &Operation)> {
         for node in &self.nodes {
             if let Some(op) = &node.op {
-                return (op.result == now.to_string()).then_some((node, op));
+                return (left(op) == Some(now)).then_some((node, op));
             }
             if node.tree != now {
                 return None;
@@ -109,7 +114,7 @@ impl History {
         for (i, node) in self.nodes.iter().enumerate() {
             if let Some(op) = &node.op
                 && let Some(target) = op.target.as_deref().and_then(|t| by_id.get(t))
-                && target.tree.to_string() == op.result
+                && left(op) == Some(target.tree)
             {
                 out.push(State {
                     key: format!("{}+", node.id),
@@ -222,7 +227,7 @@ impl History {
                         n.id == id
                             && n.op
                                 .as_ref()
-                                .is_some_and(|o| o.name == OP_UNDO && o.result == now.to_string())
+                                .is_some_and(|o| o.name == OP_UNDO && left(o) == Some(now))
                     })
                 });
                 next.ok_or(Error::NothingToRedo)?
