@@ -62,10 +62,19 @@ pub(crate) struct Step {
 }
 
 /// The history of one worktree.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct History {
     nodes: Vec<Node>,
     imagined: usize,
+    repo: gix::Repository,
+}
+
+impl std::fmt::Debug for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("History")
+            .field("nodes", &self.nodes)
+            .finish()
+    }
 }
 
 impl History {
@@ -84,7 +93,36 @@ impl History {
                 checkpoint: c.clone(),
             });
         }
-        Ok(History { nodes, imagined: 0 })
+        Ok(History {
+            nodes,
+            imagined: 0,
+            repo: repo.clone(),
+        })
+    }
+
+    /// Whether a working tree whose snapshot is `now` still holds what `op` left. Files the
+    /// operation wrote that are ignored now (its tree had them; a snapshot leaves them out)
+    /// count as held while they are there.
+    fn holds(&self, now: ObjectId, op: &Operation) -> bool {
+        let Some(result) = left(op) else {
+            return false;
+        };
+        if result == now {
+            return true;
+        }
+        let Some(workdir) = self.repo.workdir() else {
+            return false;
+        };
+        let Ok(changes) = crate::treediff::changes(&self.repo, Some(now), Some(result)) else {
+            return false;
+        };
+        changes.iter().all(|c| {
+            c.old.is_none()
+                && crate::snapshot::worktree_path(workdir, c.path.as_ref())
+                    .ok()
+                    .and_then(|p| std::fs::symlink_metadata(p).ok())
+                    .is_some_and(|md| !md.is_dir())
+        })
     }
 
     /// The operation in effect when the working tree holds `now`: the newest recorded one, if
@@ -92,7 +130,7 @@ impl History {
     fn in_effect(&self, now: ObjectId) -> Option<(&Node, &Operation)> {
         for node in &self.nodes {
             if let Some(op) = &node.op {
-                return (left(op) == Some(now)).then_some((node, op));
+                return self.holds(now, op).then_some((node, op));
             }
             if node.tree != now {
                 return None;
@@ -227,7 +265,7 @@ impl History {
                         n.id == id
                             && n.op
                                 .as_ref()
-                                .is_some_and(|o| o.name == OP_UNDO && left(o) == Some(now))
+                                .is_some_and(|o| o.name == OP_UNDO && self.holds(now, o))
                     })
                 });
                 next.ok_or(Error::NothingToRedo)?

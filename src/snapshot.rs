@@ -88,6 +88,11 @@ fn base_entry(entry: &gix::index::Entry) -> Option<Blob> {
 }
 
 impl Snapshot {
+    /// The index the snapshot was taken against (for the attributes files are hashed with).
+    pub fn index(&self) -> &gix::index::State {
+        &self.index
+    }
+
     /// The leaf at `path`, if the snapshot has one.
     pub fn leaf(&self, path: &BStr) -> Option<Leaf> {
         let found = match self.overrides.get(path) {

@@ -235,6 +235,11 @@ fn restore_before(
                 ui.info(&restored_line(id, ending, &restored));
                 notices::warn_kept_and_head(ui, &restored);
             }
+            for path in &restored.plan.left_alone {
+                ui.warn(&format!(
+                    "left `{path}` as it is: it changed while the restore ran; `git checkpoint restore {id}` replaces it too"
+                ));
+            }
             notices::housekeeping(ui, &restored.housekeeping, quiet);
         }
         Err(err) => {

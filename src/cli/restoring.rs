@@ -73,14 +73,49 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
         for path in &plan.write {
             writeln!(out, "{}  {}", p.added("W"), quoted(path))?;
         }
+        for path in &plan.left_alone {
+            writeln!(out, "{}  {}", p.deleted("!"), quoted(path))?;
+        }
     }
     // Completing a killed restore first changed files: that is said even with -q.
     if let Some(done) = &restored.interrupted {
         notices::report_completed(ui, done);
     }
-    if flags.quiet {
-        return Ok(());
+    if !flags.quiet {
+        describe(ui, restored);
     }
+    if !plan.left_alone.is_empty() {
+        // The working tree is not the checkpoint: a script must not go on as if it were.
+        let named: Vec<String> = plan
+            .left_alone
+            .iter()
+            .map(|p| format!("`{}`", quote_path(p.as_bytes().into())))
+            .collect();
+        ui.error(&format!(
+            "{} changed while the restore ran and {} left as {} (the rest was restored): {}",
+            files(named.len()),
+            if named.len() == 1 { "was" } else { "were" },
+            if named.len() == 1 {
+                "it is"
+            } else {
+                "they are"
+            },
+            named.join(", ")
+        ));
+        ui.hint("restore again to replace them too: their new content is saved first");
+        return Err(Failure::Exit(1));
+    }
+    Ok(())
+}
+
+/// What follows a restore that made a safety checkpoint: retention's report.
+pub fn housekeeping(ui: &Ui, flags: &Flags, restored: &Restored) {
+    notices::housekeeping(ui, &restored.housekeeping, flags.quiet || flags.json);
+}
+
+/// The lines on stderr that say what a restore did and how to undo it.
+fn describe(ui: &Ui, restored: &Restored) {
+    let plan = &restored.plan;
     let id = &restored.target.id;
     let counts = format!(
         "{} written, {} deleted{}",
@@ -137,10 +172,4 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
         }
         None => {}
     }
-    Ok(())
-}
-
-/// What follows a restore that made a safety checkpoint: retention's report.
-pub fn housekeeping(ui: &Ui, flags: &Flags, restored: &Restored) {
-    notices::housekeeping(ui, &restored.housekeeping, flags.quiet || flags.json);
 }

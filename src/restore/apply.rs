@@ -86,7 +86,7 @@ impl SafetyState<'_> {
 }
 
 /// Writes and deletes files in the working tree, never through a symlink, remembering what it
-/// touched so that a failure can be rolled back.
+/// touched (and the directories it created) so that a failure can be rolled back.
 struct Writer<'a, 'repo> {
     repo: &'repo gix::Repository,
     workdir: &'a Path,
@@ -96,7 +96,14 @@ struct Writer<'a, 'repo> {
     /// tree failed (they are on different file systems).
     in_place: bool,
     pipeline: &'a mut gix::filter::Pipeline<'repo>,
+    /// What the safety checkpoint holds: a file is replaced or deleted only while it still is
+    /// what it holds.
+    state: &'a SafetyState<'a>,
     touched: Vec<BString>,
+    /// Directories created, in order.
+    created: Vec<PathBuf>,
+    /// Paths left as they are because they changed since the safety checkpoint was taken.
+    left_alone: Vec<BString>,
 }
 
 /// What [`apply`] changes: ignored content to remove first, paths to delete, paths to write.
@@ -107,8 +114,12 @@ pub(crate) struct Changes<'a> {
 }
 
 /// Change the working tree at `workdir` as `changes` say, writing files through `tmp_dir`.
-/// When a step fails, or `ctl` is cancelled, every path touched so far is put back as `state`
-/// (what the safety checkpoint holds) has it: the error comes with whether that worked.
+///
+/// A file is replaced or deleted only if it still is what `state` (the safety checkpoint)
+/// holds, checked just before: one that another process changed meanwhile is left as it is,
+/// and returned. When a step fails, or `ctl` is cancelled, every path touched so far is put
+/// back as `state` has it, and the directories created are removed: the error comes with
+/// whether that worked.
 pub(crate) fn apply(
     repo: &gix::Repository,
     workdir: &Path,
@@ -116,7 +127,7 @@ pub(crate) fn apply(
     changes: &Changes<'_>,
     state: &SafetyState<'_>,
     ctl: &Control<'_>,
-) -> std::result::Result<(), (Error, bool)> {
+) -> std::result::Result<Vec<BString>, (Error, bool)> {
     let mut pipeline = repo
         .filter_pipeline(None)
         .context(|| "cannot set up the smudge filters".into())
@@ -128,13 +139,16 @@ pub(crate) fn apply(
         tmp_dir,
         in_place: false,
         pipeline: &mut pipeline,
+        state,
         touched: Vec::new(),
+        created: Vec::new(),
+        left_alone: Vec::new(),
     };
     match writer.apply(changes, ctl) {
-        Ok(()) => Ok(()),
+        Ok(()) => Ok(std::mem::take(&mut writer.left_alone)),
         Err(err) => {
             let touched = std::mem::take(&mut writer.touched);
-            let rolled_back = writer.rollback(&touched, state).is_ok();
+            let rolled_back = writer.rollback(&touched).is_ok();
             Err((err, rolled_back))
         }
     }
@@ -150,37 +164,138 @@ impl Writer<'_, '_> {
             ctl.check()
         };
         for o in changes.obstacles {
-            self.touched.push(o.path.clone());
-            self.remove_any(o.path.as_bstr())?;
+            if self.remove_saved(o.path.as_bstr())? {
+                self.touched.push(o.path.clone());
+            } else {
+                self.left_alone.push(o.path.clone());
+            }
             tick()?;
         }
         // Deeper paths first, so that emptied directories can go.
         for path in changes.deletions.iter().rev() {
-            self.touched.push(path.clone());
-            self.delete(path.as_bstr())?;
+            if self.still_saved(path.as_bstr(), self.state.leaf(path.as_bstr()))? {
+                self.touched.push(path.clone());
+                self.delete(path.as_bstr())?;
+            } else {
+                self.left_alone.push(path.clone());
+            }
             tick()?;
         }
         for change in changes.writes {
             let Some(side) = change.new else { continue };
+            let path = change.path.as_bstr();
+            if self.below_left_alone(path) || !self.replaceable(path, side)? {
+                self.left_alone.push(change.path.clone());
+                tick()?;
+                continue;
+            }
             self.touched.push(change.path.clone());
-            self.write(change.path.as_bstr(), side.kind, side.id)?;
+            self.write(path, side.kind, side.id)?;
             tick()?;
         }
         Ok(())
     }
 
-    /// Put every touched path back as the safety state has it.
-    fn rollback(&mut self, touched: &[BString], state: &SafetyState<'_>) -> Result<()> {
+    /// Whether `path` is at or below a path left alone (an obstacle that changed): its
+    /// content there stays, so nothing is written there.
+    fn below_left_alone(&self, path: &BStr) -> bool {
+        self.left_alone
+            .iter()
+            .any(|p| is_at_or_below(path, p.as_bstr()) || is_at_or_below(p.as_bstr(), path))
+    }
+
+    /// Whether the target's `side` may be written at `path`: what stands there is what the
+    /// safety checkpoint holds (or nothing); or, for an ignored file the plan found already
+    /// equal to the target, it still is (and then it is not rewritten: `Ok(false)` only
+    /// when it changed).
+    fn replaceable(&mut self, path: &BStr, side: crate::treediff::Side) -> Result<bool> {
+        match self.state.leaf(path) {
+            Some(saved) => self.still_saved(path, Some(saved)),
+            None => match self.hash_existing(path)? {
+                None => Ok(true),
+                // The plan found it equal to the target; it is left as it is either way.
+                Some((_, id)) if id == side.id => Ok(true),
+                Some(_) => Ok(false),
+            },
+        }
+    }
+
+    /// Whether the file at `path` still is `saved` (what the safety checkpoint holds), checked
+    /// now by hashing it as a save would. Nothing there, or a directory, is "still saved":
+    /// there is nothing to lose. Something where the safety checkpoint holds nothing is not.
+    fn still_saved(&mut self, path: &BStr, saved: Option<Leaf>) -> Result<bool> {
+        if saved.as_ref().is_some_and(|l| l.kind == EntryKind::Commit) {
+            return Ok(true);
+        }
+        let found = self.hash_existing(path)?;
+        Ok(match (found, saved) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some((kind, id)), Some(saved)) => {
+                id == saved.id && (kind == EntryKind::Link) == (saved.kind == EntryKind::Link)
+            }
+        })
+    }
+
+    /// The file or symlink at `path` hashed as a save would hash it; `None` when there is
+    /// none (nothing, a directory, or a parent that is not a real directory).
+    fn hash_existing(&mut self, path: &BStr) -> Result<Option<(EntryKind, ObjectId)>> {
+        if !self.real_parents(path)? {
+            return Ok(None);
+        }
+        let full = self.full_path(path)?;
+        match fs::symlink_metadata(&full) {
+            Ok(md) if md.is_dir() => return Ok(None),
+            Ok(_) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(Error::Io {
+                    context: format!("cannot inspect `{path}`"),
+                    source,
+                });
+            }
+        }
+        match self
+            .pipeline
+            .worktree_file_to_object(path, self.state.cur.index())
+        {
+            Ok(Some((id, kind, _))) => Ok(Some((kind, id))),
+            Ok(None) => Ok(None),
+            Err(err) => Err(Error::Git {
+                context: format!("cannot read `{path}`"),
+                source: Box::new(err),
+            }),
+        }
+    }
+
+    /// Whether every parent of `path` is a real directory (or missing: then `Ok(false)` too).
+    fn real_parents(&self, path: &BStr) -> Result<bool> {
+        let mut end = 0;
+        while let Some(pos) = path[end..].find_byte(b'/') {
+            let prefix = &path[..end + pos];
+            end += pos + 1;
+            match fs::symlink_metadata(self.full_path(prefix.as_bstr())?) {
+                Ok(md) if md.is_dir() => {}
+                _ => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Put every touched path back as the safety state has it, then remove the directories
+    /// this restore created that are empty again.
+    fn rollback(&mut self, touched: &[BString]) -> Result<()> {
+        let state = self.state;
         let mut result = Ok(());
         for path in touched.iter().rev() {
             let below = state.leaves_at_or_below(path.as_bstr());
             let step = match state.leaf(path.as_bstr()) {
                 Some(leaf) => {
-                    let _ = self.remove_any(path.as_bstr());
+                    let _ = self.remove_for_rollback(path.as_bstr());
                     self.write(path.as_bstr(), leaf.kind, leaf.id)
                 }
                 None if !below.is_empty() => {
-                    let _ = self.remove_any(path.as_bstr());
+                    let _ = self.remove_for_rollback(path.as_bstr());
                     below
                         .iter()
                         .try_for_each(|l| self.write(l.path.as_bstr(), l.kind, l.id))
@@ -191,7 +306,30 @@ impl Writer<'_, '_> {
                 result = step;
             }
         }
+        for dir in std::mem::take(&mut self.created).iter().rev() {
+            // Not empty: something the safety state holds was put back there.
+            let _ = fs::remove_dir(dir);
+        }
         result
+    }
+
+    /// During a rollback, clear `path` for what the safety state holds there: a file or
+    /// symlink this restore wrote, or a directory it created and emptied.
+    fn remove_for_rollback(&mut self, path: &BStr) -> Result<()> {
+        if !self.real_parents(path)? {
+            return Ok(());
+        }
+        let full = self.full_path(path)?;
+        let result = match fs::symlink_metadata(&full) {
+            Ok(md) if md.is_dir() => fs::remove_dir(&full),
+            Ok(_) => fs::remove_file(&full),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(err) => Err(err),
+        };
+        result.map_err(|source| Error::Io {
+            context: format!("cannot remove `{path}`"),
+            source,
+        })
     }
 
     fn full_path(&self, path: &BStr) -> Result<PathBuf> {
@@ -200,7 +338,7 @@ impl Writer<'_, '_> {
 
     /// Create the parent directories of `path`, refusing to go through anything but real
     /// directories.
-    fn parents(&self, path: &BStr) -> Result<()> {
+    fn parents(&mut self, path: &BStr) -> Result<()> {
         let mut end = 0;
         while let Some(pos) = path[end..].find_byte(b'/') {
             let prefix = &path[..end + pos];
@@ -222,6 +360,7 @@ impl Writer<'_, '_> {
                         context: format!("cannot create directory `{}`", prefix.as_bstr()),
                         source,
                     })?;
+                    self.created.push(full);
                 }
                 Err(source) => {
                     return Err(Error::Io {
@@ -271,19 +410,64 @@ impl Writer<'_, '_> {
         Ok(())
     }
 
-    /// Remove a file, symlink or directory tree (an ignored obstacle already saved).
-    fn remove_any(&mut self, path: &BStr) -> Result<()> {
+    /// Remove the ignored (or size-skipped) file, symlink or directory tree at `path` that
+    /// `--force` replaces, once its content is in the safety checkpoint: only if every file
+    /// of it still is what that holds (checked first, all of them); `Ok(false)`, leaving it
+    /// all in place, when one changed or appeared since.
+    fn remove_saved(&mut self, path: &BStr) -> Result<bool> {
+        if !self.real_parents(path)? {
+            return Ok(true);
+        }
         let full = self.full_path(path)?;
-        let result = match fs::symlink_metadata(&full) {
-            Ok(md) if md.is_dir() => fs::remove_dir_all(&full),
-            Ok(_) => fs::remove_file(&full),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(err) => Err(err),
+        let is_dir = match fs::symlink_metadata(&full) {
+            Ok(md) => md.is_dir(),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(true),
+            Err(source) => {
+                return Err(Error::Io {
+                    context: format!("cannot inspect `{path}`"),
+                    source,
+                });
+            }
         };
-        result.map_err(|source| Error::Io {
-            context: format!("cannot remove `{path}`"),
-            source,
-        })
+        let io = |context: String| move |source| Error::Io { context, source };
+        if !is_dir {
+            if !self.still_saved(path, self.state.leaf(path))? {
+                return Ok(false);
+            }
+            fs::remove_file(&full).map_err(io(format!("cannot remove `{path}`")))?;
+            return Ok(true);
+        }
+        // Every file below, without following symlinks; directories deepest last.
+        let mut files = Vec::new();
+        let mut dirs = vec![(full.clone(), BString::from(path))];
+        let mut i = 0;
+        while i < dirs.len() {
+            let (dir, rela) = dirs[i].clone();
+            i += 1;
+            for entry in fs::read_dir(&dir).map_err(io(format!("cannot read `{rela}`")))? {
+                let entry = entry.map_err(io(format!("cannot read `{rela}`")))?;
+                let mut child = rela.clone();
+                child.push(b'/');
+                child.extend_from_slice(entry.file_name().to_string_lossy().as_bytes());
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    dirs.push((entry.path(), child));
+                } else {
+                    files.push((entry.path(), child));
+                }
+            }
+        }
+        for (_, rela) in &files {
+            if !self.still_saved(rela.as_bstr(), self.state.leaf(rela.as_bstr()))? {
+                return Ok(false);
+            }
+        }
+        for (file, rela) in &files {
+            fs::remove_file(file).map_err(io(format!("cannot remove `{rela}`")))?;
+        }
+        for (dir, rela) in dirs.iter().rev() {
+            fs::remove_dir(dir).map_err(io(format!("cannot remove directory `{rela}`")))?;
+        }
+        Ok(true)
     }
 
     fn write(&mut self, path: &BStr, kind: EntryKind, id: ObjectId) -> Result<()> {
@@ -458,13 +642,27 @@ mod tests {
         let id = repo.write_blob(b"content\n")?.detach();
         let link = repo.write_blob(b"f")?.detach();
         let mut pipeline = repo.filter_pipeline(None)?.0;
+        let index = repo.index_or_empty()?;
+        let cur = snapshot::snapshot(
+            &repo,
+            &index,
+            snapshot::Options::default(),
+            &Control::default(),
+        )?;
+        let state = SafetyState {
+            cur: &cur,
+            extra: &[],
+        };
         let mut writer = Writer {
             repo: &repo,
             workdir: work.path(),
             tmp_dir: scratch.path(),
             in_place: false,
             pipeline: &mut pipeline,
+            state: &state,
             touched: Vec::new(),
+            created: Vec::new(),
+            left_alone: Vec::new(),
         };
         fs::write(work.path().join("f"), "old\n")?;
         writer.write(b"f".as_bstr(), EntryKind::Blob, id)?;

@@ -57,6 +57,10 @@ pub struct Plan {
     pub kept: Vec<String>,
     /// Ignored or skipped files standing in the way, replaced because of `force`.
     pub replaced_ignored: Vec<String>,
+    /// Files left as they are because another process changed them (or created them) after
+    /// the safety checkpoint was taken: their new content is in no checkpoint, so they were
+    /// not replaced or deleted. Restoring again saves them first, then replaces them.
+    pub left_alone: Vec<String>,
 }
 
 impl Plan {
@@ -103,6 +107,7 @@ impl Restored {
             "delete": self.plan.delete,
             "kept": self.plan.kept,
             "replaced_ignored": self.plan.replaced_ignored,
+            "left_alone": self.plan.left_alone,
             "safety": self.safety.as_ref().map(|s| s.checkpoint().id.clone()),
             "index_restored": self.index_restored,
             "head_moved": self.head_moved.is_some(),
@@ -208,16 +213,19 @@ pub(crate) fn run(
     };
     let state = apply::SafetyState { cur, extra: &extra };
     let tmp_dir = guard.tmp_dir().to_owned();
-    if let Err((err, rolled_back)) = apply::apply(repo, &workdir, &tmp_dir, &changes, &state, ctl) {
-        if rolled_back {
-            // Put back as it was: nothing left to complete.
-            guard.finish()?;
+    let left_alone = match apply::apply(repo, &workdir, &tmp_dir, &changes, &state, ctl) {
+        Ok(left_alone) => left_alone,
+        Err((err, rolled_back)) => {
+            if rolled_back {
+                // Put back as it was: nothing left to complete.
+                guard.finish()?;
+            }
+            return Err(Error::RestoreFailed {
+                source: Box::new(err),
+                rolled_back,
+            });
         }
-        return Err(Error::RestoreFailed {
-            source: Box::new(err),
-            rolled_back,
-        });
-    }
+    };
     let index_restored = match planned.index_tree {
         Some(tree) => {
             apply::write_index(repo, tree)?;
@@ -226,12 +234,15 @@ pub(crate) fn run(
         None => false,
     };
     guard.finish()?;
-    Ok(restored(
-        planned.plan.clone(),
-        safety,
-        index_restored,
-        false,
-    ))
+    let mut plan = planned.plan.clone();
+    if !left_alone.is_empty() {
+        let left: Vec<String> = left_alone.iter().map(ToString::to_string).collect();
+        plan.write.retain(|p| !left.contains(p));
+        plan.delete.retain(|p| !left.contains(p));
+        plan.replaced_ignored.retain(|p| !left.contains(p));
+        plan.left_alone = left;
+    }
+    Ok(restored(plan, safety, index_restored, false))
 }
 
 /// The safety checkpoint a restore takes: its message, and the operation it records.

@@ -181,16 +181,22 @@ pub(crate) fn plan(
     for change in &writes {
         let path = change.path.as_bstr();
         let Some(side) = change.new else { continue };
-        // Each parent must be a directory, or a file/symlink the checkpoint holds (deleted
-        // first).
+        // Each parent must be a real directory, or a file or symlink the checkpoint holds
+        // (deleted first). Nothing is ever looked up through a symlink: what lies behind one
+        // that stands in the way is not part of the working tree, and only the symlink itself
+        // (which the safety checkpoint holds) is replaced.
         let mut prefix_end = 0;
+        let mut below_real_directories = true;
         while let Some(pos) = path[prefix_end..].find_byte(b'/') {
             let prefix = &path[..prefix_end + pos];
             prefix_end += pos + 1;
             let full = snapshot::worktree_path(&workdir, prefix.as_bstr())?;
             match fs::symlink_metadata(&full) {
-                Err(_) => break,
                 Ok(md) if md.is_dir() => {}
+                Err(_) => {
+                    below_real_directories = false;
+                    break;
+                }
                 Ok(_) => {
                     if cur.leaf(prefix.as_bstr()).is_some() {
                         if !deletions.iter().any(|d| d == prefix) {
@@ -199,9 +205,14 @@ pub(crate) fn plan(
                     } else {
                         obstacles.push(obstacle(prefix.as_bstr()));
                     }
+                    below_real_directories = false;
                     break;
                 }
             }
+        }
+        if !below_real_directories {
+            // Nothing stands at `path` itself once its parent is replaced.
+            continue;
         }
         let full = snapshot::worktree_path(&workdir, path)?;
         let Ok(md) = fs::symlink_metadata(&full) else {

@@ -18,6 +18,7 @@ mod list_show;
 mod naming;
 mod races;
 mod restore;
+mod restore_promise;
 mod retention;
 mod save;
 mod share;

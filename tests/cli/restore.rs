@@ -273,7 +273,7 @@ fn a_restore_that_fails_part_way_puts_the_tree_back() {
 }
 
 /// Write a raw tree object (entries given as mode, name, object id) with the git CLI.
-fn raw_tree(repo: &Repo, entries: &[(&str, &[u8], &str)]) -> String {
+pub(crate) fn raw_tree(repo: &Repo, entries: &[(&str, &[u8], &str)]) -> String {
     let mut bytes = Vec::new();
     for (mode, name, id) in entries {
         bytes.extend_from_slice(mode.as_bytes());
@@ -291,7 +291,7 @@ fn raw_tree(repo: &Repo, entries: &[(&str, &[u8], &str)]) -> String {
 }
 
 /// Make a checkpoint ref (without a note) pointing at a commit of `tree`.
-fn plant_checkpoint(repo: &Repo, id: &str, tree: &str) {
+pub(crate) fn plant_checkpoint(repo: &Repo, id: &str, tree: &str) {
     let commit = repo.git(&[
         "commit-tree",
         tree,

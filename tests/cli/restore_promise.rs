@@ -1,0 +1,374 @@
+//! Restore's promise in the corners: symlinks standing in the way at every depth (the user's
+//! own, or planted to lead outside the working tree or into `.git`), processes writing while a
+//! restore runs, and a restore that fails part-way after creating directories. After every
+//! restore: nothing outside the working tree or inside `.git` changed, and what git itself
+//! sees (`git fsck`, the oracle tree) is what it should be.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::common::Repo;
+use crate::restore::{manifest, plant_checkpoint, raw_tree};
+
+/// Every file below `dir`, with its content, for "nothing changed there" checks.
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let md = fs::symlink_metadata(&path).unwrap();
+            if md.is_dir() {
+                stack.push(path);
+            } else if md.is_file() {
+                out.push((path.clone(), fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The git directory's files that a restore must never change: config, index, HEAD, hooks,
+/// refs of branches (not the object store, not git-checkpoint's own refs and files).
+fn git_dir_guarded(repo: &Repo) -> Vec<(PathBuf, Vec<u8>)> {
+    let git = repo.path().join(".git");
+    let mut out: Vec<(PathBuf, Vec<u8>)> = ["config", "HEAD", "description"]
+        .iter()
+        .filter_map(|f| fs::read(git.join(f)).ok().map(|c| (git.join(f), c)))
+        .collect();
+    out.extend(contents(&git.join("hooks")));
+    out.extend(contents(&git.join("refs/heads")));
+    out.extend(contents(&git.join("info")));
+    out
+}
+
+fn is_symlink(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// A repository with `dir/a.md` committed, a checkpoint of it, and then `dir` replaced by a
+/// symlink to `link_target` (relative to `dir`'s parent, or absolute). Returns the checkpoint.
+fn with_symlink_in_place_of(repo: &Repo, dir: &str, link_target: &str) -> String {
+    repo.write(&format!("{dir}/a.md"), "the checkpoint's a.md\n");
+    repo.write("top.txt", "top\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = repo.save(&["-q"]);
+    fs::remove_dir_all(repo.path().join(dir)).unwrap();
+    std::os::unix::fs::symlink(link_target, repo.path().join(dir)).unwrap();
+    id
+}
+
+#[test]
+fn a_symlink_standing_for_a_directory_is_replaced_never_looked_through() {
+    for depth in ["docs", "a/docs", "a/b/c/docs"] {
+        for flags in [&[][..], &["--force"], &["--staged"]] {
+            let repo = Repo::new();
+            let outside = tempfile::tempdir().unwrap();
+            // The user's own shared docs, with a file of the same name.
+            fs::write(outside.path().join("a.md"), "someone else's a.md\n").unwrap();
+            let id = with_symlink_in_place_of(&repo, depth, outside.path().to_str().unwrap());
+            let outside_before = contents(outside.path());
+            let git_before = git_dir_guarded(&repo);
+
+            // A dry run sees the file to write, not an "ignored file" behind the symlink.
+            let dry = repo.cp(&["restore", &id, "--dry-run"]);
+            assert_eq!(dry.code, 0, "{depth} {flags:?}: {}", dry.stderr);
+            assert!(
+                dry.stdout.contains(&format!("W  {depth}/a.md")),
+                "{depth}: {}",
+                dry.stdout
+            );
+            assert!(!dry.stderr.contains("ignored"), "{depth}: {}", dry.stderr);
+
+            let mut args = vec!["restore", id.as_str()];
+            args.extend_from_slice(flags);
+            let out = repo.cp(&args);
+            assert_eq!(out.code, 0, "{depth} {flags:?}: {}", out.stderr);
+            assert!(!out.stderr.contains("ignored"), "{}", out.stderr);
+            assert_eq!(
+                contents(outside.path()),
+                outside_before,
+                "{depth} {flags:?}"
+            );
+            assert_eq!(git_dir_guarded(&repo), git_before, "{depth} {flags:?}");
+            assert!(!is_symlink(&repo.path().join(depth)));
+            assert_eq!(
+                repo.read(&format!("{depth}/a.md")),
+                "the checkpoint's a.md\n"
+            );
+            assert_eq!(repo.oracle_tree(), repo.checkpoint_tree(&id));
+
+            // The symlink itself is what the safety checkpoint holds: undo puts it back.
+            let undo = repo.cp(&["undo"]);
+            assert_eq!(undo.code, 0, "{}", undo.stderr);
+            assert_eq!(
+                fs::read_link(repo.path().join(depth)).unwrap(),
+                outside.path()
+            );
+            assert_eq!(contents(outside.path()), outside_before);
+            repo.fsck();
+        }
+    }
+}
+
+#[test]
+fn a_symlink_into_the_git_directory_never_lets_restore_touch_it() {
+    for (link, target) in [("hk", ".git"), ("x/hk", "../.git"), ("h", ".git/hooks")] {
+        for flags in [&[][..], &["--force"]] {
+            let repo = Repo::new();
+            // A checkpoint whose tree has `<link>/config`, `<link>/index` and a hook name.
+            let dir = link;
+            repo.write(&format!("{dir}/config"), "[core]\n\tbare = true\n");
+            repo.write(&format!("{dir}/index"), "not an index\n");
+            repo.write(&format!("{dir}/pre-commit"), "#!/bin/sh\nexit 1\n");
+            let id = repo.save(&["-q"]);
+            fs::remove_dir_all(repo.path().join(dir)).unwrap();
+            std::os::unix::fs::symlink(target, repo.path().join(dir)).unwrap();
+            let git_before = git_dir_guarded(&repo);
+            let index_before = fs::read(repo.path().join(".git/index")).unwrap_or_default();
+
+            let mut args = vec!["restore", id.as_str()];
+            args.extend_from_slice(flags);
+            let out = repo.cp(&args);
+            assert_eq!(out.code, 0, "{link} {flags:?}: {}", out.stderr);
+            assert_eq!(git_dir_guarded(&repo), git_before, "{link} {flags:?}");
+            assert_eq!(
+                fs::read(repo.path().join(".git/index")).unwrap_or_default(),
+                index_before
+            );
+            assert!(!repo.path().join(".git/pre-commit").exists());
+            assert!(!repo.path().join(".git/hooks/pre-commit").exists());
+            assert_eq!(repo.read(&format!("{dir}/index")), "not an index\n");
+            repo.git(&["status", "--porcelain"]);
+            repo.fsck();
+        }
+    }
+}
+
+#[test]
+fn an_ignored_symlink_in_the_way_is_named_itself_and_kept_with_force() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "/docs\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "ignore docs"]);
+    // A checkpoint that has docs/a.md (added by force: it is ignored now).
+    repo.write("docs/a.md", "tracked once\n");
+    repo.git(&["add", "-f", "docs/a.md"]);
+    repo.git(&["commit", "-qm", "docs"]);
+    let id = repo.save(&["-q", "--allow-empty"]);
+    repo.git(&["rm", "-q", "--cached", "docs/a.md"]);
+    repo.git(&["commit", "-qm", "untrack docs"]);
+    fs::remove_dir_all(repo.path().join("docs")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("a.md"), "outside\n").unwrap();
+    std::os::unix::fs::symlink(outside.path(), repo.path().join("docs")).unwrap();
+    let outside_before = contents(outside.path());
+
+    let refused = repo.cp(&["restore", &id]).fails_with(1);
+    assert!(refused.stderr.contains("`docs`"), "{}", refused.stderr);
+    assert!(!refused.stderr.contains("docs/a.md"), "{}", refused.stderr);
+    assert!(is_symlink(&repo.path().join("docs")));
+
+    let forced = repo.cp(&["restore", &id, "--force"]).ok();
+    assert!(forced.stdout.contains("R  docs"), "{}", forced.stdout);
+    assert_eq!(contents(outside.path()), outside_before);
+    assert_eq!(repo.read("docs/a.md"), "tracked once\n");
+    // The symlink was kept in the safety checkpoint: undo brings it back (with --force, since
+    // docs/a.md is ignored now, and itself kept in the undo's safety checkpoint).
+    repo.cp(&["undo", "--force"]).ok();
+    assert_eq!(
+        fs::read_link(repo.path().join("docs")).unwrap(),
+        outside.path()
+    );
+    assert_eq!(contents(outside.path()), outside_before);
+}
+
+#[test]
+fn a_symlink_and_a_directory_swap_both_ways_without_force() {
+    let repo = Repo::new();
+    repo.write("real/inside.txt", "inside\n");
+    repo.symlink("real", "d");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "d is a link"]);
+    let link_state = repo.save(&["-q", "--allow-empty"]);
+    fs::remove_file(repo.path().join("d")).unwrap();
+    repo.write("d/one.txt", "one\n");
+    repo.write("d/sub/two.txt", "two\n");
+    let dir_state = repo.save(&["-q"]);
+    for (id, link) in [
+        (&link_state, true),
+        (&dir_state, false),
+        (&link_state, true),
+    ] {
+        let out = repo.cp(&["restore", id]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(is_symlink(&repo.path().join("d")), link);
+        assert_eq!(repo.oracle_tree(), repo.checkpoint_tree(id));
+        assert_eq!(repo.read("real/inside.txt"), "inside\n");
+    }
+}
+
+#[test]
+fn a_fetched_checkpoint_cannot_reach_through_a_symlink_either() {
+    let remote = Repo::init(&["--bare"]);
+    let url = remote.path().to_str().unwrap().to_string();
+    let a = Repo::with_commit(&[("README", "hello\n")]);
+    a.git(&["remote", "add", "origin", &url]);
+    a.git(&["push", "-q", "-u", "origin", "main"]);
+    // Someone else's checkpoint: `hk/config` and `hk/hooks/post-checkout`.
+    let blob = a.git_stdin(
+        &["hash-object", "-w", "--stdin"],
+        b"[core]\n\tbare = true\n",
+    );
+    let hook = a.git_stdin(
+        &["hash-object", "-w", "--stdin"],
+        b"#!/bin/sh\necho pwned\n",
+    );
+    let hooks = raw_tree(&a, &[("100755", b"post-checkout", &hook)]);
+    let hk = raw_tree(
+        &a,
+        &[("100644", b"config", &blob), ("40000", b"hooks", &hooks)],
+    );
+    let readme = a.git(&["rev-parse", "HEAD:README"]);
+    let tree = raw_tree(&a, &[("100644", b"README", &readme), ("40000", b"hk", &hk)]);
+    let id = "20260101-000000-000abc";
+    plant_checkpoint(&a, id, &tree);
+    a.cp(&["push", "origin", id]).ok();
+
+    let b = Repo::new();
+    b.git(&["remote", "add", "origin", &url]);
+    b.git(&["pull", "-q", "origin", "main"]);
+    b.cp(&["fetch", "origin"]).ok();
+    std::os::unix::fs::symlink(".git", b.path().join("hk")).unwrap();
+    let git_before = git_dir_guarded(&b);
+    for flags in [&["--dry-run"][..], &[], &["--force"]] {
+        let mut args = vec!["restore", id];
+        args.extend_from_slice(flags);
+        let out = b.cp(&args);
+        assert_eq!(out.code, 0, "{flags:?}: {}", out.stderr);
+        assert_eq!(git_dir_guarded(&b), git_before, "{flags:?}");
+    }
+    assert_eq!(b.read("hk/config"), "[core]\n\tbare = true\n");
+    b.fsck();
+}
+
+/// A repository whose files go through a slow smudge filter, so that a restore of them takes
+/// seconds: long enough for another process to change files it has not reached yet.
+fn slow_restore_repo(files: usize) -> (Repo, String) {
+    let repo = Repo::new();
+    repo.git(&["config", "filter.slow.smudge", "sleep 0.15; cat"]);
+    repo.git(&["config", "filter.slow.clean", "cat"]);
+    repo.write(".gitattributes", "f* filter=slow\n");
+    for i in 0..files {
+        repo.write(
+            &format!("f{i:02}"),
+            &format!("checkpoint line of f{i:02}\n"),
+        );
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = repo.save(&["-q", "--allow-empty"]);
+    for i in 0..files {
+        repo.write(
+            &format!("f{i:02}"),
+            &format!("work in progress on f{i:02}\n"),
+        );
+    }
+    (repo, id)
+}
+
+#[test]
+fn a_file_changed_while_restore_runs_is_left_alone_never_lost() {
+    let files = 16;
+    let (repo, id) = slow_restore_repo(files);
+    let mut child = std::process::Command::new(crate::common::bin());
+    repo.env(&mut child);
+    let child = child
+        .args(["restore", &id])
+        .current_dir(repo.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // While the restore works through the first files (0.15 s each), another process appends
+    // to the last ones, and stops long before the restore reaches them.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let mut appended = Vec::new();
+    for i in (files - 4)..files {
+        for line in 0..50 {
+            let path = repo.path().join(format!("f{i:02}"));
+            let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+            let text = format!("appended {line} to f{i:02}\n");
+            std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+            appended.push((format!("f{i:02}"), text));
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Every appended line is still in its file: those files were left alone, and said so.
+    for (file, line) in &appended {
+        assert!(
+            repo.read(file).contains(line.trim_end()),
+            "{file}: lost {line:?}"
+        );
+        assert!(stderr.contains(&format!("`{file}`")), "{stderr}");
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an incomplete restore fails: {stderr}"
+    );
+    // The others were restored, and the work in progress before the restore is in its safety
+    // checkpoint.
+    for i in 0..(files - 4) {
+        assert_eq!(
+            repo.read(&format!("f{i:02}")),
+            format!("checkpoint line of f{i:02}\n")
+        );
+    }
+    let safety = repo.checkpoint_ids().last().unwrap().clone();
+    assert_eq!(
+        repo.git(&["show", &format!("refs/checkpoints/{safety}:f00")]),
+        "work in progress on f00"
+    );
+    // Restoring again replaces them: their new content is saved first.
+    let again = repo.cp(&["restore", &id]).ok();
+    assert!(!again.stdout.contains('!'), "{}", again.stdout);
+    let newest = repo.checkpoint_ids().last().unwrap().clone();
+    let kept = repo.git(&[
+        "show",
+        &format!("refs/checkpoints/{newest}:f{:02}", files - 1),
+    ]);
+    assert!(kept.contains("appended 49"), "{kept}");
+    repo.fsck();
+}
+
+#[test]
+fn a_failed_restore_removes_the_directories_it_created() {
+    let repo = Repo::with_commit(&[("keep.txt", "keep\n")]);
+    let before = manifest(repo.path());
+    // A tree deeper than any path the file system takes: 40 levels of 200-byte names.
+    let blob = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"deep\n");
+    let mut tree = raw_tree(&repo, &[("100644", b"leaf.txt", &blob)]);
+    let name = "d".repeat(200);
+    for _ in 0..40 {
+        tree = raw_tree(&repo, &[("40000", name.as_bytes(), &tree)]);
+    }
+    let keep = repo.git(&["rev-parse", "HEAD:keep.txt"]);
+    let top = raw_tree(
+        &repo,
+        &[("40000", b"a", &tree), ("100644", b"keep.txt", &keep)],
+    );
+    let id = "20260101-000000-000def";
+    plant_checkpoint(&repo, id, &top);
+    let out = repo.cp(&["restore", id, "-q"]).fails_with(1);
+    assert!(out.stderr.contains("put back"), "{}", out.stderr);
+    assert_eq!(manifest(repo.path()), before, "no directory left behind");
+    assert!(!repo.path().join("a").exists());
+    repo.fsck();
+}
