@@ -169,6 +169,46 @@ pub struct PruneOptions {
     pub dry_run: bool,
 }
 
+/// How to revert (see [`Checkpoints::revert`]).
+#[derive(Debug, Clone, Default)]
+pub struct RevertOptions {
+    /// Write conflicting files with conflict markers instead of refusing the whole revert.
+    pub markers: bool,
+    /// Only say what would be written and deleted.
+    pub dry_run: bool,
+    /// Revert during a merge, rebase, …, and replace ignored files in the way (kept in the
+    /// safety checkpoint first).
+    pub force: bool,
+}
+
+/// What a revert did (or, for a dry run, would do).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Reverted {
+    /// The start of the step taken back.
+    pub from: Checkpoint,
+    /// Its end.
+    pub to: Checkpoint,
+    /// Files written with conflict markers (with [`RevertOptions::markers`]).
+    pub conflicts: Vec<String>,
+    /// The restore of the merged result: what was written and deleted, the safety checkpoint.
+    pub restored: Restored,
+}
+
+impl Reverted {
+    /// The JSON object every front end gives for a revert: the restore's, plus `from`, `to`
+    /// and `conflicts`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = self.restored.to_json();
+        if let serde_json::Value::Object(map) = &mut value {
+            map.insert("from".into(), self.from.id.clone().into());
+            map.insert("to".into(), self.to.id.clone().into());
+            map.insert("conflicts".into(), self.conflicts.clone().into());
+        }
+        value
+    }
+}
+
 /// A checkpoint [`Checkpoints::drop_checkpoints`] deleted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dropped {
@@ -591,6 +631,96 @@ impl Checkpoints {
         Ok(last)
     }
 
+    /// The step `revert <from> [<to>]` names: `to` defaults to the checkpoint after `from` in
+    /// this worktree's history (what one agent step did); `session:<ID>` as `from` (and no
+    /// `to`) is a whole session, from its first checkpoint to its last.
+    pub fn revert_range(
+        &self,
+        loaded: &Loaded,
+        from: &str,
+        to: Option<&str>,
+    ) -> Result<(Checkpoint, Checkpoint)> {
+        let start = self.resolve(loaded, from)?.clone();
+        if let Some(to) = to {
+            return Ok((start, self.resolve(loaded, to)?.clone()));
+        }
+        if let Some(spec) = from.strip_prefix(format::SESSION_PREFIX) {
+            let session = self.session(loaded, spec)?;
+            let last = loaded
+                .checkpoints
+                .iter()
+                .find(|c| c.meta.session.as_deref() == Some(session.as_str()))
+                .ok_or(Error::UnknownCheckpoint(from.to_string()))?;
+            if last.id == start.id {
+                return Err(Error::InvalidInput(format!(
+                    "session {session} has one checkpoint only: there is no change of it to take back"
+                )));
+            }
+            return Ok((start, last.clone()));
+        }
+        let own: Vec<&Checkpoint> = self.own(loaded).collect();
+        let end = crate::revert::step_after(&own, &start)?.clone();
+        Ok((start, end))
+    }
+
+    /// Take back the change from `from` to `to` from the working tree now, keeping everything
+    /// changed since, by a three-way merge (as `git revert` does; base `to`, ours the working
+    /// tree, theirs `from`). Conflicting files refuse the whole revert, unless
+    /// `options.markers`. A safety checkpoint first; undoable like a restore.
+    pub fn revert(
+        &self,
+        from: &Checkpoint,
+        to: &Checkpoint,
+        options: &RevertOptions,
+        ctl: &Control<'_>,
+    ) -> Result<Reverted> {
+        let restore_options = RestoreOptions {
+            dry_run: options.dry_run,
+            force: options.force,
+            ..RestoreOptions::default()
+        };
+        let mut conflicts = Vec::new();
+        let restored = self.restore_with(&restore_options, ctl, |repo, captured| {
+            let tree = |c: &Checkpoint| store::commit_tree(repo, c.commit);
+            let labels = [
+                format!("checkpoint {}", to.id),
+                "working tree".to_string(),
+                format!("checkpoint {}", from.id),
+            ];
+            let merged = crate::revert::merge(
+                repo,
+                tree(to)?,
+                captured.snap.tree,
+                tree(from)?,
+                [&labels[0], &labels[1], &labels[2]],
+            )?;
+            if !merged.conflicts.is_empty() && !options.markers {
+                return Err(Error::RevertConflicts(merged.conflicts));
+            }
+            conflicts = merged.conflicts;
+            let target =
+                crate::revert::target(repo, merged.tree, captured.head_commit, from, to)?;
+            let all = naming::load_all(repo)?;
+            let history = History::load(repo, &all, self.worktree())?;
+            let operation = Operation {
+                name: format::OP_REVERT.into(),
+                target: Some(from.id.clone()),
+                result: String::new(),
+                cursor: None,
+                chain: history.in_effect_id(captured.snap.tree),
+                undone: None,
+            };
+            let id = target.id.clone();
+            Ok((target, safety(&id, operation)))
+        })?;
+        Ok(Reverted {
+            from: from.clone(),
+            to: to.clone(),
+            conflicts,
+            restored,
+        })
+    }
+
     /// The common course of every restore: refuse during a merge (unless forced); take the
     /// restore lock and complete an interrupted restore (not for a dry run, which writes no
     /// object); capture the working tree; let `choose` pick the target and the safety
@@ -778,6 +908,7 @@ pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
 fn safety(target: &str, operation: Operation) -> Safety {
     let message = match operation.name.as_str() {
         format::OP_RESTORE => format!("before restoring {target}"),
+        format::OP_REVERT => format!("before reverting {target}"),
         name => format!("before restoring {target} ({name})"),
     };
     Safety {

@@ -80,6 +80,12 @@ pub enum Error {
         "nothing to undo: this worktree has no earlier checkpoint whose files differ from the files now"
     )]
     NothingToUndo,
+    /// Taking a step back conflicts with what changed since; nothing was changed.
+    #[error(
+        "the revert conflicts with changes made since, in {}; nothing was changed",
+        list_some(&.0.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>())
+    )]
+    RevertConflicts(Vec<String>),
     /// `redo` found no undo to take back.
     #[error(
         "nothing to redo: redo takes back the last undos, and only while nothing changed since"

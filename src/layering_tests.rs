@@ -37,6 +37,8 @@ const LAYERS: &[(&str, u8)] = &[
     // Recovery of a killed restore; the history undo and redo walk.
     ("recovery", 8),
     ("history", 8),
+    // Taking back one step by a three-way merge.
+    ("revert", 8),
     // Retention.
     ("retention", 9),
     // Sharing through a remote.

@@ -66,6 +66,7 @@ mod recovery;
 mod repo;
 mod restore;
 mod retention;
+mod revert;
 mod sharing;
 mod snapshot;
 mod statcache;
@@ -73,8 +74,8 @@ mod store;
 mod treediff;
 
 pub use checkpoints::{
-    CheckpointEvent, Checkpoints, Diff, Dropped, Observer, PruneOptions, SaveOutcome, Side,
-    is_at_or_below,
+    CheckpointEvent, Checkpoints, Diff, Dropped, Observer, PruneOptions, RevertOptions, Reverted,
+    SaveOutcome, Side, is_at_or_below,
 };
 pub use config::{HookFailure, Policy, Problem, Settings, parse_duration, parse_size};
 pub use control::{Control, Progress};
