@@ -698,8 +698,7 @@ impl Checkpoints {
                 return Err(Error::RevertConflicts(merged.conflicts));
             }
             conflicts = merged.conflicts;
-            let target =
-                crate::revert::target(repo, merged.tree, captured.head_commit, from, to)?;
+            let target = crate::revert::target(repo, merged.tree, captured.head_commit, from, to)?;
             let all = naming::load_all(repo)?;
             let history = History::load(repo, &all, self.worktree())?;
             let operation = Operation {

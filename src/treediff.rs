@@ -43,8 +43,34 @@ pub fn changes(
     old: Option<ObjectId>,
     new: Option<ObjectId>,
 ) -> Result<Vec<FileChange>> {
+    changes_checked(repo, old, new, &|_, _, _| Ok(()))
+}
+
+/// A check of the entries of the new tree that [`changes_checked`] reads: called with the
+/// entry's path, its name and its kind. The path joins every name with `/`, an empty one too.
+pub type NameCheck<'a> = &'a dyn Fn(&BStr, &BStr, EntryKind) -> Result<()>;
+
+/// [`changes`], calling `check` on every entry of `new` that the comparison reads (every
+/// entry of each subtree of `new` that differs from `old`) and stopping at its first error.
+/// A tree from elsewhere may hold names that must never reach the file system (empty, `.`,
+/// `..`, `.git`, holding a `/`), and only the names themselves tell them apart: joined into a
+/// path, `a/b` reads the same as `b` inside `a`.
+pub fn changes_checked(
+    repo: &gix::Repository,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+    check: NameCheck<'_>,
+) -> Result<Vec<FileChange>> {
     let mut out = Vec::new();
-    diff(repo, old, new, &mut BString::default(), &mut out)?;
+    diff(
+        repo,
+        old,
+        new,
+        &mut BString::default(),
+        true,
+        check,
+        &mut out,
+    )?;
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }
@@ -125,6 +151,8 @@ fn diff(
     old: Option<ObjectId>,
     new: Option<ObjectId>,
     prefix: &mut BString,
+    top: bool,
+    check: NameCheck<'_>,
     out: &mut Vec<FileChange>,
 ) -> Result<()> {
     if old == new {
@@ -159,10 +187,15 @@ fn diff(
         };
         let name = left.or(right).map(|e| e.0.clone()).unwrap_or_default();
         let len = prefix.len();
-        if len > 0 {
+        // Below the root every name is joined with `/`, an empty one too, so that the path
+        // shows each name there is.
+        if !top {
             prefix.push_byte(b'/');
         }
         prefix.push_str(&name);
+        if let Some(entry) = right {
+            check(prefix.as_bstr(), entry.0.as_bstr(), entry.1)?;
+        }
         let is_tree = |e: Option<&(BString, EntryKind, ObjectId)>| {
             e.filter(|e| e.1 == EntryKind::Tree).map(|e| e.2)
         };
@@ -171,7 +204,15 @@ fn diff(
                 .map(|e| Side { kind: e.1, id: e.2 })
         };
         // Subtrees on either side recurse; leaves compare directly.
-        diff(repo, is_tree(left), is_tree(right), prefix, out)?;
+        diff(
+            repo,
+            is_tree(left),
+            is_tree(right),
+            prefix,
+            false,
+            check,
+            out,
+        )?;
         let (l, r) = (leaf(left), leaf(right));
         if l != r {
             out.push(FileChange {

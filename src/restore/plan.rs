@@ -85,7 +85,7 @@ pub(crate) fn plan(
         (captured.head_commit != head_then).then(|| captured.head_commit.map(|c| c.to_string()));
 
     let cur = &captured.snap;
-    let mut changes = treediff::changes(repo, Some(cur.tree), Some(target_tree))?;
+    let mut changes = checked_changes(repo, cur.tree, target_tree, &options.paths)?;
     if !options.paths.is_empty() {
         changes.retain(|c| {
             options
@@ -336,9 +336,75 @@ pub fn validate_path(path: &BStr, kind: EntryKind) -> Result<()> {
     Ok(())
 }
 
-/// Validate every path of `tree` (for `--staged`, which writes all of them into the index).
+/// Refuse a tree entry name that git's fsck reports (`emptyName`, `fullPathname`, `hasDot`,
+/// `hasDotdot`, `hasDotgit` in its HFS+ and NTFS spellings, `.gitmodules` as a symlink) and that
+/// git itself will not check out; `path` is where the entry stands, for the message.
+pub fn validate_name(path: &BStr, name: &BStr, kind: EntryKind) -> Result<()> {
+    use gix::validate::path::component::{self, Error as Invalid};
+    let unsafe_name = |reason: &str| Error::UnsafeTree {
+        path: path.to_str_lossy().escape_debug().to_string(),
+        reason: reason.into(),
+    };
+    if name.is_empty() {
+        return Err(unsafe_name("a tree entry has an empty name"));
+    }
+    if name.contains(&b'/') {
+        return Err(unsafe_name("a tree entry's name holds a `/`"));
+    }
+    if name.contains(&0) {
+        return Err(unsafe_name("NUL byte in a name"));
+    }
+    let mode = (kind == EntryKind::Link).then_some(component::Mode::Symlink);
+    let options = component::Options {
+        protect_windows: cfg!(windows),
+        protect_hfs: true,
+        protect_ntfs: true,
+    };
+    gix::validate::path::component(name, mode, options).map_err(|e| unsafe_name(&e.to_string()))?;
+    // git also reads a backslash as a separator when it looks for `.git` (`is_ntfs_dotgit`,
+    // `verify_path`), on every system: `.git\x` and `x\.git` are refused too.
+    if !name.contains(&b'\\') {
+        return Ok(());
+    }
+    for piece in name.split_str(b"\\") {
+        if let Err(e @ (Invalid::DotGitDir | Invalid::SymlinkedGitModules)) =
+            gix::validate::path::component(piece.as_bstr(), mode, options)
+        {
+            return Err(unsafe_name(&e.to_string()));
+        }
+    }
+    Ok(())
+}
+
+/// What differs from the tree `cur` to the tree `target`, refusing every entry name of
+/// `target` that [`validate_name`] refuses on the way to or below `paths` (all of it when
+/// `paths` is empty), before anything is written.
+fn checked_changes(
+    repo: &gix::Repository,
+    cur: ObjectId,
+    target: ObjectId,
+    paths: &[BString],
+) -> Result<Vec<FileChange>> {
+    let relevant = |path: &BStr| {
+        paths.is_empty()
+            || paths
+                .iter()
+                .any(|p| is_at_or_below(path, p.as_bstr()) || is_at_or_below(p.as_bstr(), path))
+    };
+    let check = |path: &BStr, name: &BStr, kind: EntryKind| {
+        if relevant(path) {
+            validate_name(path, name, kind)
+        } else {
+            Ok(())
+        }
+    };
+    treediff::changes_checked(repo, Some(cur), Some(target), &check)
+}
+
+/// Validate every name and path of `tree` (for `--staged`, which writes all of them into the
+/// index).
 fn validate_whole_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
-    let changes = treediff::changes(repo, None, Some(tree))?;
+    let changes = treediff::changes_checked(repo, None, Some(tree), &validate_name)?;
     for change in changes {
         if let Some(side) = change.new {
             validate_path(change.path.as_bstr(), side.kind)?;

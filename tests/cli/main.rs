@@ -16,6 +16,7 @@ mod faults;
 mod hooks;
 mod list_show;
 mod naming;
+mod odd_configs;
 mod races;
 mod restore;
 mod restore_promise;

@@ -1,0 +1,347 @@
+//! Restore, save, diff and the human output under odd input and odd settings (issue 14): tree
+//! entry names git's fsck rejects, control characters in notes, ids and paths,
+//! `core.symlinks=false`, `core.quotePath=false`, abbreviated ids of objects that are not in
+//! the object database, and `core.ignoreCase=true`. git is the oracle throughout.
+
+use std::fs;
+use std::process::Command;
+
+use crate::common::{Repo, Run};
+use crate::restore::{manifest, plant_checkpoint, raw_tree};
+
+/// Run `program` in the repository with its hermetic environment plus `envs`; return (exit
+/// code, stdout bytes, stderr).
+fn run_raw(
+    repo: &Repo,
+    program: &str,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (i32, Vec<u8>, String) {
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(repo.path());
+    repo.env(&mut cmd);
+    cmd.envs(envs.iter().copied());
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Show bytes readably in assertion messages.
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+// ---------------------------------------------------------------------------------------
+// (3) Tree entry names that git's fsck rejects.
+// ---------------------------------------------------------------------------------------
+
+/// One hostile checkpoint: a tree holding `ok.txt` (a healthy file) next to an entry whose
+/// name git's fsck rejects, at the top or inside the directory `d`.
+struct Hostile {
+    what: &'static str,
+    /// The top tree of the checkpoint.
+    tree: String,
+    /// The tree that holds the bad name (the one `git fsck` names).
+    holder: String,
+    /// Whether the bad name is inside `d` (else at the top).
+    nested: bool,
+}
+
+fn hostile_cases(repo: &Repo) -> Vec<Hostile> {
+    let blob = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"pwned\n");
+    let ok = repo.git_stdin(
+        &["hash-object", "-w", "--stdin"],
+        b"ok from the checkpoint\n",
+    );
+    let link_target = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"../../outside");
+    let file_tree = raw_tree(repo, &[("100644", b"f", &blob)]);
+    let hooks = raw_tree(repo, &[("100755", b"post-checkout", &blob)]);
+    // What a checkout of it would make of `.git`: a hook and a config.
+    let git_dir = raw_tree(
+        repo,
+        &[("100644", b"config", &blob), ("40000", b"hooks", &hooks)],
+    );
+    let bad: Vec<(&'static str, &'static str, &'static [u8], &String)> = vec![
+        ("empty name, a directory", "40000", b"", &file_tree),
+        ("empty name, a file", "100644", b"", &blob),
+        ("`.`", "40000", b".", &file_tree),
+        ("`..`", "40000", b"..", &file_tree),
+        ("`.git`", "40000", b".git", &git_dir),
+        ("`.GIT`", "40000", b".GIT", &git_dir),
+        ("`.Git`", "40000", b".Git", &git_dir),
+        ("`.git.` (NTFS)", "40000", b".git.", &git_dir),
+        ("`.git ` (NTFS)", "40000", b".git ", &git_dir),
+        ("`git~1` (NTFS short name)", "40000", b"git~1", &git_dir),
+        (
+            "`.git::$INDEX_ALLOCATION` (NTFS stream)",
+            "40000",
+            b".git::$INDEX_ALLOCATION",
+            &git_dir,
+        ),
+        (
+            "`.g\\u{200c}it` (HFS+ ignorable)",
+            "40000",
+            ".g\u{200c}it".as_bytes(),
+            &git_dir,
+        ),
+        (
+            "`\\u{200f}.GIT\\u{feff}` (HFS+ ignorable)",
+            "40000",
+            "\u{200f}.GIT\u{feff}".as_bytes(),
+            &git_dir,
+        ),
+        (
+            "`.git\\config` (backslash)",
+            "100644",
+            b".git\\config",
+            &blob,
+        ),
+        ("`x\\.git` (backslash)", "40000", b"x\\.git", &git_dir),
+        ("a name holding `/`", "100644", b"d2/f", &blob),
+        ("`../outside`", "100644", b"../outside", &blob),
+        (
+            "`.gitmodules` as a symlink",
+            "120000",
+            b".gitmodules",
+            &link_target,
+        ),
+    ];
+    let mut cases = Vec::new();
+    for (what, mode, name, id) in bad {
+        for nested in [false, true] {
+            let holder = raw_tree(repo, &[(mode, name, id)]);
+            let top = if nested {
+                raw_tree(
+                    repo,
+                    &[("40000", b"d", &holder), ("100644", b"ok.txt", &ok)],
+                )
+            } else {
+                sorted_tree(repo, vec![(mode, name, id), ("100644", b"ok.txt", &ok)])
+            };
+            cases.push(Hostile {
+                what,
+                holder: if nested { holder } else { top.clone() },
+                tree: top,
+                nested,
+            });
+        }
+    }
+    cases
+}
+
+/// A raw tree with its entries in git's order (a directory sorts as its name and `/`), so that
+/// git's own tree walks, which rely on that order, find every entry.
+fn sorted_tree(repo: &Repo, mut entries: Vec<(&str, &[u8], &str)>) -> String {
+    let key = |(mode, name, _): &(&str, &[u8], &str)| {
+        let mut key = name.to_vec();
+        if *mode == "40000" {
+            key.push(b'/');
+        }
+        key
+    };
+    entries.sort_by_key(key);
+    raw_tree(repo, &entries)
+}
+
+/// `git fsck`'s complaints (it may exit non-zero: an empty name is an error).
+fn fsck_output(repo: &Repo) -> String {
+    let (_, stdout, stderr) = run_raw(
+        repo,
+        "git",
+        &["fsck", "--no-dangling", "--no-progress"],
+        &[],
+    );
+    format!("{}{stderr}", text(&stdout))
+}
+
+#[track_caller]
+fn assert_refused(out: &Run, what: &str) {
+    out.assert_no_panic();
+    assert_eq!(out.code, 1, "{what}: {}{}", out.stdout, out.stderr);
+    // (A warning that the planted checkpoint has no note may come first.)
+    assert!(
+        out.stderr.lines().any(|l| l.starts_with("error: refusing")),
+        "{what}: {}",
+        out.stderr
+    );
+}
+
+/// Would git check out `ok.txt` alone from `commit`? Run in a scratch work tree with a scratch
+/// index, so the repository's own are not touched.
+fn git_checks_out_ok_txt(repo: &Repo, commit: &str) -> Option<Vec<u8>> {
+    let scratch = repo.scratch().join("git-checkout-oracle");
+    let _ = fs::remove_dir_all(&scratch);
+    fs::create_dir_all(&scratch).unwrap();
+    let index = repo.scratch().join("git-checkout-oracle-index");
+    let _ = fs::remove_file(&index);
+    let work_tree = format!("--work-tree={}", scratch.display());
+    let (code, _, _) = run_raw(
+        repo,
+        "git",
+        &[&work_tree, "checkout", commit, "--", "ok.txt"],
+        &[("GIT_INDEX_FILE", index.to_str().unwrap())],
+    );
+    (code == 0).then(|| fs::read(scratch.join("ok.txt")).unwrap())
+}
+
+#[test]
+fn every_tree_name_git_fsck_rejects_is_refused_before_anything_is_written() {
+    let repo = Repo::with_commit(&[("ok.txt", "ok\n"), ("d/keep.txt", "keep\n")]);
+    let outside = repo.scratch().join("outside");
+    let cases = hostile_cases(&repo);
+    for (i, case) in cases.iter().enumerate() {
+        plant_checkpoint(&repo, &format!("20200101-000000-{i:03}aaa"), &case.tree);
+    }
+    // git's own verdict on each of these trees.
+    let fsck = fsck_output(&repo);
+    for case in &cases {
+        assert!(
+            fsck.lines().any(|l| l.contains(&case.holder)
+                && (l.starts_with("warning") || l.starts_with("error"))),
+            "git fsck has nothing to say about {} (tree {}):\n{fsck}",
+            case.what,
+            case.holder
+        );
+    }
+
+    for (i, case) in cases.iter().enumerate() {
+        let id = format!("20200101-000000-{i:03}aaa");
+        let what = format!(
+            "{} {}",
+            case.what,
+            if case.nested { "in d/" } else { "at the top" }
+        );
+        let before = manifest(repo.path());
+        let fingerprint = repo.fingerprint();
+        let ids = repo.checkpoint_ids();
+
+        assert_refused(&repo.cp(&["restore", &id]), &what);
+        assert_refused(&repo.cp(&["restore", "--dry-run", &id]), &what);
+        assert_refused(&repo.cp(&["restore", "--dry-run", "--json", &id]), &what);
+        assert_refused(&repo.cp(&["restore", "--staged", &id]), &what);
+        assert_refused(&repo.cp(&["restore", "--force", &id]), &what);
+        if case.nested {
+            assert_refused(&repo.cp(&["restore", &id, "--", "d"]), &what);
+        }
+        // A path that only a naive reading of the bad name leads to is refused, or finds
+        // nothing to restore.
+        for path in ["d/f", "d/hooks/post-checkout"] {
+            let out = repo.cp(&["restore", &id, "--", path]);
+            out.assert_no_panic();
+            assert!(out.code == 0 || out.code == 1, "{what}: {}", out.stderr);
+        }
+        assert_eq!(
+            manifest(repo.path()),
+            before,
+            "{what}: working tree changed"
+        );
+        assert_eq!(
+            repo.fingerprint(),
+            fingerprint,
+            "{what}: index or HEAD changed"
+        );
+        assert_eq!(repo.checkpoint_ids(), ids, "{what}: a checkpoint was made");
+        assert!(!outside.exists(), "{what}: wrote outside the working tree");
+        assert!(
+            !repo.path().join(".git/hooks/post-checkout").exists(),
+            "{what}"
+        );
+        assert_ne!(
+            fs::read(repo.path().join(".git/config")).unwrap(),
+            b"pwned\n"
+        );
+
+        // Reading it is fine: diff and show never crash, whatever they make of it.
+        for args in [
+            vec!["diff", &id],
+            vec!["diff", &id, "--numstat"],
+            vec!["diff", "--name-status", &ids[0], &id],
+            vec!["show", &id],
+            vec!["show", "-p", &id],
+        ] {
+            let out = repo.cp(&args);
+            out.assert_no_panic();
+            assert!(
+                out.code == 0 || (out.code == 1 && out.stderr.starts_with("error:")),
+                "{what}: {args:?}: {}",
+                out.stderr
+            );
+        }
+
+        // A path that does not lead to the bad name restores as git checks it out: from the
+        // same commit, `git checkout <commit> -- ok.txt` is the oracle.
+        let commit = repo.checkpoint_commit(&id);
+        let out = repo.cp(&["restore", &id, "--", "ok.txt"]);
+        out.assert_no_panic();
+        match git_checks_out_ok_txt(&repo, &commit) {
+            Some(content) => {
+                assert_eq!(out.code, 0, "{what}: {}", out.stderr);
+                assert_eq!(fs::read(repo.path().join("ok.txt")).unwrap(), content);
+                let mut expected = before.clone();
+                expected.insert("ok.txt".into(), manifest(repo.path())["ok.txt"].clone());
+                assert_eq!(
+                    manifest(repo.path()),
+                    expected,
+                    "{what}: only ok.txt changed"
+                );
+                assert_eq!(
+                    repo.fingerprint(),
+                    fingerprint,
+                    "{what}: index or HEAD changed"
+                );
+                repo.write("ok.txt", "ok\n");
+            }
+            None => assert_refused(&out, &what),
+        }
+    }
+    repo.write("ok.txt", "ok\n");
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+}
+
+#[test]
+fn an_empty_name_does_not_put_a_subtree_at_the_parent() {
+    // Read naively, `"" -> {f}` inside `d` is `d/f`, and at the top it is `f`: paths that a
+    // healthy tree could hold, and that must not be written from this one.
+    let repo = Repo::with_commit(&[("keep.txt", "keep\n")]);
+    let blob = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"from nowhere\n");
+    let sub = raw_tree(&repo, &[("100644", b"f", &blob)]);
+    let empty_top = raw_tree(&repo, &[("40000", b"", &sub)]);
+    let inner = raw_tree(&repo, &[("40000", b"", &sub)]);
+    let empty_nested = raw_tree(&repo, &[("40000", b"d", &inner)]);
+    for (i, tree) in [empty_top, empty_nested].iter().enumerate() {
+        let id = format!("20200101-000001-{i:03}bbb");
+        plant_checkpoint(&repo, &id, tree);
+        let mut refused = vec![
+            vec!["restore", &id],
+            vec!["restore", "--staged", &id],
+            vec!["restore", "--dry-run", &id],
+        ];
+        let mut harmless = vec![];
+        if i == 0 {
+            // An empty name at the top lies on the way to every path.
+            refused.push(vec!["restore", &id, "--", "f"]);
+            refused.push(vec!["restore", &id, "--", "keep.txt"]);
+        } else {
+            refused.push(vec!["restore", &id, "--", "d"]);
+            harmless.push(vec!["restore", &id, "--", "d/f"]);
+            harmless.push(vec!["restore", &id, "--", "f"]);
+        }
+        for args in refused {
+            assert_refused(&repo.cp(&args), &format!("{args:?}"));
+        }
+        for args in harmless {
+            let out = repo.cp(&args);
+            out.assert_no_panic();
+            assert!(out.code == 0 || out.code == 1, "{args:?}: {}", out.stderr);
+        }
+        assert!(!repo.path().join("f").exists());
+        assert!(!repo.path().join("d").exists());
+        assert_eq!(repo.read("keep.txt"), "keep\n");
+        // diff names the path with its empty component instead of pretending it is `f`.
+        let names = repo.cp(&["diff", "--name-only", &id]).ok().stdout;
+        assert!(!names.lines().any(|l| l == "f" || l == "d/f"), "{names}");
+    }
+}
