@@ -7,7 +7,7 @@ use gix::bstr::ByteSlice;
 use git_checkpoint::{DiffOptions, Error, PatchStyle, Side, quote_path};
 
 use super::notices;
-use super::output::{ColorChoice, Ui};
+use super::output::{ColorChoice, Ui, json_line};
 use super::render::{diff_painter, numstat, stat_entries, stat_width};
 use super::{Failure, open, repo_paths, stat};
 
@@ -116,7 +116,7 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
             writeln!(out, "{}", quote_path(f.path.as_bstr()))?;
         }
     } else if args.json {
-        writeln!(out, "{}", diff.to_json())?;
+        writeln!(out, "{}", json_line(&diff.to_json()))?;
     } else {
         let style = PatchStyle {
             binary: args.binary,

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::output::Ui;
+use super::output::{Ui, printable};
 use super::{Failure, open};
 
 /// Delete checkpoints: their refs and notes, in one transaction.
@@ -25,7 +25,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let chosen = checkpoints.drop_checkpoints(&specs)?;
     let mut out = std::io::stdout().lock();
     for dropped in &chosen {
-        let id = &dropped.id;
+        let id = printable(&dropped.id, false);
         match dropped.commit {
             Some(target) => writeln!(out, "dropped {id} ({target})")?,
             None => writeln!(out, "dropped {id}")?,

@@ -7,7 +7,7 @@ use chrono::Utc;
 use git_checkpoint::Checkpoint;
 
 use super::notices;
-use super::output::{Ui, checkpoint_json, pad, printable, relative_age, short};
+use super::output::{Ui, checkpoint_json, json_line, pad, printable, relative_age, short};
 use super::{Failure, open};
 
 /// List checkpoints, newest first: id, age, commit, kind, files changed since HEAD
@@ -72,7 +72,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     if args.json {
         let array: Vec<_> = shown.iter().map(|c| checkpoint_json(c)).collect();
-        writeln!(out, "{}", serde_json::Value::Array(array))?;
+        writeln!(out, "{}", json_line(&serde_json::Value::Array(array)))?;
         return Ok(());
     }
     render(&mut out, ui, &shown, args.all)?;
@@ -114,7 +114,7 @@ fn render(
                     .to_string();
             }
             [
-                c.id.clone(),
+                printable(&c.id, false),
                 age,
                 short(&c.commit),
                 printable(&c.meta.kind, false),

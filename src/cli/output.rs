@@ -147,7 +147,7 @@ impl Ui {
             std::io::stderr().lock(),
             "{} {}",
             self.err_paint.error("error:"),
-            message.replace(['\n', '\r'], " ")
+            printable(&message.replace(['\n', '\r'], " "), false)
         );
     }
 
@@ -155,14 +155,16 @@ impl Ui {
     pub fn hint(&self, message: &str) {
         let _ = writeln!(
             std::io::stderr().lock(),
-            "{} {message}",
-            self.err_paint.hint("hint:")
+            "{} {}",
+            self.err_paint.hint("hint:"),
+            printable(message, false)
         );
     }
 
-    /// An informational line on stderr.
+    /// An informational line on stderr. Ids, names and paths in it may come from someone
+    /// else's repository: control characters are escaped.
     pub fn info(&self, message: &str) {
-        let _ = writeln!(std::io::stderr().lock(), "{message}");
+        let _ = writeln!(std::io::stderr().lock(), "{}", printable(message, true));
     }
 
     /// Warn about a ref under `refs/checkpoints/` that is left out because it is not a
@@ -196,6 +198,22 @@ impl Ui {
 /// The JSON object of a checkpoint: its note's fields plus `"commit"`.
 pub fn checkpoint_json(c: &Checkpoint) -> serde_json::Value {
     c.to_json()
+}
+
+/// `value` as one line of JSON that is also safe on a terminal: serde escapes the C0 controls,
+/// and this escapes what it leaves raw, DEL and the C1 controls (U+0080–U+009F, among them
+/// CSI and OSC), as `\u00XX`. Outside strings JSON holds none of them, so it stays valid.
+pub fn json_line(value: &serde_json::Value) -> String {
+    let text = value.to_string();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if ('\u{7f}'..='\u{9f}').contains(&c) {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The first 7 hex digits of an id, as git abbreviates by default.
@@ -296,6 +314,22 @@ mod tests {
         assert_eq!(printable("one\ntwo\r", false), "one\\ntwo\\r");
         assert_eq!(printable("one\ntwo", true), "one\ntwo");
         assert_eq!(printable("ünïcode ok", false), "ünïcode ok");
+        assert_eq!(
+            printable("a\u{9b}31mb\u{9d}c\u{7f}", true),
+            "a\\u{9b}31mb\\u{9d}c\\u{7f}"
+        );
+    }
+
+    #[test]
+    fn json_lines_escape_del_and_c1_and_stay_valid() {
+        let value = serde_json::json!({"k\u{9b}": "a\u{1b}b\u{9d}c\u{7f}\u{a0}"});
+        let line = json_line(&value);
+        assert_eq!(line, "{\"k\\u009b\":\"a\\u001bb\\u009dc\\u007f\u{a0}\"}");
+        assert!(!line.chars().any(char::is_control));
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&line).ok(),
+            Some(value)
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use git_checkpoint::PruneOptions;
 
-use super::output::{Ui, checkpoint_json};
+use super::output::{Ui, checkpoint_json, json_line, printable};
 use super::{Failure, open};
 
 /// Apply the retention policy now: delete the checkpoints it does not keep, and notes whose
@@ -46,7 +46,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     if args.json {
         let array: Vec<_> = pruned.removed.iter().map(checkpoint_json).collect();
-        writeln!(out, "{}", serde_json::Value::Array(array))?;
+        writeln!(out, "{}", json_line(&serde_json::Value::Array(array)))?;
     } else {
         for c in &pruned.removed {
             writeln!(
@@ -57,7 +57,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 } else {
                     "pruned"
                 },
-                c.id,
+                printable(&c.id, false),
                 c.commit
             )?;
         }

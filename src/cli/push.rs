@@ -5,7 +5,7 @@ use std::io::Write;
 
 use git_checkpoint::{Checkpoint, Checkpoints, Error, quote_path};
 
-use super::output::Ui;
+use super::output::{Ui, printable};
 use super::render::checkpoints as count_checkpoints;
 use super::{Failure, open};
 
@@ -58,11 +58,15 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     if args.dry_run {
         for e in &checkpoints.exposure(&chosen)? {
             match e.paths.len() {
-                0 => writeln!(out, "{}  no files outside its HEAD commit", e.id)?,
+                0 => writeln!(
+                    out,
+                    "{}  no files outside its HEAD commit",
+                    printable(&e.id, false)
+                )?,
                 n => writeln!(
                     out,
                     "{}  {n} file{} not in its HEAD commit:",
-                    e.id,
+                    printable(&e.id, false),
                     if n == 1 { "" } else { "s" }
                 )?,
             }

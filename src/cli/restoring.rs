@@ -6,7 +6,7 @@ use git_checkpoint::{Checkpoints, RestoreOptions, Restored, Saved, quote_path};
 
 use super::Failure;
 use super::notices;
-use super::output::Ui;
+use super::output::{Ui, json_line};
 use super::render::files;
 
 /// Flags shared by `restore` and `undo`.
@@ -58,8 +58,7 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
     let plan = &restored.plan;
     let mut out = std::io::stdout().lock();
     if flags.json {
-        let value = restored.to_json();
-        writeln!(out, "{value}")?;
+        writeln!(out, "{}", json_line(&restored.to_json()))?;
     } else {
         let p = &ui.out_paint;
         // Paths as git quotes them: a checkpoint's tree may come from someone else.

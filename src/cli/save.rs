@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use git_checkpoint::{Error, SaveOptions, Saved, format};
 
 use super::notices;
-use super::output::{Ui, checkpoint_json};
+use super::output::{Ui, checkpoint_json, json_line};
 use super::{Failure, open};
 
 /// Snapshot the working tree: tracked files as they are on disk, and untracked files that are
@@ -164,7 +164,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", checkpoint_json(checkpoint))?;
+        writeln!(out, "{}", json_line(&checkpoint_json(checkpoint)))?;
     } else {
         writeln!(out, "{}", checkpoint.id)?;
     }

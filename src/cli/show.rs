@@ -7,7 +7,7 @@ use chrono::Utc;
 use git_checkpoint::{Checkpoint, DiffOptions, PatchStyle, Side};
 
 use super::notices;
-use super::output::{ColorChoice, Ui, checkpoint_json, printable, relative_age};
+use super::output::{ColorChoice, Ui, checkpoint_json, json_line, printable, relative_age};
 use super::render::{diff_painter, human_size, stat_entries, stat_width};
 use super::{Failure, open, stat};
 
@@ -40,7 +40,7 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     ui.warn_damaged([checkpoint]);
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", checkpoint_json(checkpoint))?;
+        writeln!(out, "{}", json_line(&checkpoint_json(checkpoint)))?;
         return Ok(());
     }
     header(&mut out, ui, checkpoint)?;
@@ -72,7 +72,12 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
 fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> {
     let p = &ui.out_paint;
     let m = &c.meta;
-    writeln!(out, "{} {}", p.id("checkpoint"), p.id(&c.id))?;
+    writeln!(
+        out,
+        "{} {}",
+        p.id("checkpoint"),
+        p.id(&printable(&c.id, false))
+    )?;
     writeln!(out, "commit    {}", c.commit)?;
     if let Some(created) = m.created() {
         writeln!(
@@ -150,7 +155,7 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
         writeln!(
             out,
             "meta      {}",
-            serde_json::Value::Object(m.meta.clone())
+            json_line(&serde_json::Value::Object(m.meta.clone()))
         )?;
     }
     Ok(())

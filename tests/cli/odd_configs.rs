@@ -345,3 +345,159 @@ fn an_empty_name_does_not_put_a_subtree_at_the_parent() {
         assert!(!names.lines().any(|l| l == "f" || l == "d/f"), "{names}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// (5) Control characters in notes, ids and paths never reach the terminal raw.
+// ---------------------------------------------------------------------------------------
+
+/// C0 (ESC), DEL and C1 controls: CSI (U+009B), OSC (U+009D) and ST (U+009C).
+const HOSTILE: &str = "x\u{9b}31m\u{9d}0;title\u{9c}\u{1b}[2J\u{7f}y";
+
+/// No control character other than newlines (and tabs, where `tabs`).
+#[track_caller]
+fn assert_terminal_safe(what: &str, output: &str, tabs: bool) {
+    let bad: Vec<char> = output
+        .chars()
+        .filter(|c| c.is_control() && *c != '\n' && !(tabs && *c == '\t'))
+        .collect();
+    assert!(bad.is_empty(), "{what} printed {bad:?} raw: {output:?}");
+}
+
+/// Rewrite the note of checkpoint `id` with `edit`.
+fn edit_note(repo: &Repo, id: &str, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut note: serde_json::Value = serde_json::from_str(&repo.note(id)).unwrap();
+    edit(&mut note);
+    let file = repo.scratch().join("note.json");
+    fs::write(&file, note.to_string()).unwrap();
+    repo.git(&[
+        "notes",
+        "--ref=checkpoints",
+        "add",
+        "-f",
+        "-F",
+        file.to_str().unwrap(),
+        &repo.checkpoint_commit(id),
+    ]);
+}
+
+#[test]
+fn control_characters_from_a_note_are_escaped_in_everything_printed_for_humans() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    repo.write("a.txt", "changed\n");
+    let id = repo.save(&["-m", "plain"]);
+    let hostile = serde_json::Value::from(HOSTILE);
+    edit_note(&repo, &id, |note| {
+        for key in ["name", "message", "kind", "session", "agent", "worktree"] {
+            note[key] = hostile.clone();
+        }
+        note["head"]["ref"] = format!("refs/heads/{HOSTILE}").into();
+        note["skipped"] = serde_json::json!([
+            {"path": HOSTILE, "reason": HOSTILE, "size": 1},
+            {"path": "big.bin", "reason": "too-large", "size": 734003200u64}
+        ]);
+        note["meta"] = serde_json::json!({ HOSTILE: HOSTILE, "nested": { "k": [HOSTILE] } });
+        note["fetched"] = serde_json::json!({"remote": HOSTILE, "at": HOSTILE});
+    });
+    let note: serde_json::Value = serde_json::from_str(&repo.note(&id)).unwrap();
+    assert_eq!(
+        note["meta"][HOSTILE], HOSTILE,
+        "the note holds the raw characters"
+    );
+
+    for args in [
+        vec!["show", id.as_str()],
+        vec!["show", "-p", id.as_str()],
+        vec!["list"],
+        vec!["list", "--all"],
+        vec!["ls", "--all", "-n", "1"],
+    ] {
+        let out = repo.cp(&args).ok();
+        assert_terminal_safe(&format!("{args:?} stdout"), &out.stdout, false);
+        assert_terminal_safe(&format!("{args:?} stderr"), &out.stderr, false);
+    }
+    let show = repo.cp(&["show", &id]).ok().stdout;
+    assert!(show.contains("x\\u{9b}31m\\u{9d}0;title"), "{show}");
+    // The `meta` line is JSON still, with the controls as JSON escapes.
+    let meta = show
+        .lines()
+        .find_map(|l| l.strip_prefix("meta      "))
+        .unwrap_or_else(|| panic!("no meta line: {show}"));
+    let parsed: serde_json::Value = serde_json::from_str(meta).unwrap();
+    assert_eq!(parsed, note["meta"]);
+    assert!(
+        meta.contains("\\u009b") && meta.contains("\\u009d"),
+        "{meta}"
+    );
+
+    // --json: valid JSON that means exactly what the note says, with no raw control.
+    for args in [
+        vec!["show", "--json", id.as_str()],
+        vec!["list", "--all", "--json"],
+    ] {
+        let out = repo.cp(&args).ok();
+        assert_terminal_safe(&format!("{args:?}"), &out.stdout, false);
+        let value: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let shown = if value.is_array() { &value[0] } else { &value };
+        for key in [
+            "name", "message", "kind", "session", "meta", "skipped", "fetched",
+        ] {
+            assert_eq!(shown[key], note[key], "{args:?} {key}");
+        }
+    }
+
+    // Restoring it reports without raw controls either (the names in its messages).
+    let out = repo.cp(&["restore", "--dry-run", &id]).ok();
+    assert_terminal_safe("restore --dry-run stderr", &out.stderr, false);
+    let out = repo.cp(&["restore", &id]).ok();
+    assert_terminal_safe("restore stderr", &out.stderr, false);
+}
+
+#[test]
+fn control_characters_in_ids_and_paths_are_escaped() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    // A checkpoint ref whose name git allows but holds a C1 control (not made by this tool,
+    // e.g. fetched by hand), and a checkpoint whose paths hold controls.
+    let weird_id = "20200101-000000-000\u{9b}2J";
+    let commit = repo.git(&["rev-parse", "HEAD"]);
+    repo.git(&[
+        "update-ref",
+        &format!("refs/checkpoints/{weird_id}"),
+        &commit,
+    ]);
+    let csi_path = "csi\u{9b}31m.txt";
+    let esc_path = "esc\u{1b}]0;t\u{7}.txt";
+    repo.write(csi_path, "c1\n");
+    repo.write(esc_path, "c0\n");
+    let id = repo.save(&[]);
+    repo.write(csi_path, "c1 changed\n");
+    repo.remove(esc_path);
+
+    for args in [
+        vec!["list"],
+        vec!["list", "--json"],
+        vec!["show", weird_id],
+        vec!["show", &id],
+        vec!["diff", &id],
+        vec!["diff", &id, "--stat"],
+        vec!["diff", &id, "--name-only"],
+        vec!["diff", &id, "--json"],
+        vec!["restore", "--dry-run", &id],
+        vec!["restore", "--dry-run", "--json", &id],
+    ] {
+        let out = repo.cp(&args);
+        out.assert_no_panic();
+        assert_terminal_safe(&format!("{args:?} stdout"), &out.stdout, true);
+        assert_terminal_safe(&format!("{args:?} stderr"), &out.stderr, false);
+    }
+    let list = repo.cp(&["list"]).ok().stdout;
+    assert!(list.contains("20200101-000000-000\\u{9b}2J"), "{list}");
+    // The paths are quoted as git quotes them.
+    let names = repo.cp(&["diff", &id, "--name-only"]).ok().stdout;
+    assert_eq!(
+        names, "\"csi\\302\\23331m.txt\"\n\"esc\\033]0;t\\a.txt\"\n",
+        "{names}"
+    );
+    let out = repo.cp(&["drop", weird_id]).ok();
+    assert_terminal_safe("drop", &out.stdout, false);
+    assert!(out.stdout.contains("\\u{9b}"), "{}", out.stdout);
+}
