@@ -56,6 +56,18 @@ pub(crate) fn to_worktree(
     })
 }
 
+/// What kind of file is written for a tree entry of `kind`: with `core.symlinks=false` a
+/// symlink is written as git writes it then, a plain (not executable) file holding the link's
+/// target, unfiltered.
+pub(crate) fn kind_on_disk(repo: &gix::Repository, kind: EntryKind) -> EntryKind {
+    let symlinks = repo.filesystem_options().map_or(true, |caps| caps.symlink);
+    if kind == EntryKind::Link && !symlinks {
+        EntryKind::Blob
+    } else {
+        kind
+    }
+}
+
 /// The state the safety checkpoint holds: the snapshot taken before the restore, plus ignored
 /// content that `--force` replaces.
 pub(crate) struct SafetyState<'a> {
@@ -232,7 +244,8 @@ impl Writer<'_, '_> {
             (None, _) => true,
             (Some(_), None) => false,
             (Some((kind, id)), Some(saved)) => {
-                id == saved.id && (kind == EntryKind::Link) == (saved.kind == EntryKind::Link)
+                let expected = kind_on_disk(self.repo, saved.kind);
+                id == saved.id && (kind == EntryKind::Link) == (expected == EntryKind::Link)
             }
         })
     }
@@ -491,6 +504,7 @@ impl Writer<'_, '_> {
             EntryKind::Link => data,
             _ => to_worktree(self.pipeline, &data, path)?,
         };
+        let kind = kind_on_disk(self.repo, kind);
         if !self.in_place {
             if self.write_through_tmp(path, &full, kind, &content)? {
                 return Ok(());

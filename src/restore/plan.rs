@@ -8,7 +8,7 @@ use gix::ObjectId;
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::objs::tree::EntryKind;
 
-use super::apply::{blob, to_worktree};
+use super::apply::{blob, kind_on_disk, to_worktree};
 use super::{Obstacle, Plan, RestoreOptions};
 use crate::capture::Captured;
 use crate::error::{Context, Error, Result};
@@ -524,6 +524,17 @@ fn same_content(
     id: ObjectId,
     md: &fs::Metadata,
 ) -> Result<bool> {
+    if kind_on_disk(repo, kind) != kind {
+        // A symlink written as a plain file: its content is the target, unfiltered.
+        if !md.is_file() {
+            return Ok(false);
+        }
+        let have = fs::read(full).map_err(|source| Error::UnreadableFile {
+            path: path.to_string(),
+            source,
+        })?;
+        return Ok(blob(repo, id)? == have);
+    }
     match kind {
         EntryKind::Link => {
             if !md.is_symlink() {

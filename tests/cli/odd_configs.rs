@@ -501,3 +501,90 @@ fn control_characters_in_ids_and_paths_are_escaped() {
     assert_terminal_safe("drop", &out.stdout, false);
     assert!(out.stdout.contains("\\u{9b}"), "{}", out.stdout);
 }
+
+// ---------------------------------------------------------------------------------------
+// (6) core.symlinks=false: a symlink is a plain file holding its target, as git writes it.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn without_symlinks_restore_writes_what_git_checkout_writes_and_save_keeps_the_link() {
+    let repo = Repo::with_commit(&[("target.txt", "the target\n"), ("dir/x", "x\n")]);
+    repo.symlink("target.txt", "link");
+    repo.symlink("../target.txt", "dir/up");
+    repo.write(".gitattributes", "* text=auto eol=crlf\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "links"]);
+    // A symlink the index does not know, only in the checkpoint.
+    repo.symlink("dir", "untracked-link");
+    let id = repo.save(&[]);
+    let saved_tree = repo.checkpoint_tree(&id);
+
+    repo.git(&["config", "core.symlinks", "false"]);
+    for path in ["link", "dir/up", "untracked-link"] {
+        repo.remove(path);
+    }
+    repo.cp(&["restore", &id]).ok();
+    let ours = manifest(repo.path());
+
+    // git, told the same, on the same paths: `git checkout` of the tracked ones, and of the
+    // untracked one from the checkpoint commit into a scratch index.
+    for path in ["link", "dir/up", "untracked-link"] {
+        repo.remove(path);
+    }
+    repo.git(&["checkout", "--", "link", "dir/up"]);
+    let index = repo.scratch().join("symlinks-oracle-index");
+    let (code, _, stderr) = run_raw(
+        &repo,
+        "git",
+        &[
+            "checkout",
+            &repo.checkpoint_commit(&id),
+            "--",
+            "untracked-link",
+        ],
+        &[("GIT_INDEX_FILE", index.to_str().unwrap())],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let git = manifest(repo.path());
+    assert_eq!(ours, git);
+    for (path, target) in [("link", "target.txt"), ("dir/up", "../target.txt")] {
+        let md = fs::symlink_metadata(repo.path().join(path)).unwrap();
+        assert!(md.is_file(), "{path} is a plain file");
+        // Unfiltered (no CRLF), not executable: exactly what git wrote.
+        assert_eq!(fs::read(repo.path().join(path)).unwrap(), target.as_bytes());
+    }
+
+    // Saving again keeps the tracked links as links (the index says so), and gives what
+    // `git add -A` gives: the untracked one, now a plain file, is a plain file.
+    let again = repo.save(&["--allow-empty"]);
+    assert_eq!(repo.checkpoint_tree(&again), repo.oracle_tree());
+    let ls = repo.git(&["ls-tree", "-r", &repo.checkpoint_commit(&again)]);
+    assert!(
+        ls.lines()
+            .any(|l| l.starts_with("120000") && l.ends_with("\tlink")),
+        "{ls}"
+    );
+    assert!(
+        ls.lines()
+            .any(|l| l.starts_with("120000") && l.ends_with("\tdir/up")),
+        "{ls}"
+    );
+    // Without the untracked link, the round trip gives the tree first saved.
+    repo.remove("untracked-link");
+    let third = repo.save(&[]);
+    let without = repo.git(&[
+        "rev-parse",
+        &format!("{}^{{tree}}", repo.checkpoint_commit(&third)),
+    ]);
+    assert_eq!(
+        repo.git(&["ls-tree", "-r", &without]),
+        repo.git(&["ls-tree", "-r", &saved_tree])
+            .lines()
+            .filter(|l| !l.ends_with("\tuntracked-link"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    // A restore onto those plain files has nothing to write.
+    let out = repo.cp(&["restore", "--dry-run", &third]).ok();
+    assert_eq!(out.stdout, "", "{}", out.stderr);
+}
