@@ -19,7 +19,7 @@ use crate::format::{self, Operation};
 use crate::history::{History, Step};
 use crate::journal::{self, Completed, Guard, Interrupted};
 use crate::naming::{self, Loaded};
-use crate::patch::{PatchPaint, PatchStyle};
+use crate::patch::{PatchPaint, PatchStyle, Quoting};
 use crate::record::{self, Housekeeping, SaveOptions, Saved};
 use crate::restore::{self, RestoreOptions, Restored, Safety};
 use crate::retention::{self, Pruned};
@@ -517,6 +517,13 @@ impl Checkpoints {
                     .tree
             }
         }))
+    }
+
+    /// How paths are quoted in output, as `core.quotePath` says.
+    pub fn quoting(&self) -> Quoting {
+        Quoting {
+            non_ascii: self.settings.quote_path,
+        }
     }
 
     /// Rename detection as git does it: `-M` (`flag`), `--no-renames` (`off`), else

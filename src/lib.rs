@@ -83,7 +83,7 @@ pub use diff::{DiffOptions, FileDiff, Hunk, Line, Status};
 pub use error::{Error, Result};
 pub use journal::{Completed, Interrupted};
 pub use naming::Loaded;
-pub use patch::{PatchPaint, PatchStyle, Plain, quote_path, rename_name};
+pub use patch::{PatchPaint, PatchStyle, Plain, Quoting, quote_path, rename_name};
 pub use record::{Housekeeping, SaveOptions, Saved};
 pub use restore::{Plan, RestoreOptions, Restored};
 pub use retention::Pruned;

@@ -75,40 +75,84 @@ pub fn rename_name(a: &str, b: &str) -> String {
     }
 }
 
-/// A path as git prints it with `core.quotePath` on: in double quotes with C escapes when it
-/// holds control characters, quotes, backslashes or non-ASCII bytes.
-pub fn quote_path(path: &BStr) -> String {
-    let needs = path
-        .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\' || b >= 0x7f);
-    if !needs {
-        return path.to_str_lossy().into_owned();
+/// How paths are quoted for output: git's `quote_c_style` under `core.quotePath`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quoting {
+    /// `core.quotePath` (on by default): bytes from 0x80 up are quoted as octal escapes too.
+    /// Off, UTF-8 is printed as it is, except for what must never reach a terminal raw: the C1
+    /// controls (U+0080–U+009F, CSI and OSC among them) and bytes that are not UTF-8, which
+    /// are then escaped where git would print them raw.
+    pub non_ascii: bool,
+}
+
+impl Default for Quoting {
+    fn default() -> Self {
+        Quoting { non_ascii: true }
     }
-    let mut out = String::from("\"");
-    for &b in path.iter() {
-        match b {
-            b'\x07' => out.push_str("\\a"),
-            b'\x08' => out.push_str("\\b"),
-            b'\t' => out.push_str("\\t"),
-            b'\n' => out.push_str("\\n"),
-            b'\x0b' => out.push_str("\\v"),
-            b'\x0c' => out.push_str("\\f"),
-            b'\r' => out.push_str("\\r"),
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b if !(0x20..0x7f).contains(&b) => out.push_str(&format!("\\{b:03o}")),
-            b => out.push(b as char),
+}
+
+impl Quoting {
+    /// Whether `path` is printed in quotes.
+    pub fn needs_quotes(self, path: &BStr) -> bool {
+        path.char_indices()
+            .any(|(start, end, c)| self.escaped(&path[start..end], c))
+    }
+
+    /// Whether the bytes `raw` of the char `c` (U+FFFD for bytes that are not UTF-8) are
+    /// escaped.
+    fn escaped(self, raw: &[u8], c: char) -> bool {
+        match raw {
+            [b] if b.is_ascii() => *b < 0x20 || *b == b'"' || *b == b'\\' || *b == 0x7f,
+            _ if self.non_ascii => true,
+            _ => {
+                ('\u{80}'..='\u{9f}').contains(&c)
+                    || (c == '\u{fffd}' && raw != "\u{fffd}".as_bytes())
+            }
         }
     }
-    out.push('"');
-    out
+
+    /// `path` as git prints it: as it is, or in double quotes with C escapes.
+    pub fn quote(self, path: &BStr) -> String {
+        if !self.needs_quotes(path) {
+            return path.to_str_lossy().into_owned();
+        }
+        let mut out = String::from("\"");
+        for (start, end, c) in path.char_indices() {
+            let raw = &path[start..end];
+            if !self.escaped(raw, c) {
+                out.push_str(&raw.to_str_lossy());
+                continue;
+            }
+            for &b in raw.iter() {
+                match b {
+                    b'\x07' => out.push_str("\\a"),
+                    b'\x08' => out.push_str("\\b"),
+                    b'\t' => out.push_str("\\t"),
+                    b'\n' => out.push_str("\\n"),
+                    b'\x0b' => out.push_str("\\v"),
+                    b'\x0c' => out.push_str("\\f"),
+                    b'\r' => out.push_str("\\r"),
+                    b'"' => out.push_str("\\\""),
+                    b'\\' => out.push_str("\\\\"),
+                    b => out.push_str(&format!("\\{b:03o}")),
+                }
+            }
+        }
+        out.push('"');
+        out
+    }
+}
+
+/// A path as git prints it with `core.quotePath` on (the default): see [`Quoting`].
+pub fn quote_path(path: &BStr) -> String {
+    Quoting::default().quote(path)
 }
 
 /// `a/` or `b/` prefixed path, quoted as a whole as git does.
-fn prefixed(prefix: &str, path: &BStr) -> String {
+fn prefixed(prefix: &str, path: &BStr, quoting: Quoting) -> String {
     let mut full = prefix.as_bytes().to_vec();
     full.extend_from_slice(path);
-    quote_path(full.as_bstr())
+    quoting.quote(full.as_bstr())
 }
 
 fn mode(kind: EntryKind) -> &'static str {
@@ -131,6 +175,8 @@ fn abbrev(repo: &gix::Repository, id: ObjectId) -> String {
 pub struct PatchStyle {
     /// `--binary`: binary patches and full index lines.
     pub binary: bool,
+    /// How paths are quoted (`core.quotePath`).
+    pub quoting: Quoting,
 }
 
 /// Write a patch of `files` in git's unified format, reading blobs from `repo`.
@@ -184,6 +230,8 @@ fn render_file(
     let new_path = f.path.as_bstr();
     let old_path = f.old_path.as_ref().map_or(new_path, |p| p.as_bstr());
     let meta = |s: String| paint.meta(&s);
+    let quote_path = |path: &BStr| style.quoting.quote(path);
+    let prefixed = |prefix: &str, path: &BStr| prefixed(prefix, path, style.quoting);
     writeln!(
         out,
         "{}",
@@ -396,6 +444,19 @@ mod tests {
         assert_eq!(base85(b"\0\0\0\0"), b"00000");
         assert_eq!(base85(&[0xff, 0xff, 0xff, 0xff]), b"|NsC0");
         assert_eq!(base85(b"a"), base85(b"a\0\0\0"));
+    }
+
+    #[test]
+    fn without_quote_path_utf8_is_raw_but_controls_are_not() {
+        let quote = |path: &[u8]| Quoting { non_ascii: false }.quote(path.as_bstr());
+        assert_eq!(quote("ü/naïve".as_bytes()), "ü/naïve");
+        assert_eq!(quote("ü\tx".as_bytes()), "\"ü\\tx\"");
+        assert_eq!(quote(b"a\\b"), "\"a\\\\b\"");
+        assert_eq!(quote(b"del\x7f"), "\"del\\177\"");
+        // C1 controls and bytes that are not UTF-8 are escaped, never printed raw.
+        assert_eq!(quote("csi\u{9b}ü".as_bytes()), "\"csi\\302\\233ü\"");
+        assert_eq!(quote(b"latin\xe9"), "\"latin\\351\"");
+        assert_eq!(quote("\u{fffd}".as_bytes()), "\u{fffd}");
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use gix::bstr::ByteSlice;
 
-use git_checkpoint::{DiffOptions, Error, PatchStyle, Side, quote_path};
+use git_checkpoint::{DiffOptions, Error, PatchStyle, Side};
 
 use super::notices;
 use super::output::{ColorChoice, Ui, json_line};
@@ -94,10 +94,17 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     let files = &diff.files;
     let mut out = std::io::stdout().lock();
     let paint = diff_painter(&checkpoints, color);
+    let quoting = checkpoints.quoting();
+    let quote_path = |path: &gix::bstr::BStr| quoting.quote(path);
     if args.stat {
-        stat::render(&mut out, &paint, &stat_entries(files), stat_width())?;
+        stat::render(
+            &mut out,
+            &paint,
+            &stat_entries(files, quoting),
+            stat_width(),
+        )?;
     } else if args.numstat {
-        numstat(&mut out, files)?;
+        numstat(&mut out, files, quoting)?;
     } else if args.name_status {
         for f in files {
             match &f.old_path {
@@ -120,6 +127,7 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     } else {
         let style = PatchStyle {
             binary: args.binary,
+            quoting,
         };
         diff.write_patch(&mut out, &paint, style)?;
     }

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::io::Write;
 
-use git_checkpoint::{Checkpoint, Checkpoints, Error, quote_path};
+use git_checkpoint::{Checkpoint, Checkpoints, Error};
 
 use super::output::{Ui, printable};
 use super::render::checkpoints as count_checkpoints;
@@ -71,7 +71,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 )?,
             }
             for path in &e.paths {
-                writeln!(out, "\t{}", quote_path(path.as_ref()))?;
+                writeln!(out, "\t{}", checkpoints.quoting().quote(path.as_ref()))?;
             }
         }
         if !args.quiet {

@@ -30,7 +30,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         &args.flags.options(Vec::new()),
         &ui.ctl,
     )?;
-    report(ui, &args.flags, &restored)?;
+    report(ui, checkpoints.quoting(), &args.flags, &restored)?;
     if restored.steps < args.steps as usize && !args.flags.quiet {
         ui.warn(&format!(
             "only {} of {} undos could be taken back",

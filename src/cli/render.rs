@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use git_checkpoint::{Checkpoints, FileDiff, PatchPaint, quote_path, rename_name};
+use git_checkpoint::{Checkpoints, FileDiff, PatchPaint, Quoting, rename_name};
 use gix::bstr::ByteSlice;
 
 use super::output::{ColorChoice, Painter};
@@ -54,11 +54,11 @@ pub fn diff_painter(checkpoints: &Checkpoints, choice: ColorChoice) -> Painter {
 }
 
 /// Stat entries in the shape the stat renderer takes, with git's rename notation.
-pub fn stat_entries(files: &[FileDiff]) -> Vec<stat::Entry> {
+pub fn stat_entries(files: &[FileDiff], quoting: Quoting) -> Vec<stat::Entry> {
     files
         .iter()
         .map(|f| stat::Entry {
-            name: display_name(f),
+            name: display_name(f, quoting),
             added: f.added,
             deleted: f.deleted,
             binary: f.binary.then_some(f.sizes),
@@ -66,21 +66,37 @@ pub fn stat_entries(files: &[FileDiff]) -> Vec<stat::Entry> {
         .collect()
 }
 
-/// A file's name in `--stat` and `--numstat`: quoted, or `dir/{old => new}` for a rename.
-pub fn display_name(f: &FileDiff) -> String {
+/// The name `--stat` and `--numstat` print: the path, quoted, or for a rename git's
+/// `pprint_rename`: `dir/{old => new}`, or both names quoted in full when either needs it.
+pub fn display_name(f: &FileDiff, quoting: Quoting) -> String {
     match &f.old_path {
+        Some(old)
+            if quoting.needs_quotes(old.as_bstr()) || quoting.needs_quotes(f.path.as_bstr()) =>
+        {
+            format!(
+                "{} => {}",
+                quoting.quote(old.as_bstr()),
+                quoting.quote(f.path.as_bstr())
+            )
+        }
         Some(old) => rename_name(&old.to_str_lossy(), &f.path.to_str_lossy()),
-        None => quote_path(f.path.as_bstr()),
+        None => quoting.quote(f.path.as_bstr()),
     }
 }
 
 /// `git diff --numstat`.
-pub fn numstat(out: &mut impl Write, files: &[FileDiff]) -> std::io::Result<()> {
+pub fn numstat(out: &mut impl Write, files: &[FileDiff], quoting: Quoting) -> std::io::Result<()> {
     for f in files {
         if f.binary {
-            writeln!(out, "-\t-\t{}", display_name(f))?;
+            writeln!(out, "-\t-\t{}", display_name(f, quoting))?;
         } else {
-            writeln!(out, "{}\t{}\t{}", f.added, f.deleted, display_name(f))?;
+            writeln!(
+                out,
+                "{}\t{}\t{}",
+                f.added,
+                f.deleted,
+                display_name(f, quoting)
+            )?;
         }
     }
     Ok(())

@@ -35,7 +35,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let paths = repo_paths(&checkpoints, &args.paths)?;
     args.flags.warn_if_interrupted(ui, &checkpoints);
     let restored = checkpoints.restore(target, &args.flags.options(paths), &ui.ctl)?;
-    report(ui, &args.flags, &restored)?;
+    report(ui, checkpoints.quoting(), &args.flags, &restored)?;
     housekeeping(ui, &args.flags, &restored);
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use git_checkpoint::{Checkpoints, RestoreOptions, Restored, Saved, quote_path};
+use git_checkpoint::{Checkpoints, Quoting, RestoreOptions, Restored, Saved};
 
 use super::Failure;
 use super::notices;
@@ -54,7 +54,12 @@ impl Flags {
 }
 
 /// Print what a restore (or undo) did, and how to take it back.
-pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure> {
+pub fn report(
+    ui: &Ui,
+    quoting: Quoting,
+    flags: &Flags,
+    restored: &Restored,
+) -> Result<(), Failure> {
     let plan = &restored.plan;
     let mut out = std::io::stdout().lock();
     if flags.json {
@@ -62,7 +67,7 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
     } else {
         let p = &ui.out_paint;
         // Paths as git quotes them: a checkpoint's tree may come from someone else.
-        let quoted = |path: &String| quote_path(path.as_bytes().into());
+        let quoted = |path: &String| quoting.quote(path.as_bytes().into());
         for path in &plan.replaced_ignored {
             writeln!(out, "{}  {}", p.deleted("R"), quoted(path))?;
         }
@@ -88,7 +93,7 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
         let named: Vec<String> = plan
             .left_alone
             .iter()
-            .map(|p| format!("`{}`", quote_path(p.as_bytes().into())))
+            .map(|p| format!("`{}`", quoting.quote(p.as_bytes().into())))
             .collect();
         ui.error(&format!(
             "{} changed while the restore ran and {} left as {} (the rest was restored): {}",

@@ -62,9 +62,14 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     }
     let paint = diff_painter(&checkpoints, color);
     if args.patch {
-        diff.write_patch(&mut out, &paint, PatchStyle::default())?;
+        let style = PatchStyle {
+            quoting: checkpoints.quoting(),
+            ..PatchStyle::default()
+        };
+        diff.write_patch(&mut out, &paint, style)?;
     } else {
-        stat::render(&mut out, &paint, &stat_entries(&diff.files), stat_width())?;
+        let entries = stat_entries(&diff.files, checkpoints.quoting());
+        stat::render(&mut out, &paint, &entries, stat_width())?;
     }
     Ok(())
 }

@@ -29,7 +29,7 @@ pub fn render(
         return Ok(());
     }
     let names: Vec<String> = stats.iter().map(|s| s.name.clone()).collect();
-    let max_len = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let max_len = names.iter().map(|n| display_width(n)).max().unwrap_or(0);
     let max_change = stats
         .iter()
         .filter(|s| s.binary.is_none())
@@ -70,7 +70,7 @@ pub fn render(
     let (mut insertions, mut deletions) = (0u64, 0u64);
     for (stat, name) in stats.iter().zip(&names) {
         let shown = truncate_name(name, name_width);
-        let padding = " ".repeat(name_width.saturating_sub(shown.chars().count()));
+        let padding = " ".repeat(name_width.saturating_sub(display_width(&shown)));
         if let Some((old, new)) = stat.binary {
             writeln!(
                 out,
@@ -117,19 +117,54 @@ fn scale(it: usize, width: usize, max_change: usize) -> usize {
     1 + (it * (width.saturating_sub(1)) / max_change)
 }
 
-/// `...` plus the end of a name that does not fit, cut at a `/` where possible, as git does.
+/// `...` plus the end of a name that does not fit, cut at a `/` where possible, as git does
+/// (dropping whole characters from the front until the rest fits).
 fn truncate_name(name: &str, width: usize) -> String {
-    let len = name.chars().count();
+    let mut len = display_width(name);
     if len <= width {
         return name.to_string();
     }
     let keep = width.saturating_sub(3);
-    let tail: String = name.chars().skip(len - keep).collect();
+    let mut chars = name.chars();
+    while len > keep {
+        len -= chars.next().map_or(len, char_width);
+    }
+    let tail: String = chars.collect();
     let tail = match tail.find('/') {
         Some(pos) => tail[pos..].to_string(),
         None => tail,
     };
     format!("...{tail}")
+}
+
+/// The columns `text` takes on a terminal, as git counts them (`utf8_strwidth`): wide East
+/// Asian characters take two, combining marks and zero-width characters none.
+fn display_width(text: &str) -> usize {
+    text.chars().map(char_width).sum()
+}
+
+/// git's `git_wcwidth` for one printable character, on the ranges that matter for names:
+/// its table of double-width characters (East Asian Wide and Fullwidth, emoji) in outline,
+/// and the common combining and zero-width ones.
+fn char_width(c: char) -> usize {
+    let c = u32::from(c);
+    let zero = matches!(c,
+        0x0300..=0x036f | 0x0483..=0x0489 | 0x0591..=0x05bd | 0x0610..=0x061a
+        | 0x064b..=0x065f | 0x1ab0..=0x1aff | 0x1dc0..=0x1dff | 0x200b..=0x200f
+        | 0x202a..=0x202e | 0x2060..=0x2064 | 0x20d0..=0x20ff | 0x302a..=0x302d
+        | 0x3099..=0x309a | 0xfe00..=0xfe0f | 0xfe20..=0xfe2f | 0xfeff);
+    let wide = matches!(c,
+        0x1100..=0x115f | 0x2329..=0x232a | 0x2e80..=0x303e | 0x3040..=0xa4cf
+        | 0xac00..=0xd7a3 | 0xf900..=0xfaff | 0xfe10..=0xfe19 | 0xfe30..=0xfe6f
+        | 0xff00..=0xff60 | 0xffe0..=0xffe6 | 0x1f300..=0x1f64f | 0x1f900..=0x1f9ff
+        | 0x20000..=0x2fffd | 0x30000..=0x3fffd);
+    if zero {
+        0
+    } else if wide {
+        2
+    } else {
+        1
+    }
 }
 
 /// ` 3 files changed, 10 insertions(+), 2 deletions(-)`.
@@ -179,5 +214,10 @@ mod tests {
     fn long_names_are_cut_at_a_slash() {
         assert_eq!(truncate_name("short", 10), "short");
         assert_eq!(truncate_name("aaaa/bbbb/cccc.rs", 12), ".../cccc.rs");
+        // Widths count columns: each of these takes two.
+        assert_eq!(display_width("日本/語.md"), 10);
+        assert_eq!(display_width("e\u{301}"), 1);
+        assert_eq!(truncate_name("日本語/日本語/x.md", 12), ".../x.md");
+        assert_eq!(truncate_name("日本語日本語.md", 9), "...語.md");
     }
 }

@@ -34,7 +34,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         &args.flags.options(Vec::new()),
         &ui.ctl,
     )?;
-    report(ui, &args.flags, &restored)?;
+    report(ui, checkpoints.quoting(), &args.flags, &restored)?;
     if restored.steps < args.steps as usize && !args.flags.quiet {
         ui.warn(&format!(
             "only {} of {} steps could be undone: there is no earlier state",

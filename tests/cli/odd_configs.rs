@@ -6,7 +6,7 @@
 use std::fs;
 use std::process::Command;
 
-use crate::common::{Repo, Run};
+use crate::common::{Repo, Run, bin};
 use crate::restore::{manifest, plant_checkpoint, raw_tree};
 
 /// Run `program` in the repository with its hermetic environment plus `envs`; return (exit
@@ -27,6 +27,23 @@ fn run_raw(
         out.stdout,
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// The tool's stdout, as bytes; it must succeed.
+#[track_caller]
+fn cp_bytes(repo: &Repo, args: &[&str]) -> Vec<u8> {
+    let (code, stdout, stderr) = run_raw(repo, bin(), args, &[]);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stdout
+}
+
+/// git's stdout, as bytes (not trimmed); it must succeed.
+#[track_caller]
+fn git_bytes(repo: &Repo, args: &[&str]) -> Vec<u8> {
+    let (code, stdout, stderr) = run_raw(repo, "git", args, &[]);
+    assert_eq!(code, 0, "git {args:?}: {stderr}");
+    stdout
 }
 
 /// Show bytes readably in assertion messages.
@@ -587,4 +604,136 @@ fn without_symlinks_restore_writes_what_git_checkout_writes_and_save_keeps_the_l
     // A restore onto those plain files has nothing to write.
     let out = repo.cp(&["restore", "--dry-run", &third]).ok();
     assert_eq!(out.stdout, "", "{}", out.stderr);
+}
+
+// ---------------------------------------------------------------------------------------
+// (7) core.quotePath: paths quoted exactly as `git diff` quotes them.
+// ---------------------------------------------------------------------------------------
+
+/// Two checkpoints whose paths need every kind of quoting, and a working tree like the second;
+/// the second one's state is also staged, so that `git diff <commit>` sees what the working
+/// tree holds. Returns (repo, A, B).
+fn quoting_repo() -> (Repo, String, String) {
+    let repo = Repo::new();
+    let names = [
+        "plain.txt",
+        "sp ace.txt",
+        "ü/naïve.txt",
+        "日本/語.md",
+        "tab\there.txt",
+        "quo\"te.txt",
+        "back\\slash.txt",
+        "new\nline.txt",
+        "del\u{7f}.txt",
+        "moved\tout.txt",
+    ];
+    for (i, name) in names.iter().enumerate() {
+        repo.write(
+            name,
+            &format!("line one of {i}\nline two\nline three\nline four\n"),
+        );
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let a = repo.save(&[]);
+    for name in [
+        "plain.txt",
+        "ü/naïve.txt",
+        "tab\there.txt",
+        "quo\"te.txt",
+        "new\nline.txt",
+    ] {
+        repo.write(name, "rewritten\n");
+    }
+    repo.remove("back\\slash.txt");
+    repo.write("ü/neu \"datei\".txt", "neu\n");
+    // Renames, with and without names that need quotes.
+    let content = repo.read("日本/語.md");
+    repo.remove("日本/語.md");
+    repo.write("日本/言語.md", &content);
+    let content = repo.read("moved\tout.txt");
+    repo.remove("moved\tout.txt");
+    repo.write("moved/in.txt", &content);
+    repo.git(&["add", "-A"]);
+    let b = repo.save(&["--allow-empty"]);
+    (repo, a, b)
+}
+
+#[test]
+fn paths_are_quoted_byte_for_byte_as_git_diff_quotes_them() {
+    let (repo, a, b) = quoting_repo();
+    let (ca, cb) = (repo.checkpoint_commit(&a), repo.checkpoint_commit(&b));
+    for quote_path in ["true", "false"] {
+        repo.git(&["config", "core.quotePath", quote_path]);
+        for format in [
+            None,
+            Some("--stat"),
+            Some("--numstat"),
+            Some("--name-status"),
+            Some("--name-only"),
+        ] {
+            // Two checkpoints, and a checkpoint against the working tree.
+            for (ours, git) in [
+                (vec!["diff", &a, &b], vec!["diff", &ca, &cb]),
+                (vec!["diff", &a], vec!["diff", &ca]),
+            ] {
+                let mut ours = ours.clone();
+                let mut git = git.clone();
+                ours.extend(format);
+                git.extend(format);
+                let expected = git_bytes(&repo, &git);
+                let got = cp_bytes(&repo, &ours);
+                assert_eq!(
+                    text(&got),
+                    text(&expected),
+                    "core.quotePath={quote_path}: {ours:?}"
+                );
+                assert_eq!(got, expected);
+            }
+        }
+
+        // restore's listing quotes like `git diff --name-only`.
+        let listing = text(&cp_bytes(&repo, &["restore", "--dry-run", &a]));
+        let mut got: Vec<&str> = listing.lines().collect();
+        got.sort_unstable();
+        let status = text(&git_bytes(
+            &repo,
+            &["diff", "--no-renames", "--name-status", &cb, &ca],
+        ));
+        let mut expected: Vec<String> = status
+            .lines()
+            .map(|l| {
+                let (letter, path) = l.split_once('\t').unwrap();
+                format!("{}  {path}", if letter == "D" { "D" } else { "W" })
+            })
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(got, expected, "core.quotePath={quote_path}");
+    }
+}
+
+#[test]
+fn without_quote_path_c1_controls_are_still_escaped_and_the_patch_applies() {
+    // Here git would print U+009B raw; a terminal must not get it. The patch stays one that
+    // `git apply` reads back to the same paths.
+    let repo = Repo::with_commit(&[("plain.txt", "p\n")]);
+    repo.git(&["config", "core.quotePath", "false"]);
+    let a = repo.save(&[]);
+    let name = "ü-csi\u{9b}31m.txt";
+    repo.write(name, "c1\n");
+    let b = repo.save(&[]);
+    let names = text(&cp_bytes(&repo, &["diff", &a, &b, "--name-only"]));
+    assert_eq!(names, "\"ü-csi\\302\\23331m.txt\"\n");
+    assert_terminal_safe(
+        "--stat",
+        &text(&cp_bytes(&repo, &["diff", &a, &b, "--stat"])),
+        false,
+    );
+    let patch = cp_bytes(&repo, &["diff", &a, &b]);
+    assert_terminal_safe("patch", &text(&patch), false);
+    repo.remove(name);
+    let file = repo.scratch().join("c1.patch");
+    fs::write(&file, &patch).unwrap();
+    repo.git(&["apply", file.to_str().unwrap()]);
+    assert_eq!(repo.read(name), "c1\n");
 }
