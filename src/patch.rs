@@ -165,9 +165,68 @@ fn mode(kind: EntryKind) -> &'static str {
     }
 }
 
+/// `id` abbreviated as git's `find_unique_abbrev` does it, whether or not the object is in the
+/// object database (the working tree's blobs are hashed into memory only, as git hashes them
+/// without writing, and the null id stands for a missing side).
 fn abbrev(repo: &gix::Repository, id: ObjectId) -> String {
-    use gix::prelude::ObjectIdExt;
-    id.attach(repo).shorten_or_id().to_string()
+    let mut hex = id.to_string();
+    hex.truncate(abbrev_len(repo, &id));
+    hex
+}
+
+/// `core.abbrev` hex digits (`auto`, the default: from the number of packed objects, at least
+/// 7), then one more than the longest prefix `id` shares with any other object in the object
+/// database (objects held only in memory are not in it, as git never sees them).
+fn abbrev_len(repo: &gix::Repository, id: &ObjectId) -> usize {
+    let full = id.kind().len_in_hex();
+    let configured = repo.config_snapshot().string("core.abbrev").map(|value| {
+        gix::config::tree::Core::ABBREV.try_into_abbreviation(value.as_bstr(), id.kind())
+    });
+    let start = match configured {
+        Some(Ok(Some(len))) => len,
+        // `auto` (or a value git would reject): as git and gix compute it.
+        _ => {
+            let packed = repo.objects.packed_object_count().unwrap_or(0);
+            let bits = 64 - packed.leading_zeros() as usize;
+            bits.div_ceil(2).max(7)
+        }
+    };
+    if start >= full {
+        return full;
+    }
+    let Ok(prefix) = gix::hash::Prefix::new(id, start) else {
+        return full;
+    };
+    let mut candidates = std::collections::HashSet::new();
+    if repo
+        .objects
+        .lookup_prefix(prefix, Some(&mut candidates))
+        .is_err()
+    {
+        return full;
+    }
+    candidates
+        .iter()
+        .filter(|other| *other != id)
+        .map(|other| common_hex_prefix(id, other) + 1)
+        .fold(start, usize::max)
+        .min(full)
+}
+
+/// How many leading hex digits `a` and `b` share.
+fn common_hex_prefix(a: &ObjectId, b: &ObjectId) -> usize {
+    let mut len = 0;
+    for (x, y) in a.as_bytes().iter().zip(b.as_bytes()) {
+        if x == y {
+            len += 2;
+        } else {
+            if x >> 4 == y >> 4 {
+                len += 1;
+            }
+            break;
+        }
+    }
+    len
 }
 
 /// How a patch is written.
@@ -249,12 +308,11 @@ fn render_file(
                 abbrev(repo, id)
             }
         };
-        let o = old.map(|s| show(s.id));
-        let n = new.map(|s| show(s.id));
-        let len = o.as_ref().or(n.as_ref()).map_or(7, String::len);
+        // A missing side is the null id, abbreviated like any other (git does the same).
+        let null = ObjectId::null(repo.object_hash());
         (
-            o.unwrap_or_else(|| "0".repeat(len)),
-            n.unwrap_or_else(|| "0".repeat(len)),
+            show(old.map_or(null, |s| s.id)),
+            show(new.map_or(null, |s| s.id)),
         )
     };
     match (f.old, f.new) {
@@ -382,7 +440,8 @@ fn render_file(
 fn binary_literal(out: &mut dyn Write, data: &[u8]) -> std::io::Result<()> {
     use gix::zlib::Compression;
     use gix::zlib::stream::deflate;
-    let mut writer = deflate::Write::new(Vec::new(), Compression::BEST);
+    // git deflates binary patches at its `zlib_compression_level`, Z_BEST_SPEED by default.
+    let mut writer = deflate::Write::new(Vec::new(), Compression::BEST_SPEED);
     writer.write_all(data)?;
     writer.flush()?;
     let deflated = writer.into_inner();

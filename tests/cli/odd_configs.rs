@@ -737,3 +737,108 @@ fn without_quote_path_c1_controls_are_still_escaped_and_the_patch_applies() {
     repo.git(&["apply", file.to_str().unwrap()]);
     assert_eq!(repo.read(name), "c1\n");
 }
+
+// ---------------------------------------------------------------------------------------
+// (8) Abbreviated ids in `index` lines, also for blobs not in the object database.
+// ---------------------------------------------------------------------------------------
+
+/// The blob id git gives `content`, in hex.
+fn blob_id(content: &[u8]) -> String {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, content)
+        .unwrap()
+        .to_string()
+}
+
+/// Contents whose blob ids start with each of `prefixes` (found by trying).
+fn contents_with_prefixes(prefixes: &[&str]) -> Vec<Vec<u8>> {
+    let mut found: Vec<Option<Vec<u8>>> = vec![None; prefixes.len()];
+    let mut i = 0u64;
+    while found.iter().any(Option::is_none) {
+        let content = format!("filler {i}\n").into_bytes();
+        let id = blob_id(&content);
+        for (slot, prefix) in found.iter_mut().zip(prefixes) {
+            if slot.is_none() && id.starts_with(prefix) {
+                *slot = Some(content.clone());
+            }
+        }
+        i += 1;
+    }
+    found.into_iter().map(Option::unwrap).collect()
+}
+
+/// A checkpoint of a committed state, then a working tree with every kind of change: modified,
+/// deleted, new (intent-to-add, so that `git diff` shows it), mode changes with and without
+/// new content, a binary change. Nothing of the new content is written to the object database.
+fn changed_working_tree() -> (Repo, String) {
+    let repo = Repo::new();
+    repo.write("a.txt", "a\n");
+    repo.write("b.txt", "b\n");
+    repo.write("gone.txt", "gone\n");
+    repo.write("mode.sh", "echo mode\n");
+    repo.write("both.sh", "echo both\n");
+    repo.write_bytes("bin.dat", b"\0binary\0one");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = repo.save(&[]);
+    repo.write("a.txt", "changed a\n");
+    repo.write("b.txt", "changed b\n");
+    repo.remove("gone.txt");
+    repo.chmod_x("mode.sh", true);
+    repo.write("both.sh", "echo both, changed\n");
+    repo.chmod_x("both.sh", true);
+    repo.write_bytes("bin.dat", b"\0binary\0two");
+    repo.write("new.txt", "new\n");
+    repo.git(&["add", "-N", "new.txt"]);
+    (repo, id)
+}
+
+/// `diff <cp>` and `git diff <commit>`, byte for byte, with `extra` arguments.
+#[track_caller]
+fn assert_diff_like_git(repo: &Repo, id: &str, extra: &[&str]) {
+    let commit = repo.checkpoint_commit(id);
+    let mut ours = vec!["diff", id];
+    ours.extend_from_slice(extra);
+    let mut git = vec!["diff", commit.as_str()];
+    git.extend_from_slice(extra);
+    let expected = git_bytes(repo, &git);
+    assert!(!expected.is_empty());
+    assert_eq!(text(&cp_bytes(repo, &ours)), text(&expected), "{extra:?}");
+}
+
+#[test]
+fn index_lines_are_abbreviated_like_git_for_blobs_only_in_memory() {
+    let (repo, id) = changed_working_tree();
+    let objects_before = repo.object_files();
+    assert_diff_like_git(&repo, &id, &[]);
+    assert_diff_like_git(&repo, &id, &["--binary"]);
+    assert_diff_like_git(&repo, &id, &["--no-renames", "-U1"]);
+    repo.git(&["config", "core.abbrev", "12"]);
+    assert_diff_like_git(&repo, &id, &[]);
+    repo.git(&["config", "core.abbrev", "no"]);
+    assert_diff_like_git(&repo, &id, &[]);
+    // diff wrote nothing (the new content is hashed into memory only).
+    assert_eq!(repo.object_files(), objects_before);
+}
+
+#[test]
+fn abbreviations_grow_past_objects_in_the_database_but_not_past_those_in_memory() {
+    let (repo, id) = changed_working_tree();
+    repo.git(&["config", "core.abbrev", "4"]);
+    let a = blob_id(b"changed a\n");
+    let b = blob_id(b"changed b\n");
+    let found = contents_with_prefixes(&[&a[..5], &b[..5], "0000"]);
+    // In the object database: one sharing 5 digits with the new a.txt, one starting with
+    // 0000 (the null id of new and deleted files shares those).
+    repo.git_stdin(&["hash-object", "-w", "--stdin"], &found[0]);
+    repo.git_stdin(&["hash-object", "-w", "--stdin"], &found[2]);
+    // Only in the working tree (git never writes it): one sharing 5 digits with the new b.txt.
+    repo.write_bytes("z.txt", &found[1]);
+    repo.git(&["add", "-N", "z.txt"]);
+    assert_diff_like_git(&repo, &id, &[]);
+    let patch = text(&cp_bytes(&repo, &["diff", &id]));
+    assert!(patch.contains(&format!("..{}", &a[..6])), "{patch}");
+    assert!(patch.contains("index 00000.."), "{patch}");
+    // And packed objects count the same as loose ones.
+    repo.git(&["repack", "-adq"]);
+    assert_diff_like_git(&repo, &id, &[]);
+}
