@@ -339,6 +339,16 @@ pub fn snapshot(
         .then(|| StatCache::load(repo, hashing_digest(repo, index, &untracked)));
     let mut skipped = Vec::new();
     let total = untracked.len();
+    // `core.ignoreCase`: new files go into the directories the index knows, in its spelling,
+    // added in the order git adds them.
+    let mut dir_case = caps.ignore_case.then(|| DirCase::new(index));
+    if dir_case.is_some() {
+        untracked.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    let mut fold = |path: BString| match dir_case.as_mut() {
+        Some(dir_case) => dir_case.fold(path),
+        None => path,
+    };
     for (done, (path, disk_kind)) in untracked.into_iter().enumerate() {
         ctl.report("hashing untracked files", done + 1, total);
         ctl.check()?;
@@ -374,12 +384,12 @@ pub fn snapshot(
                     if let Some(cache) = cache.as_mut() {
                         cache.put(path.clone(), stamp, kind, id);
                     }
-                    overrides.insert(path, Some((kind, id)));
+                    overrides.insert(fold(path), Some((kind, id)));
                 }
             }
             DiskKind::Repository => match hasher.hash(path.as_bstr(), None)? {
                 Some(found) => {
-                    overrides.insert(path, Some(found));
+                    overrides.insert(fold(path), Some(found));
                 }
                 None => skipped.push(Skipped {
                     path: path.to_string(),
@@ -647,6 +657,58 @@ impl TreeWriter<'_> {
             .write_object(gix::objs::Tree { entries })
             .context(|| "cannot write a tree object".into())?;
         Ok(id.detach())
+    }
+}
+
+/// The spelling of directories for `core.ignoreCase`, as git's name hash keeps it: a new file
+/// whose directory the index already holds in another case (`docs/b.md` next to a tracked
+/// `Docs/a.md`) is added in the index's spelling (`Docs/b.md`), directory by directory
+/// (`adjust_dirname_case`). The first spelling of a directory, in index order and then in the
+/// order files are added, is the one kept. Case is folded as git folds it, ASCII only.
+struct DirCase {
+    /// Directory paths, lowercased, and their spelling.
+    dirs: HashMap<BString, BString>,
+}
+
+impl DirCase {
+    fn new(index: &gix::index::State) -> DirCase {
+        let mut dir_case = DirCase {
+            dirs: HashMap::new(),
+        };
+        for entry in index.entries() {
+            dir_case.learn(entry.path(index));
+        }
+        dir_case
+    }
+
+    /// Remember the directories above `path` not known yet (deepest first: once one is known,
+    /// so are those above it).
+    fn learn(&mut self, path: &BStr) {
+        let mut end = path.len();
+        while let Some(pos) = path[..end].rfind_byte(b'/') {
+            let dir = &path[..pos];
+            let key = BString::from(dir.to_ascii_lowercase());
+            if self.dirs.contains_key(&key) {
+                break;
+            }
+            self.dirs.insert(key, dir.into());
+            end = pos;
+        }
+    }
+
+    /// `path` with each directory spelled as it is known, remembered as added.
+    fn fold(&mut self, mut path: BString) -> BString {
+        let slashes: Vec<usize> = path.find_iter(b"/").collect();
+        let mut start = 0;
+        for pos in slashes {
+            let key = BString::from(path[..pos].to_ascii_lowercase());
+            if let Some(spelling) = self.dirs.get(&key).and_then(|d| d.get(start..pos)) {
+                path[start..pos].copy_from_slice(spelling);
+                start = pos + 1;
+            }
+        }
+        self.learn(path.as_bstr());
+        path
     }
 }
 

@@ -842,3 +842,79 @@ fn abbreviations_grow_past_objects_in_the_database_but_not_past_those_in_memory(
     repo.git(&["repack", "-adq"]);
     assert_diff_like_git(&repo, &id, &[]);
 }
+
+// ---------------------------------------------------------------------------------------
+// (9) core.ignoreCase=true on a case-sensitive file system: save records what `git add -A`
+// records.
+// ---------------------------------------------------------------------------------------
+
+/// Save, and check the tree against the oracle; return the checkpoint's paths.
+#[track_caller]
+fn save_like_git(repo: &Repo) -> Vec<String> {
+    let oracle = repo.oracle_tree();
+    let id = repo.save(&["--allow-empty"]);
+    assert_eq!(
+        repo.git(&["ls-tree", "-r", "--name-only", &repo.checkpoint_commit(&id)]),
+        repo.git(&["ls-tree", "-r", "--name-only", &oracle]),
+    );
+    assert_eq!(repo.checkpoint_tree(&id), oracle);
+    repo.checkpoint_files(&id)
+}
+
+#[test]
+fn with_ignore_case_new_files_take_the_case_of_the_directories_git_knows() {
+    let repo = Repo::with_commit(&[
+        ("Docs/a.md", "a\n"),
+        ("A/B/c.txt", "c\n"),
+        ("README.md", "readme\n"),
+        ("src/Lib/mod.rs", "mod\n"),
+    ]);
+    repo.git(&["config", "core.ignoreCase", "true"]);
+    // A new file next to a tracked directory spelled otherwise.
+    repo.write("docs/b.md", "b\n");
+    // Nested: every level folds, and a new directory below a known one keeps its own case.
+    repo.write("a/b/d.txt", "d\n");
+    repo.write("a/x/e.txt", "e\n");
+    repo.write("A/b/f.txt", "f\n");
+    repo.write("SRC/lib/New/g.rs", "g\n");
+    // A file whose name differs from a tracked one only in case is that tracked file to git.
+    repo.write("readme.md", "another readme\n");
+    // Two new directories that differ only in case: the first one added names both.
+    repo.write("NEWD/x", "x\n");
+    repo.write("newd/y", "y\n");
+    let files = save_like_git(&repo);
+    for path in [
+        "Docs/b.md",
+        "A/B/d.txt",
+        "A/x/e.txt",
+        "A/B/f.txt",
+        "src/Lib/New/g.rs",
+        "NEWD/y",
+    ] {
+        assert!(files.iter().any(|f| f == path), "{path} in {files:?}");
+    }
+    assert!(!files.iter().any(|f| f == "readme.md"), "{files:?}");
+
+    // The tracked file gone, its case twin stays out as git leaves it out.
+    repo.remove("README.md");
+    save_like_git(&repo);
+    // Tracked changes inside a folded directory too.
+    repo.write("Docs/a.md", "a changed\n");
+    repo.write("docs/b.md", "b changed\n");
+    save_like_git(&repo);
+}
+
+#[test]
+fn with_ignore_case_the_first_spelling_in_the_index_wins() {
+    // Two spellings of one directory tracked (made with ignoreCase off).
+    let repo = Repo::with_commit(&[("Docs/a.md", "a\n"), ("docs/c.md", "c\n")]);
+    repo.git(&["config", "core.ignoreCase", "true"]);
+    repo.write("DOCS/new.md", "new\n");
+    repo.write("docs/sub/deep.md", "deep\n");
+    let files = save_like_git(&repo);
+    assert!(files.iter().any(|f| f == "Docs/new.md"), "{files:?}");
+    // Off, nothing folds.
+    repo.git(&["config", "core.ignoreCase", "false"]);
+    let files = save_like_git(&repo);
+    assert!(files.iter().any(|f| f == "DOCS/new.md"), "{files:?}");
+}
