@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Make the working tree equal to a checkpoint; undoable')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take back the last thing that happened to the working tree; undoable')
             [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back the last undo; undoable')
+            [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Take back one step''s change (A to B), keeping everything changed since; undoable')
             [CompletionResult]::new('drop', 'drop', [CompletionResultType]::ParameterValue, 'Delete checkpoints (refs and notes)')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Apply the retention policy now')
             [CompletionResult]::new('pin', 'pin', [CompletionResultType]::ParameterValue, 'Pin a checkpoint: it is never pruned')
@@ -171,6 +172,20 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-checkpoint;revert' {
+            [CompletionResult]::new('--conflicts', '--conflicts', [CompletionResultType]::ParameterName, 'What to do when the step''s change and later changes conflict: refuse the whole revert (the default), or write the files with conflict markers')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be written and deleted; change nothing, save nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Revert during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the outcome as JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-checkpoint;drop' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
@@ -283,6 +298,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Make the working tree equal to a checkpoint; undoable')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take back the last thing that happened to the working tree; undoable')
             [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back the last undo; undoable')
+            [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Take back one step''s change (A to B), keeping everything changed since; undoable')
             [CompletionResult]::new('drop', 'drop', [CompletionResultType]::ParameterValue, 'Delete checkpoints (refs and notes)')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Apply the retention policy now')
             [CompletionResult]::new('pin', 'pin', [CompletionResultType]::ParameterValue, 'Pin a checkpoint: it is never pruned')
@@ -314,6 +330,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;help;redo' {
+            break
+        }
+        'git-checkpoint;help;revert' {
             break
         }
         'git-checkpoint;help;drop' {

@@ -58,6 +58,9 @@ _gitcheckpoint() {
             gitcheckpoint,restore)
                 cmd="gitcheckpoint__subcmd__restore"
                 ;;
+            gitcheckpoint,revert)
+                cmd="gitcheckpoint__subcmd__revert"
+                ;;
             gitcheckpoint,save)
                 cmd="gitcheckpoint__subcmd__save"
                 ;;
@@ -109,6 +112,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,restore)
                 cmd="gitcheckpoint__subcmd__help__subcmd__restore"
                 ;;
+            gitcheckpoint__subcmd__help,revert)
+                cmd="gitcheckpoint__subcmd__help__subcmd__revert"
+                ;;
             gitcheckpoint__subcmd__help,save)
                 cmd="gitcheckpoint__subcmd__help__subcmd__save"
                 ;;
@@ -128,7 +134,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo redo drop prune pin unpin push fetch completions exec hooks help"
+            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -268,7 +274,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo redo drop prune pin unpin push fetch completions exec hooks help"
+            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -450,6 +456,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__revert)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -662,6 +682,28 @@ _gitcheckpoint() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__revert)
+            opts="-q -h -V --conflicts --dry-run --force --quiet --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --conflicts)
+                    COMPREPLY=($(compgen -W "refuse markers" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0

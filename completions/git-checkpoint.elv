@@ -31,6 +31,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand restore 'Make the working tree equal to a checkpoint; undoable'
             cand undo 'Take back the last thing that happened to the working tree; undoable'
             cand redo 'Take back the last undo; undoable'
+            cand revert 'Take back one step''s change (A to B), keeping everything changed since; undoable'
             cand drop 'Delete checkpoints (refs and notes)'
             cand prune 'Apply the retention policy now'
             cand pin 'Pin a checkpoint: it is never pruned'
@@ -159,6 +160,19 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;revert'= {
+            cand --conflicts 'What to do when the step''s change and later changes conflict: refuse the whole revert (the default), or write the files with conflict markers'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
+            cand --force 'Revert during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand --json 'Print the outcome as JSON'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;drop'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand -q 'Print nothing on stderr'
@@ -262,6 +276,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand restore 'Make the working tree equal to a checkpoint; undoable'
             cand undo 'Take back the last thing that happened to the working tree; undoable'
             cand redo 'Take back the last undo; undoable'
+            cand revert 'Take back one step''s change (A to B), keeping everything changed since; undoable'
             cand drop 'Delete checkpoints (refs and notes)'
             cand prune 'Apply the retention policy now'
             cand pin 'Pin a checkpoint: it is never pruned'
@@ -286,6 +301,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;undo'= {
         }
         &'git-checkpoint;help;redo'= {
+        }
+        &'git-checkpoint;help;revert'= {
         }
         &'git-checkpoint;help;drop'= {
         }

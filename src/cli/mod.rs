@@ -24,6 +24,7 @@ mod redo;
 mod render;
 mod restore;
 mod restoring;
+mod revert;
 mod save;
 mod show;
 mod stat;
@@ -69,6 +70,8 @@ enum Command {
     Undo(undo::Args),
     /// Take back the last undo; undoable.
     Redo(redo::Args),
+    /// Take back one step's change (A to B), keeping everything changed since; undoable.
+    Revert(revert::Args),
     /// Delete checkpoints (refs and notes).
     Drop(drop::Args),
     /// Apply the retention policy now.
@@ -148,6 +151,7 @@ pub fn run() -> ExitCode {
         Command::Restore(args) => restore::run(&ui, args),
         Command::Undo(args) => undo::run(&ui, args),
         Command::Redo(args) => redo::run(&ui, args),
+        Command::Revert(args) => revert::run(&ui, args),
         Command::Drop(args) => drop::run(&ui, args),
         Command::Prune(args) => prune::run(&ui, args),
         Command::Pin(args) => pin::run(&ui, args, true),
@@ -208,6 +212,9 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
             "the checkpoints are intact and still listed; repair the notes ref, or move it aside to start new notes: git update-ref refs/notes/checkpoints-damaged refs/notes/checkpoints && git update-ref -d refs/notes/checkpoints",
         ),
         Failure::Core(Error::NoCheckpoints) => Some("make one with `git checkpoint save`"),
+        Failure::Core(Error::RevertConflicts(_)) => Some(
+            "--conflicts=markers writes them with conflict markers; or restore the step's start for those files: git checkpoint restore <A> -- <path>",
+        ),
         Failure::Core(Error::UnknownCheckpoint(_)) => Some(
             "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",
         ),

@@ -21,6 +21,7 @@ mod races;
 mod restore;
 mod restore_promise;
 mod retention;
+mod revert;
 mod save;
 mod share;
 mod undo;

@@ -1,0 +1,97 @@
+//! `git checkpoint revert`.
+
+use git_checkpoint::RevertOptions;
+
+use super::output::Ui;
+use super::restoring::{Flags, housekeeping, report};
+use super::{Failure, open};
+
+/// Take back one step's change, keeping everything changed since.
+///
+/// The change from checkpoint A to checkpoint B (by default the checkpoint after A in this
+/// worktree: what one agent step did) is taken back from the working tree now by a three-way
+/// merge, as `git revert` takes back a commit: files the step changed and nobody touched since
+/// go back; changes made after it stay. `revert session:<ID>` takes back a whole agent
+/// session. When the step and later changes touch the same lines, the whole revert is refused
+/// and the files named, unless --conflicts=markers. A pre-restore checkpoint is saved first:
+/// `git checkpoint undo` takes the revert back.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  git checkpoint list                        find the step: A, and the checkpoint after it
+  git checkpoint revert 20261122-143022      take back what happened after that checkpoint
+  git checkpoint revert A B --dry-run        what taking back A..B would write
+  git checkpoint revert session:@            take back the newest agent session
+  git checkpoint undo                        changed your mind")]
+pub struct Args {
+    /// The start of the step: the state to take its change back to.
+    #[arg(value_name = "A")]
+    from: String,
+    /// The end of the step (default: the checkpoint after A in this worktree).
+    #[arg(value_name = "B")]
+    to: Option<String>,
+    /// What to do when the step's change and later changes conflict: refuse the whole revert
+    /// (the default), or write the files with conflict markers.
+    #[arg(long, value_name = "HOW", default_value = "refuse")]
+    conflicts: Conflicts,
+    /// Print what would be written and deleted; change nothing, save nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Revert during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that
+    /// stand in the way (their content is kept in the pre-restore checkpoint first).
+    #[arg(long)]
+    force: bool,
+    /// Print nothing on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `--conflicts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Conflicts {
+    /// Change nothing and name the conflicting files.
+    Refuse,
+    /// Write conflicting files with conflict markers, as `git revert` leaves them.
+    Markers,
+}
+
+pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+    let flags = Flags {
+        dry_run: args.dry_run,
+        staged: false,
+        no_save: false,
+        force: args.force,
+        quiet: args.quiet,
+        json: args.json,
+    };
+    let checkpoints = open()?;
+    let loaded = checkpoints.load()?;
+    let (from, to) = checkpoints.revert_range(&loaded, &args.from, args.to.as_deref())?;
+    flags.warn_if_interrupted(ui, &checkpoints);
+    let options = RevertOptions {
+        markers: args.conflicts == Conflicts::Markers,
+        dry_run: flags.dry_run,
+        force: flags.force,
+    };
+    let reverted = checkpoints.revert(&from, &to, &options, &ui.ctl)?;
+    if !flags.quiet && !flags.json && !reverted.restored.dry_run {
+        ui.info(&format!(
+            "taking back the change from checkpoint {} to {}",
+            from.id, to.id
+        ));
+    }
+    if flags.json {
+        let out = super::output::json_line(&reverted.to_json());
+        std::io::Write::write_all(&mut std::io::stdout().lock(), format!("{out}\n").as_bytes())?;
+    } else {
+        report(ui, checkpoints.quoting(), &flags, &reverted.restored)?;
+    }
+    for path in &reverted.conflicts {
+        ui.warn(&format!("conflict in `{path}`: resolve the markers"));
+    }
+    housekeeping(ui, &flags, &reverted.restored);
+    Ok(())
+}

@@ -1,0 +1,192 @@
+//! `revert`: one step taken back, later work kept. The oracle is `git merge-tree --write-tree`
+//! with the step's end as merge base, the working tree (as a commit) as ours and the step's
+//! start as theirs: the working tree after the revert must be exactly its tree, and its
+//! conflicts git's.
+
+use std::fs;
+
+use crate::common::Repo;
+use crate::restore::manifest;
+
+/// A commit of the working tree as git snapshots it (the save oracle), for `merge-tree`.
+fn working_tree_commit(repo: &Repo) -> String {
+    let tree = repo.oracle_tree();
+    repo.git(&["commit-tree", &tree, "-m", "working tree"])
+}
+
+/// What `git merge-tree` makes of taking `from..to` back from the working tree now: the tree
+/// id and the conflicting paths.
+fn oracle(repo: &Repo, from: &str, to: &str) -> (String, Vec<String>) {
+    let ours = working_tree_commit(repo);
+    let out = std::process::Command::new("git")
+        .current_dir(repo.path())
+        .args([
+            "merge-tree",
+            "--write-tree",
+            "--name-only",
+            &format!("--merge-base=refs/checkpoints/{to}"),
+            &ours,
+            &format!("refs/checkpoints/{from}"),
+        ])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text.lines();
+    let tree = lines.next().unwrap_or_default().to_string();
+    // After the tree: the conflicted paths, then a blank line and messages.
+    let conflicts: Vec<String> = lines
+        .take_while(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    (tree, conflicts)
+}
+
+/// Files committed, a checkpoint `A`, an agent step (one file changed, one added, one
+/// deleted), a checkpoint `B`, and then later work of the user's (another file changed, a new
+/// one, and a change to a file the step also changed, in lines far from the step's).
+fn stepped_repo() -> (Repo, String, String) {
+    let long: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    let repo = Repo::with_commit(&[
+        ("a.txt", "a\n"),
+        ("b.txt", "b\n"),
+        ("c.txt", "c\n"),
+        ("long.txt", long.as_str()),
+    ]);
+    let a = repo.save(&["-q", "--allow-empty", "-m", "before the step"]);
+    repo.write("a.txt", "a changed by the step\n");
+    repo.write("d.txt", "d added by the step\n");
+    repo.remove("c.txt");
+    repo.write("long.txt", &long.replacen("line 2\n", "line 2 (step)\n", 1));
+    let b = repo.save(&["-q", "-m", "after the step"]);
+    repo.write("b.txt", "b changed later\n");
+    repo.write("e.txt", "e added later\n");
+    repo.write(
+        "long.txt",
+        &long.replacen("line 2\n", "line 2 (step)\n", 1).replacen(
+            "line 29\n",
+            "line 29 (later)\n",
+            1,
+        ),
+    );
+    (repo, a, b)
+}
+
+#[test]
+fn revert_takes_back_one_step_and_keeps_later_work_as_git_merge_tree_does() {
+    let (repo, a, b) = stepped_repo();
+    let before = repo.oracle_tree();
+    let (expected, conflicts) = oracle(&repo, &a, &b);
+    assert!(conflicts.is_empty(), "{conflicts:?}");
+    // By default the step is A to the checkpoint after it.
+    let out = repo.cp(&["revert", &a]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repo.oracle_tree(), expected);
+    assert_eq!(repo.read("a.txt"), "a\n");
+    assert_eq!(repo.read("c.txt"), "c\n");
+    assert!(!repo.path().join("d.txt").exists());
+    assert_eq!(repo.read("b.txt"), "b changed later\n");
+    assert_eq!(repo.read("e.txt"), "e added later\n");
+    assert!(repo.read("long.txt").contains("line 29 (later)"));
+    assert!(!repo.read("long.txt").contains("(step)"));
+    // Undoable: undo brings back exactly the state before the revert.
+    let undo = repo.cp(&["undo"]);
+    assert_eq!(undo.code, 0, "{}", undo.stderr);
+    assert_eq!(repo.oracle_tree(), before);
+    // And redo takes the undo back.
+    repo.cp(&["redo"]).ok();
+    assert_eq!(repo.oracle_tree(), expected);
+    repo.fsck();
+}
+
+#[test]
+fn explicit_ends_and_dry_run() {
+    let (repo, a, b) = stepped_repo();
+    let before = manifest(repo.path());
+    let (expected, _) = oracle(&repo, &a, &b);
+    let dry = repo.cp(&["revert", &a, &b, "--dry-run"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert_eq!(manifest(repo.path()), before, "a dry run changes nothing");
+    for line in ["W  a.txt", "W  c.txt", "D  d.txt", "W  long.txt"] {
+        assert!(dry.stdout.contains(line), "{line}: {}", dry.stdout);
+    }
+    let json = repo.cp(&["revert", &a, &b, "--json"]).ok();
+    assert!(
+        json.stdout.contains(&format!("\"from\":\"{a}\"")),
+        "{}",
+        json.stdout
+    );
+    assert!(json.stdout.contains("\"conflicts\":[]"), "{}", json.stdout);
+    assert_eq!(repo.oracle_tree(), expected);
+}
+
+#[test]
+fn conflicts_refuse_the_whole_revert_where_git_finds_them_unless_markers() {
+    let (repo, a, b) = stepped_repo();
+    // Later work changes the very line the step changed, and another file too.
+    repo.write("a.txt", "a changed again later\n");
+    let before = manifest(repo.path());
+    let (_, git_conflicts) = oracle(&repo, &a, &b);
+    assert_eq!(git_conflicts, ["a.txt"]);
+    let out = repo.cp(&["revert", &a]).fails_with(1);
+    assert!(out.stderr.contains("`a.txt`"), "{}", out.stderr);
+    assert!(out.stderr.contains("--conflicts=markers"), "{}", out.stderr);
+    assert_eq!(manifest(repo.path()), before, "nothing changed");
+    let ids = repo.checkpoint_ids().len();
+
+    let out = repo.cp(&["revert", &a, "--conflicts=markers"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("conflict in `a.txt`"), "{}", out.stderr);
+    let merged = repo.read("a.txt");
+    assert!(
+        merged.contains("<<<<<<<") && merged.contains(">>>>>>>"),
+        "{merged}"
+    );
+    assert!(merged.contains("a changed again later"), "{merged}");
+    // The rest of the step is taken back all the same.
+    assert_eq!(repo.read("c.txt"), "c\n");
+    assert_eq!(
+        repo.checkpoint_ids().len(),
+        ids + 1,
+        "one safety checkpoint"
+    );
+    repo.cp(&["undo"]).ok();
+    assert_eq!(manifest(repo.path()), before);
+}
+
+#[test]
+fn a_whole_session_is_taken_back_keeping_work_done_after_it() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+    let first = repo.save(&[
+        "-q",
+        "--allow-empty",
+        "--session",
+        "s1",
+        "--kind",
+        "session",
+    ]);
+    repo.write("a.txt", "a by the agent\n");
+    repo.save(&["-q", "--session", "s1", "--kind", "auto"]);
+    repo.write("new.txt", "new by the agent\n");
+    let last = repo.save(&["-q", "--session", "s1", "--kind", "auto"]);
+    // The user's own work after the session.
+    repo.write("b.txt", "b by the user\n");
+    let (expected, conflicts) = oracle(&repo, &first, &last);
+    assert!(conflicts.is_empty());
+    let out = repo.cp(&["revert", "session:s1"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repo.oracle_tree(), expected);
+    assert_eq!(repo.read("a.txt"), "a\n");
+    assert!(!repo.path().join("new.txt").exists());
+    assert_eq!(repo.read("b.txt"), "b by the user\n");
+}
+
+#[test]
+fn the_newest_checkpoint_has_no_step_after_it() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let only = repo.save(&["-q", "--allow-empty"]);
+    let out = repo.cp(&["revert", &only]).fails_with(1);
+    out.assert_one_error_line();
+    assert!(out.stderr.contains("newest"), "{}", out.stderr);
+    assert!(fs::read_dir(repo.path()).is_ok());
+}
