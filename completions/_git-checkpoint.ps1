@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('unpin', 'unpin', [CompletionResultType]::ParameterValue, 'Unpin a checkpoint')
             [CompletionResult]::new('push', 'push', [CompletionResultType]::ParameterValue, 'Push checkpoints and their notes to a remote (untracked files travel too)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a remote''s checkpoints and merge their notes; never overwrites one')
+            [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Show what the checkpoints cost on disk, per kind, and the heaviest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
@@ -199,6 +200,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
         'git-checkpoint;prune' {
             [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)')
             [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)')
+            [CompletionResult]::new('--max-size', '--max-size', [CompletionResultType]::ParameterName, 'Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE: 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only prune checkpoints of this kind')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be pruned; delete nothing')
@@ -246,6 +248,17 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;du' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many of the heaviest checkpoints to list')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'How many of the heaviest checkpoints to list')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON object: total, notes, by_kind, by_checkpoint (each one''s id, kind and what it added)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -305,6 +318,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('unpin', 'unpin', [CompletionResultType]::ParameterValue, 'Unpin a checkpoint')
             [CompletionResult]::new('push', 'push', [CompletionResultType]::ParameterValue, 'Push checkpoints and their notes to a remote (untracked files travel too)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a remote''s checkpoints and merge their notes; never overwrites one')
+            [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Show what the checkpoints cost on disk, per kind, and the heaviest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
@@ -351,6 +365,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;help;fetch' {
+            break
+        }
+        'git-checkpoint;help;du' {
             break
         }
         'git-checkpoint;help;completions' {

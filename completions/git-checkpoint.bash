@@ -25,6 +25,9 @@ _gitcheckpoint() {
             gitcheckpoint,drop)
                 cmd="gitcheckpoint__subcmd__drop"
                 ;;
+            gitcheckpoint,du)
+                cmd="gitcheckpoint__subcmd__du"
+                ;;
             gitcheckpoint,exec)
                 cmd="gitcheckpoint__subcmd__exec"
                 ;;
@@ -82,6 +85,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,drop)
                 cmd="gitcheckpoint__subcmd__help__subcmd__drop"
                 ;;
+            gitcheckpoint__subcmd__help,du)
+                cmd="gitcheckpoint__subcmd__help__subcmd__du"
+                ;;
             gitcheckpoint__subcmd__help,exec)
                 cmd="gitcheckpoint__subcmd__help__subcmd__exec"
                 ;;
@@ -134,7 +140,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help"
+            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -221,6 +227,32 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__du)
+            opts="-n -h -V --max-count --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__exec)
             opts="-m -q -h -V --name --kind --message --restore-on-failure --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -274,7 +306,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help"
+            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -316,6 +348,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__drop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__du)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -610,7 +656,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__prune)
-            opts="-q -h -V --keep --older-than --kind --dry-run --json --quiet --color --help --version"
+            opts="-q -h -V --keep --older-than --max-size --kind --dry-run --json --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,6 +667,10 @@ _gitcheckpoint() {
                     return 0
                     ;;
                 --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand unpin 'Unpin a checkpoint'
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
+            cand du 'Show what the checkpoints cost on disk, per kind, and the heaviest'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
@@ -185,6 +186,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;prune'= {
             cand --keep 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)'
             cand --older-than 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)'
+            cand --max-size 'Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE: 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`)'
             cand --kind 'Only prune checkpoints of this kind'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --dry-run 'Print what would be pruned; delete nothing'
@@ -228,6 +230,16 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;du'= {
+            cand -n 'How many of the heaviest checkpoints to list'
+            cand --max-count 'How many of the heaviest checkpoints to list'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --json 'Print a JSON object: total, notes, by_kind, by_checkpoint (each one''s id, kind and what it added)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -283,6 +295,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand unpin 'Unpin a checkpoint'
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
+            cand du 'Show what the checkpoints cost on disk, per kind, and the heaviest'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
@@ -315,6 +328,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;push'= {
         }
         &'git-checkpoint;help;fetch'= {
+        }
+        &'git-checkpoint;help;du'= {
         }
         &'git-checkpoint;help;completions'= {
         }

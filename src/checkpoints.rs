@@ -165,6 +165,9 @@ pub struct PruneOptions {
     pub older_than: Option<chrono::Duration>,
     /// Only consider checkpoints of this kind.
     pub kind: Option<String>,
+    /// Then remove the oldest unpinned checkpoints until what only checkpoints hold is at
+    /// most this many bytes.
+    pub max_size: Option<u64>,
     /// Say what would go; remove nothing.
     pub dry_run: bool,
 }
@@ -827,6 +830,9 @@ impl Checkpoints {
         if let Some(age) = options.older_than {
             policy.max_age = Some(age);
         }
+        if let Some(size) = options.max_size {
+            policy.max_size = Some(size);
+        }
         let pruned = retention::prune(&self.repo, &policy, options.dry_run, &[])?;
         if !options.dry_run && !pruned.removed.is_empty() {
             self.emit(CheckpointEvent::Pruned(
@@ -834,6 +840,13 @@ impl Checkpoints {
             ));
         }
         Ok(pruned)
+    }
+
+    /// What the checkpoints cost on disk: the objects only they hold, beyond branches and
+    /// tags, per kind and per checkpoint (see [`crate::disk`]).
+    pub fn du(&self) -> Result<crate::disk::Usage> {
+        let loaded = self.load()?;
+        crate::disk::usage(&self.repo, &loaded.checkpoints)
     }
 
     /// Pin (or unpin) `checkpoint`: pinned checkpoints are never pruned. Only the note's

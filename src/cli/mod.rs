@@ -9,6 +9,7 @@ use git_checkpoint::{Checkpoints, Control};
 
 mod diff;
 mod drop;
+mod du;
 mod exec;
 mod fetch;
 mod generate;
@@ -84,6 +85,8 @@ enum Command {
     Push(push::Args),
     /// Fetch a remote's checkpoints and merge their notes; never overwrites one.
     Fetch(fetch::Args),
+    /// Show what the checkpoints cost on disk, per kind, and the heaviest.
+    Du(du::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(generate::Args),
     /// Run a command between two checkpoints; say what it changed and how to undo it.
@@ -153,6 +156,7 @@ pub fn run() -> ExitCode {
         Command::Redo(args) => redo::run(&ui, args),
         Command::Revert(args) => revert::run(&ui, args),
         Command::Drop(args) => drop::run(&ui, args),
+        Command::Du(args) => du::run(&ui, args),
         Command::Prune(args) => prune::run(&ui, args),
         Command::Pin(args) => pin::run(&ui, args, true),
         Command::Unpin(args) => pin::run(&ui, args, false),

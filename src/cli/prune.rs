@@ -12,7 +12,8 @@ use super::{Failure, open};
 /// read (a pin there cannot be seen).
 ///
 /// The policy comes from git config: checkpoint.keep (default 50, all worktrees together),
-/// checkpoint.<kind>.keep, checkpoint.maxAge. A flag overrides its setting for this run.
+/// checkpoint.<kind>.keep, checkpoint.maxAge, checkpoint.maxSize. A flag overrides its setting
+/// for this run.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind).
@@ -21,6 +22,10 @@ pub struct Args {
     /// Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge).
     #[arg(long, value_name = "DURATION", value_parser = git_checkpoint::parse_duration)]
     older_than: Option<chrono::Duration>,
+    /// Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE:
+    /// 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_size: Option<u64>,
     /// Only prune checkpoints of this kind.
     #[arg(long, value_name = "KIND")]
     kind: Option<String>,
@@ -41,6 +46,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         keep: args.keep,
         older_than: args.older_than,
         kind: args.kind,
+        max_size: args.max_size,
         dry_run: args.dry_run,
     })?;
     let mut out = std::io::stdout().lock();
@@ -84,4 +90,9 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+fn parse_size(text: &str) -> Result<u64, String> {
+    git_checkpoint::parse_size(text.trim())
+        .ok_or_else(|| format!("`{text}` is not a size (use e.g. 512k, 100m, 1g)"))
 }

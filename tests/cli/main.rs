@@ -10,6 +10,7 @@ mod common;
 mod completion;
 mod crash;
 mod diff;
+mod disk;
 mod errors;
 mod exec;
 mod faults;
