@@ -156,6 +156,34 @@ impl Diff {
     }
 }
 
+/// The working tree as it was at one moment, held in memory (see
+/// [`Checkpoints::working_tree`]).
+pub struct WorkingTree {
+    repo: gix::Repository,
+    tree: gix::ObjectId,
+}
+
+impl std::fmt::Debug for WorkingTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkingTree")
+            .field("tree", &self.tree)
+            .finish()
+    }
+}
+
+impl WorkingTree {
+    /// What differs from checkpoint `from` to this working tree.
+    pub fn diff_from(&self, from: &Checkpoint, options: DiffOptions) -> Result<Diff> {
+        let old = store::commit_tree(&self.repo, from.commit)?;
+        let changes = treediff::changes(&self.repo, Some(old), Some(self.tree))?;
+        let files = crate::diff::file_diffs(&self.repo, &changes, options)?;
+        Ok(Diff {
+            files,
+            repo: self.repo.clone(),
+        })
+    }
+}
+
 /// How to prune (`prune`): each field overrides its setting for this run.
 #[derive(Debug, Clone, Default)]
 pub struct PruneOptions {
@@ -499,6 +527,18 @@ impl Checkpoints {
             files,
             repo: memory,
         })
+    }
+
+    /// The working tree captured once, into memory (nothing is written to the repository),
+    /// to compare many checkpoints with: cheaper than [`diff`](Self::diff) against
+    /// [`Side::WorkingTree`] for each.
+    pub fn working_tree(&self, ctl: &Control<'_>) -> Result<WorkingTree> {
+        let repo = self.repo.clone().with_object_memory();
+        let max_file_size = self.settings.max_file_size()?;
+        let tree = capture::capture(&repo, self.worktree(), max_file_size, false, ctl)?
+            .snap
+            .tree;
+        Ok(WorkingTree { repo, tree })
     }
 
     fn tree_of(

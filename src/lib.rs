@@ -76,7 +76,7 @@ mod treediff;
 
 pub use checkpoints::{
     CheckpointEvent, Checkpoints, Diff, Dropped, Observer, PruneOptions, RevertOptions, Reverted,
-    SaveOutcome, Side, is_at_or_below,
+    SaveOutcome, Side, WorkingTree, is_at_or_below,
 };
 pub use config::{HookFailure, Policy, Problem, Settings, parse_duration, parse_size};
 pub use control::{Control, Progress};

@@ -8,6 +8,7 @@ use git_checkpoint::{DiffOptions, Error, PatchStyle, Side};
 
 use super::notices;
 use super::output::{ColorChoice, Ui, json_line};
+use super::picker::{self, Purpose};
 use super::render::{diff_painter, numstat, stat_entries, stat_width};
 use super::{Failure, open, repo_paths, stat};
 
@@ -62,8 +63,16 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     notices::warn_interrupted(ui, &checkpoints);
     let loaded = checkpoints.load()?;
+    let picked;
     let from = match &args.from {
         Some(spec) => checkpoints.resolve(&loaded, spec)?,
+        None if picker::available() => match picker::pick(&checkpoints, Purpose::Diff)? {
+            Some(c) => {
+                picked = c;
+                &picked
+            }
+            None => return Ok(()),
+        },
         None => checkpoints
             .own(&loaded)
             .next()

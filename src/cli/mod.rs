@@ -18,6 +18,7 @@ mod hooks;
 mod list;
 mod notices;
 mod output;
+mod picker;
 mod pin;
 mod prune;
 mod push;

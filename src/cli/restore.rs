@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::output::Ui;
+use super::picker::{self, Purpose};
 use super::restoring::{Flags, housekeeping, report};
 use super::{Failure, open, repo_paths};
 
@@ -15,9 +16,10 @@ use super::{Failure, open, repo_paths};
 /// stash are left alone.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The checkpoint: an id, `@`, `@{N}`, a name, or an id or commit prefix.
+    /// The checkpoint: an id, `@`, `@{N}`, a name, or an id or commit prefix. Without it, on a
+    /// terminal, a picker lists this worktree's checkpoints with a preview of each.
     #[arg(value_name = "CP")]
-    checkpoint: String,
+    checkpoint: Option<String>,
     #[command(flatten)]
     flags: Flags,
     /// Restore only these paths (files or directories), relative to the current directory.
@@ -28,7 +30,20 @@ pub struct Args {
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     let loaded = checkpoints.load()?;
-    let target = checkpoints.resolve(&loaded, &args.checkpoint)?;
+    let picked;
+    let target = match &args.checkpoint {
+        Some(spec) => checkpoints.resolve(&loaded, spec)?,
+        None => match picker::pick_or_refuse(&checkpoints, Purpose::Restore)? {
+            Some(c) => {
+                picked = c;
+                &picked
+            }
+            None => {
+                ui.info("nothing restored");
+                return Ok(());
+            }
+        },
+    };
     if !args.flags.quiet {
         ui.warn_damaged([target]);
     }

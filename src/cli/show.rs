@@ -8,6 +8,7 @@ use git_checkpoint::{Checkpoint, DiffOptions, PatchStyle, Side};
 
 use super::notices;
 use super::output::{ColorChoice, Ui, checkpoint_json, json_line, printable, relative_age};
+use super::picker::{self, Purpose};
 use super::render::{diff_painter, human_size, stat_entries, stat_width};
 use super::{Failure, open, stat};
 
@@ -18,9 +19,9 @@ use super::{Failure, open, stat};
 /// prefix.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The checkpoint.
+    /// The checkpoint. Without it, on a terminal, a picker lists this worktree's checkpoints.
     #[arg(value_name = "CP")]
-    checkpoint: String,
+    checkpoint: Option<String>,
     /// A diffstat of what it changed relative to its HEAD (the default).
     #[arg(long, conflicts_with = "patch")]
     stat: bool,
@@ -36,7 +37,17 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     notices::warn_interrupted(ui, &checkpoints);
     let loaded = checkpoints.load()?;
-    let checkpoint = checkpoints.resolve(&loaded, &args.checkpoint)?;
+    let picked;
+    let checkpoint = match &args.checkpoint {
+        Some(spec) => checkpoints.resolve(&loaded, spec)?,
+        None => match picker::pick_or_refuse(&checkpoints, Purpose::Show)? {
+            Some(c) => {
+                picked = c;
+                &picked
+            }
+            None => return Ok(()),
+        },
+    };
     ui.warn_damaged([checkpoint]);
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -18,6 +18,7 @@ mod hooks;
 mod list_show;
 mod naming;
 mod odd_configs;
+mod picker;
 mod races;
 mod restore;
 mod restore_promise;
