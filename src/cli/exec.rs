@@ -68,15 +68,17 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .iter()
         .map(|a| a.to_string_lossy().into_owned().into())
         .collect();
-    // Before: with --name always a new checkpoint, so that the name finds this one.
+    // Before: with --name or -m always a new checkpoint, so that what the user asked to record
+    // is recorded (and the name finds this one); otherwise an unchanged working tree reuses the
+    // newest checkpoint.
     let before = open().and_then(|checkpoints| {
         let saved = checkpoints.save(
             &SaveOptions {
+                generated_message: args.message.is_none(),
                 message: Some(args.message.unwrap_or_else(|| format!("before: {line}"))),
                 name: args.name.clone(),
                 kind: Some(args.kind.clone()),
                 meta: meta(&argv, None),
-                allow_empty: args.name.is_some(),
                 ..SaveOptions::default()
             },
             &ui.ctl,
@@ -124,6 +126,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let after = checkpoints.save_keeping(
         &SaveOptions {
             message: Some(format!("after: {line} ({ending})")),
+            generated_message: true,
             kind: Some(args.kind.clone()),
             meta: meta(&argv, Some(ending)),
             ..SaveOptions::default()

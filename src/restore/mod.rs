@@ -172,6 +172,7 @@ pub(crate) fn run(
             &with_ignored,
             &SaveOptions {
                 message: Some(message),
+                generated_message: true,
                 kind: Some(format::KIND_PRE_RESTORE.into()),
                 ..SaveOptions::default()
             },
