@@ -22,6 +22,13 @@ pub enum Error {
     /// There are no checkpoints at all to name.
     #[error("there are no checkpoints yet")]
     NoCheckpoints,
+    /// `@`, `@{N}` (or a comparison with the newest) in a worktree that has taken no
+    /// checkpoint, while there are others: of other worktrees, or fetched. The number of those.
+    #[error(
+        "this worktree has no checkpoints of its own yet (`@` counts only those; there {})",
+        others(*.0)
+    )]
+    NoOwnCheckpoints(usize),
     /// The operation was cancelled through its [`Control`](crate::Control).
     #[error("cancelled")]
     Cancelled,
@@ -75,10 +82,8 @@ pub enum Error {
     /// A merge, rebase, cherry-pick, revert or bisect is in progress.
     #[error("{0} is in progress; finish or abort it first, or use --force")]
     OperationInProgress(String),
-    /// `undo` found no checkpoint to go back to.
-    #[error(
-        "nothing to undo: this worktree has no {0}-th older checkpoint whose files differ from now"
-    )]
+    /// `undo` found no checkpoint to go back to (the number of steps asked for).
+    #[error("{}", nothing_to_undo(*.0))]
     NothingToUndo(usize),
     /// A checkpoint's tree holds a path that must never be written.
     #[error("refusing to restore `{path}`: {reason}")]
@@ -182,6 +187,24 @@ fn in_the_way(ignored: &[String], too_large: &[String], no_save: bool) -> String
         );
     }
     text
+}
+
+fn others(n: usize) -> String {
+    if n == 1 {
+        "is 1 of another worktree or fetched".into()
+    } else {
+        format!("are {n} of other worktrees or fetched")
+    }
+}
+
+fn nothing_to_undo(steps: usize) -> String {
+    if steps <= 1 {
+        "nothing to undo: no earlier state of this worktree differs from the files now".into()
+    } else {
+        format!(
+            "nothing to undo: fewer than {steps} earlier states of this worktree differ from the files now"
+        )
+    }
 }
 
 fn nested_in_the_way(repo: &str, path: &str) -> String {

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use gix::bstr::ByteSlice;
 
-use git_checkpoint::{DiffOptions, Error, PatchStyle, Side, quote_path};
+use git_checkpoint::{DiffOptions, PatchStyle, Side, quote_path};
 
 use super::notices;
 use super::output::{ColorChoice, Ui};
@@ -62,13 +62,8 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     notices::warn_interrupted(ui, &checkpoints);
     let loaded = checkpoints.load()?;
-    let from = match &args.from {
-        Some(spec) => checkpoints.resolve(&loaded, spec)?,
-        None => checkpoints
-            .own(&loaded)
-            .next()
-            .ok_or(Error::NoCheckpoints)?,
-    };
+    // Without a checkpoint: this worktree's newest.
+    let from = checkpoints.resolve(&loaded, args.from.as_deref().unwrap_or("@"))?;
     ui.warn_damaged([from]);
     let to = match &args.to {
         Some(spec) => {

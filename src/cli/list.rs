@@ -8,6 +8,7 @@ use git_checkpoint::Checkpoint;
 
 use super::notices;
 use super::output::{Ui, checkpoint_json, pad, printable, relative_age, short};
+use super::render::checkpoints as count_checkpoints;
 use super::{Failure, open};
 
 /// List checkpoints, newest first: id, age, commit, kind, files changed since HEAD
@@ -73,6 +74,21 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     if args.json {
         let array: Vec<_> = shown.iter().map(|c| checkpoint_json(c)).collect();
         writeln!(out, "{}", serde_json::Value::Array(array))?;
+        return Ok(());
+    }
+    if shown.is_empty() {
+        // Nothing on stdout, as for any empty list; say why on stderr.
+        ui.info(&if all.is_empty() {
+            "no checkpoints yet; make one with `git checkpoint save`".to_string()
+        } else if args.all || session.is_some() || args.kind.is_some() || args.max_count.is_some()
+        {
+            "no checkpoints match".to_string()
+        } else {
+            format!(
+                "no checkpoints in this worktree yet ({} in other worktrees: `git checkpoint list --all`); make one with `git checkpoint save`",
+                count_checkpoints(all.len())
+            )
+        });
         return Ok(());
     }
     render(&mut out, ui, &shown, args.all)?;

@@ -204,6 +204,9 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
             "the checkpoints are intact and still listed; repair the notes ref, or move it aside to start new notes: git update-ref refs/notes/checkpoints-damaged refs/notes/checkpoints && git update-ref -d refs/notes/checkpoints",
         ),
         Failure::Core(Error::NoCheckpoints) => Some("make one with `git checkpoint save`"),
+        Failure::Core(Error::NoOwnCheckpoints(_)) => Some(
+            "make one with `git checkpoint save`; `git checkpoint list --all` lists the others, which their ids name",
+        ),
         Failure::Core(Error::UnknownCheckpoint(_)) => Some(
             "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",
         ),

@@ -5,7 +5,7 @@ use git_checkpoint::format::Skipped;
 use git_checkpoint::{Checkpoints, Completed, Housekeeping, Restored};
 
 use super::output::Ui;
-use super::render::human_size;
+use super::render::{count, human_size};
 
 /// Warn about each path a save left out.
 pub fn warn_skipped<'a>(ui: &Ui, skipped: impl IntoIterator<Item = &'a Skipped>) {
@@ -32,9 +32,8 @@ pub fn housekeeping(ui: &Ui, done: &Housekeeping, quiet: bool) {
     }
     if !done.pruned.is_empty() {
         ui.info(&format!(
-            "pruned {} old checkpoint{} (checkpoint.keep / checkpoint.maxAge)",
-            done.pruned.len(),
-            if done.pruned.len() == 1 { "" } else { "s" }
+            "pruned {} (checkpoint.keep / checkpoint.maxAge)",
+            count(done.pruned.len(), "old checkpoint", "old checkpoints")
         ));
     }
     if let Some(problem) = &done.problem {

@@ -5,6 +5,7 @@ use std::io::Write;
 use git_checkpoint::PruneOptions;
 
 use super::output::{Ui, checkpoint_json};
+use super::render::{checkpoints as count_checkpoints, count};
 use super::{Failure, open};
 
 /// Apply the retention policy now: delete the checkpoints it does not keep, and notes whose
@@ -69,17 +70,14 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             "removed"
         };
         ui.info(&format!(
-            "{verb} {} checkpoint{} and {} orphaned note{}",
-            pruned.removed.len(),
-            if pruned.removed.len() == 1 { "" } else { "s" },
-            pruned.orphan_notes,
-            if pruned.orphan_notes == 1 { "" } else { "s" },
+            "{verb} {} and {}",
+            count_checkpoints(pruned.removed.len()),
+            count(pruned.orphan_notes, "orphaned note", "orphaned notes"),
         ));
         if pruned.unreadable_kept > 0 {
             ui.info(&format!(
-                "kept {} checkpoint{} whose note cannot be read (a pin there cannot be seen); `git checkpoint drop <id>` removes one",
-                pruned.unreadable_kept,
-                if pruned.unreadable_kept == 1 { "" } else { "s" },
+                "kept {} whose note cannot be read (a pin there cannot be seen); `git checkpoint drop <id>` removes one",
+                count_checkpoints(pruned.unreadable_kept),
             ));
         }
     }

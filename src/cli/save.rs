@@ -6,6 +6,7 @@ use git_checkpoint::{Error, SaveOptions, Saved, format};
 
 use super::notices;
 use super::output::{Ui, checkpoint_json};
+use super::render::files;
 use super::{Failure, open};
 
 /// Snapshot the working tree: tracked files as they are on disk, and untracked files that are
@@ -152,8 +153,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 }
                 let s = c.meta.stats;
                 ui.info(&format!(
-                    "saved checkpoint {} ({} files; {} added, {} modified, {} deleted since HEAD)",
-                    c.id, s.files, s.added, s.modified, s.deleted
+                    "saved checkpoint {} ({}; {} added, {} modified, {} deleted since HEAD)",
+                    c.id,
+                    files(s.files as usize),
+                    s.added,
+                    s.modified,
+                    s.deleted
                 ));
             }
             Saved::Unchanged(c) => ui.info(&format!(
