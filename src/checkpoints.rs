@@ -442,6 +442,10 @@ impl Checkpoints {
         let memory = self.repo.clone().with_object_memory();
         let old = self.tree_of(&memory, from, ctl)?;
         let new = self.tree_of(&memory, to, ctl)?;
+        let on_disk = matches!(from, Side::WorkingTree) || matches!(to, Side::WorkingTree);
+        self.every_path_matches(&memory, paths, &[old, new], on_disk, || {
+            format!("{} or {}", describe(from), describe(to))
+        })?;
         let mut changes = treediff::changes(&memory, old, new)?;
         if !paths.is_empty() {
             changes.retain(|c| {
@@ -476,6 +480,43 @@ impl Checkpoints {
                     .tree
             }
         }))
+    }
+
+    /// A path of `paths` that matches nothing in any of `trees` is an error naming it (git's
+    /// "pathspec … did not match"): a typo must not pass for "nothing to do". `on_disk`: one
+    /// side is the working tree, so say when the path exists there but checkpoints leave it
+    /// out. `searched` says where the path was looked for.
+    fn every_path_matches(
+        &self,
+        repo: &gix::Repository,
+        paths: &[BString],
+        trees: &[Option<gix::ObjectId>],
+        on_disk: bool,
+        searched: impl FnOnce() -> String,
+    ) -> Result<()> {
+        for path in paths {
+            let mut found = false;
+            for tree in trees {
+                if treediff::has_path(repo, *tree, path.as_ref())? {
+                    found = true;
+                    break;
+                }
+            }
+            if found {
+                continue;
+            }
+            let left_out = on_disk
+                && self.repo.workdir().is_some_and(|workdir| {
+                    crate::snapshot::worktree_path(workdir, path.as_ref())
+                        .is_ok_and(|p| p.symlink_metadata().is_ok())
+                });
+            return Err(Error::PathMatchesNothing {
+                path: path.to_string(),
+                searched: searched(),
+                left_out,
+            });
+        }
+        Ok(())
     }
 
     /// Rename detection as git does it: `-M` (`flag`), `--no-renames` (`off`), else
@@ -562,6 +603,7 @@ impl Checkpoints {
             let memory = self.repo.clone().with_object_memory();
             let captured = capture::capture(&memory, self.worktree(), max_file_size, false, ctl)?;
             let (target, message) = choose(&memory, &captured)?;
+            self.restored_paths_match(&memory, &captured, &target, options)?;
             return restore::run(&memory, &captured, &target, options, None, message, ctl);
         }
         let mut guard = Guard::acquire(&self.repo)?;
@@ -574,6 +616,7 @@ impl Checkpoints {
         )?;
         let captured = self.capture(max_file_size, ctl)?;
         let (target, message) = choose(&self.repo, &captured)?;
+        self.restored_paths_match(&self.repo, &captured, &target, options)?;
         let mut restored = restore::run(
             &self.repo,
             &captured,
@@ -596,6 +639,28 @@ impl Checkpoints {
             });
         }
         Ok(restored)
+    }
+
+    /// Before a restore of some paths changes anything: each must match something in the
+    /// target or in the working tree now.
+    fn restored_paths_match(
+        &self,
+        repo: &gix::Repository,
+        captured: &Captured,
+        target: &Checkpoint,
+        options: &RestoreOptions,
+    ) -> Result<()> {
+        if options.paths.is_empty() {
+            return Ok(());
+        }
+        let target_tree = store::commit_tree(repo, target.commit)?;
+        self.every_path_matches(
+            repo,
+            &options.paths,
+            &[Some(target_tree), Some(captured.snap.tree)],
+            true,
+            || format!("checkpoint {} or the working tree", target.id),
+        )
     }
 
     // --- Retention ----------------------------------------------------------------------
@@ -720,6 +785,14 @@ impl Checkpoints {
                 Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
             })
             .collect()
+    }
+}
+
+fn describe(side: Side<'_>) -> String {
+    match side {
+        Side::Checkpoint(c) => format!("checkpoint {}", c.id),
+        Side::HeadOf(c) => format!("the commit checkpoint {} was taken on", c.id),
+        Side::WorkingTree => "the working tree".into(),
     }
 }
 

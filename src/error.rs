@@ -35,6 +35,20 @@ pub enum Error {
     /// A name on the command line matched no checkpoint.
     #[error("no checkpoint named `{0}`")]
     UnknownCheckpoint(String),
+    /// A path given to limit a restore or a comparison matches nothing on either side: no file
+    /// at it or below it (as git says of a pathspec that matches nothing). Nothing was changed.
+    #[error("{}", unmatched_path(.path, .searched, *.left_out))]
+    PathMatchesNothing {
+        /// The path, relative to the top of the working tree.
+        path: String,
+        /// Where it was looked for, e.g. "checkpoint 20261122-143022-481a2b or the working
+        /// tree".
+        searched: String,
+        /// Whether something exists at that path in the working tree that checkpoints leave
+        /// out (an ignored file, one larger than `checkpoint.maxFileSize`, the inside of a
+        /// nested repository): restore never touches it, and comparisons do not see it.
+        left_out: bool,
+    },
     /// A name on the command line matched several checkpoints.
     #[error("`{name}` is ambiguous: it could be {}", list_some(.candidates))]
     AmbiguousCheckpoint {
@@ -205,6 +219,16 @@ fn nothing_to_undo(steps: usize) -> String {
             "nothing to undo: fewer than {steps} earlier states of this worktree differ from the files now"
         )
     }
+}
+
+fn unmatched_path(path: &str, searched: &str, left_out: bool) -> String {
+    let mut text = format!("pathspec `{path}` did not match any file in {searched}");
+    if left_out {
+        text.push_str(
+            "; it exists in the working tree, but checkpoints leave it out (it is ignored, larger than checkpoint.maxFileSize, or inside a nested repository)",
+        );
+    }
+    text
 }
 
 fn nested_in_the_way(repo: &str, path: &str) -> String {

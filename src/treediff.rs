@@ -57,6 +57,25 @@ pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
         || (path.starts_with(prefix) && path.get(prefix.len()) == Some(&b'/'))
 }
 
+/// Whether `tree` (`None`: the empty tree) has something at `path`: a file, or a directory
+/// holding some. The empty path is the whole tree, and always matches.
+pub fn has_path(repo: &gix::Repository, tree: Option<ObjectId>, path: &BStr) -> Result<bool> {
+    let path = path.trim_end_with(|c| c == '/').as_bstr();
+    if path.is_empty() {
+        return Ok(true);
+    }
+    let Some(tree) = tree else {
+        return Ok(false);
+    };
+    let tree = repo
+        .find_tree(tree)
+        .context(|| format!("cannot read tree {tree}"))?;
+    let entry = tree
+        .lookup_entry(path.split_str("/"))
+        .context(|| format!("cannot look up `{path}` in tree {}", tree.id))?;
+    Ok(entry.is_some())
+}
+
 /// How many paths were added, modified and deleted between two trees.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {

@@ -9,10 +9,10 @@ use git_checkpoint::{Checkpoint, DiffOptions, PatchStyle, Side};
 use super::notices;
 use super::output::{ColorChoice, Ui, checkpoint_json, printable, relative_age};
 use super::render::{diff_painter, human_size, stat_entries, stat_width};
-use super::{Failure, open, stat};
+use super::{Failure, open, repo_paths, stat};
 
 /// Show a checkpoint: its metadata, then a --stat (or with -p the patch) of what it changed
-/// relative to the HEAD it was taken on.
+/// relative to the HEAD it was taken on (with -- PATHS, in those paths only).
 ///
 /// <CP> is an id, `@`/`latest` (newest), `@{N}` (N-th newest), a name, an id prefix or a commit
 /// prefix.
@@ -28,8 +28,12 @@ pub struct Args {
     #[arg(short = 'p', long = "patch")]
     patch: bool,
     /// Print the metadata as JSON (the note's fields plus "commit").
-    #[arg(long, conflicts_with_all = ["stat", "patch"])]
+    #[arg(long, conflicts_with_all = ["stat", "patch", "paths"])]
     json: bool,
+    /// Only what it changed in these paths (files or directories), relative to the current
+    /// directory.
+    #[arg(last = true, value_name = "PATHS")]
+    paths: Vec<std::path::PathBuf>,
 }
 
 pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
@@ -43,13 +47,14 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         writeln!(out, "{}", checkpoint_json(checkpoint))?;
         return Ok(());
     }
-    header(&mut out, ui, checkpoint)?;
+    let paths = repo_paths(&checkpoints, &args.paths)?;
     // What the checkpoint changed is read from its commit's parents, not from the note, which
-    // may come from someone else.
+    // may come from someone else. Computed first: a path that matches nothing is an error
+    // before anything is printed.
     let diff = checkpoints.diff(
         Side::HeadOf(checkpoint),
         Side::Checkpoint(checkpoint),
-        &[],
+        &paths,
         DiffOptions {
             hunks: args.patch,
             renames: checkpoints.renames(None, false),
@@ -57,6 +62,7 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         },
         &ui.ctl,
     )?;
+    header(&mut out, ui, checkpoint)?;
     if !diff.files.is_empty() {
         writeln!(out)?;
     }

@@ -90,6 +90,66 @@ fn output_matches_git_diff_on_the_same_commits() {
     }
 }
 
+/// A path that matches nothing on either side of a comparison is an error naming it, for diff
+/// and show alike; show takes paths as diff does.
+#[test]
+fn a_path_that_matches_nothing_is_an_error_in_diff_and_show() {
+    let (repo, a, b) = two_checkpoints();
+    let out = repo
+        .cp(&["diff", &a, &b, "--", "edit.rs", "eidt.rs"])
+        .fails_with(1);
+    out.assert_one_error_line();
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: pathspec `eidt.rs` did not match any file in checkpoint {a} or checkpoint {b}"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+    let out = repo
+        .cp(&["diff", &a, "--stat", "--", "nope/"])
+        .fails_with(1);
+    assert!(
+        out.stderr.contains(&format!(
+            "pathspec `nope` did not match any file in checkpoint {a} or the working tree"
+        )),
+        "{}",
+        out.stderr
+    );
+    // A path on one side only is a match: gone.txt is only in A, added.txt only in B.
+    let ok = repo
+        .cp(&["diff", &a, &b, "--name-only", "--", "gone.txt", "added.txt"])
+        .ok();
+    assert_eq!(ok.stdout, "added.txt\ngone.txt\n");
+
+    // show -- PATHS: the stat of those paths only, as git gives it for the same commits.
+    let shown = repo.cp(&["show", &b, "--", "new", "edit.rs"]).ok();
+    let head = repo.git(&["rev-parse", &format!("{}^1", commit_of(&repo, &b))]);
+    let git_stat = repo.git(&[
+        "diff",
+        "--stat",
+        &head,
+        &commit_of(&repo, &b),
+        "--",
+        "new",
+        "edit.rs",
+    ]);
+    assert!(
+        shown.stdout.trim_end().ends_with(&git_stat),
+        "{}\n--- git:\n{git_stat}",
+        shown.stdout
+    );
+    assert!(!shown.stdout.contains("added.txt"), "{}", shown.stdout);
+    let out = repo.cp(&["show", &b, "--", "nope"]).fails_with(1);
+    assert!(
+        out.stderr.contains("pathspec `nope` did not match"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "", "nothing of the checkpoint is printed");
+}
+
 #[test]
 fn the_patch_applies_and_gives_b_exactly() {
     let (repo, a, b) = two_checkpoints();

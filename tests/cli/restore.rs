@@ -137,6 +137,77 @@ fn restore_of_paths_touches_only_those_paths() {
     assert_eq!(repo.read("a.txt"), "changed\n");
 }
 
+/// A path that matches nothing, in the checkpoint or in the working tree, is an error naming it
+/// before anything changes, as git's `pathspec … did not match`; git itself is the oracle.
+#[test]
+fn a_path_that_matches_nothing_is_an_error_before_anything_changes() {
+    let repo = base_repo();
+    let id = save(&repo, &[]);
+    repo.write("src/lib.rs", "changed\n");
+    repo.write("build/out.o", "ignored\n");
+    repo.write("only-now.txt", "untracked, not in the checkpoint\n");
+    let before = manifest(repo.path());
+    let refs = repo.git(&["for-each-ref"]);
+    for (cwd, typo, shown) in [
+        (".", "src/mian.rs", "src/mian.rs"),
+        ("src", "mian.rs", "src/mian.rs"),
+        (".", "nowhere/", "nowhere"),
+    ] {
+        for extra in [&[][..], &["--dry-run"], &["--json"]] {
+            let mut args = vec!["restore", id.as_str()];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(&["--", "src/lib.rs", typo]);
+            if cwd == "src" {
+                args.pop();
+                args.pop();
+                args.extend_from_slice(&["lib.rs", typo]);
+            }
+            let out = repo.cp_in(cwd, &args).fails_with(1);
+            out.assert_one_error_line();
+            assert!(
+                out.stderr
+                    .starts_with(&format!("error: pathspec `{shown}` did not match any file in checkpoint {id} or the working tree")),
+                "{args:?}: {}",
+                out.stderr
+            );
+            assert_eq!(out.stdout, "");
+        }
+    }
+    // git agrees that these match nothing.
+    let source = format!("--source=refs/checkpoints/{id}");
+    assert!(!repo.git_ok(&["restore", &source, "--", "src/mian.rs"]));
+    assert_eq!(manifest(repo.path()), before, "nothing was restored");
+    assert_eq!(
+        repo.git(&["for-each-ref"]),
+        refs,
+        "no pre-restore checkpoint"
+    );
+
+    // An ignored file matches nothing restore can touch: said so, and still an error.
+    let out = repo
+        .cp(&["restore", &id, "--", "build/out.o"])
+        .fails_with(1);
+    assert!(
+        out.stderr.contains("pathspec `build/out.o` did not match")
+            && out
+                .stderr
+                .contains("it exists in the working tree, but checkpoints leave it out"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(manifest(repo.path()), before);
+
+    // A path in the working tree only (deleted by the restore), in the checkpoint only, or a
+    // directory, is fine.
+    repo.remove("run.sh");
+    repo.cp(&["restore", &id, "--", "only-now.txt", "run.sh", "src"])
+        .ok();
+    assert!(!repo.path().join("only-now.txt").exists());
+    assert_eq!(repo.read("run.sh"), "#!/bin/sh\necho hi\n");
+    assert_eq!(repo.read("src/lib.rs"), "fn main() {}\n");
+    assert_eq!(repo.read("build/out.o"), "ignored\n");
+}
+
 #[test]
 fn dry_run_changes_nothing_and_saves_nothing() {
     let repo = base_repo();
