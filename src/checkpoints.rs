@@ -291,9 +291,21 @@ impl Checkpoints {
         Ok(())
     }
 
-    /// The top of the working tree.
+    /// The top of the working tree; `None` in a bare repository.
     pub fn workdir(&self) -> Option<&Path> {
         self.repo.workdir()
+    }
+
+    /// Whether the repository is bare: its checkpoints can be listed, shown, compared with
+    /// each other, pushed and fetched, but nothing can be saved or restored there.
+    pub fn is_bare(&self) -> bool {
+        self.repo.workdir().is_none()
+    }
+
+    /// The top of the working tree, or [`Error::NoWorkingTree`] saying what there is none to
+    /// do (`save`, `restore`, `compare with`).
+    fn working_tree(&self, to: &'static str) -> Result<&Path> {
+        self.repo.workdir().ok_or(Error::NoWorkingTree(to))
     }
 
     /// The linked worktree's name; `None` for the main worktree.
@@ -377,6 +389,7 @@ impl Checkpoints {
         keep: &[&str],
         ctl: &Control<'_>,
     ) -> Result<SaveOutcome> {
+        self.working_tree("save")?;
         record::validate(options)?;
         let max_file_size = self.settings.max_file_size()?;
         let interrupted_restore =
@@ -474,6 +487,7 @@ impl Checkpoints {
                 None => return Ok(None),
             },
             Side::WorkingTree => {
+                self.working_tree("compare with")?;
                 let max_file_size = self.settings.max_file_size()?;
                 capture::capture(repo, self.worktree(), max_file_size, false, ctl)?
                     .snap
@@ -596,6 +610,7 @@ impl Checkpoints {
         ctl: &Control<'_>,
         choose: impl FnOnce(&gix::Repository, &Captured) -> Result<(Checkpoint, String)>,
     ) -> Result<Restored> {
+        self.working_tree("restore")?;
         restore::refuse_in_progress(&self.repo, options.force)?;
         let max_file_size = self.settings.max_file_size()?;
         if options.dry_run {
@@ -763,12 +778,15 @@ impl Checkpoints {
     }
 
     /// Turn `paths`, given relative to `cwd`, into paths relative to the top of the working
-    /// tree. A path outside the working tree is an error.
+    /// tree. A path outside the working tree is an error. In a bare repository, which has no
+    /// working tree to be in, paths are taken as relative to the top of the tree.
     pub fn paths_from(&self, cwd: &Path, paths: &[std::path::PathBuf]) -> Result<Vec<BString>> {
+        let Some(workdir) = self.repo.workdir() else {
+            return paths.iter().map(|p| from_top(p)).collect();
+        };
         if paths.is_empty() {
             return Ok(Vec::new());
         }
-        let workdir = self.repo.workdir().ok_or(Error::BareRepository)?;
         let workdir = workdir
             .canonicalize()
             .unwrap_or_else(|_| workdir.to_owned());
@@ -780,14 +798,43 @@ impl Checkpoints {
                 let rela = joined.strip_prefix(&workdir).map_err(|_| {
                     Error::InvalidInput(format!("`{}` is outside the working tree", p.display()))
                 })?;
-                let rela = gix::path::into_bstr(rela)
-                    .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", p.display())))?;
-                Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
+                git_path(rela, p)
             })
             .collect()
     }
 }
 
+/// `path`, relative to the top of a tree, in git's form (`.` and `..` resolved); one that is
+/// absolute or climbs above the top is an error.
+fn from_top(path: &Path) -> Result<BString> {
+    use std::path::Component;
+    let mut rela = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => rela.push(part),
+            Component::CurDir => {}
+            Component::ParentDir if rela.pop() => {}
+            _ => {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` is not a path inside the repository (in a bare repository, paths are relative to the top of the tree)",
+                    path.display()
+                )));
+            }
+        }
+    }
+    git_path(&rela, path)
+}
+
+/// A relative path in git's form: `/`-separated bytes.
+fn git_path(rela: &Path, given: &Path) -> Result<BString> {
+    let rela = gix::path::into_bstr(rela)
+        .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", given.display())))?;
+    Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
+}
+
+/// After a restore that left the index alone (and `HEAD` where the checkpoint was taken): the
+/// files it changed whose index entry differs from the staged state the checkpoint recorded.
+/// Only a notice: when it cannot be worked out, the restore, done, is not failed for it.
 fn describe(side: Side<'_>) -> String {
     match side {
         Side::Checkpoint(c) => format!("checkpoint {}", c.id),

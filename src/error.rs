@@ -16,6 +16,11 @@ pub enum Error {
     /// The repository has no working tree.
     #[error("this is a bare repository: a checkpoint needs a working tree")]
     BareRepository,
+    /// The repository is bare, and the operation needs a working tree (saving, restoring,
+    /// comparing with the working tree). What only reads checkpoints works in a bare
+    /// repository.
+    #[error("this is a bare repository: there is no working tree to {0}")]
+    NoWorkingTree(&'static str),
     /// A repository feature this version cannot handle.
     #[error("{0}")]
     Unsupported(String),

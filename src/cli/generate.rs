@@ -311,6 +311,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "push and fetch are the only commands that talk to a remote; they run the git binary, so the user's remotes, URLs, ssh and credential settings apply. push sends the checkpoints named (or all) and their notes; fetch brings every checkpoint of the remote, never overwriting a local checkpoint of the same id. Notes are merged as JSON, key by key, the local side winning where both have a key; git's union merge is never used. A checkpoint carries untracked files that were not ignored, possibly secrets: push warns, and push --dry-run lists them.",
             "A fetched checkpoint is marked as such in its note and by list; @, @{N} and undo count only checkpoints taken here, and keep limits neither count nor remove fetched ones (checkpoint.maxAge and drop do). fetch stages what it fetches under refs/checkpoint-fetch/ and deletes that namespace before it ends.",
+            "In a bare repository (a server that receives pushed checkpoints) list, show, diff between two checkpoints, drop, prune, pin, push and fetch work; what needs a working tree (save, restore, undo, exec, diff against the working tree) refuses with one line.",
         ],
     ),
     (

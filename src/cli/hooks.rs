@@ -94,7 +94,9 @@ fn settings_path(args: &Args) -> Result<PathBuf, Failure> {
         return Ok(dir.join("settings.json"));
     }
     let checkpoints = open()?;
-    let workdir = checkpoints.workdir().ok_or(Error::BareRepository)?;
+    let workdir = checkpoints.workdir().ok_or(Error::NoWorkingTree(
+        "install the hooks in; --user installs them for every project",
+    ))?;
     let file = if args.local {
         "settings.local.json"
     } else {

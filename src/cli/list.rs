@@ -53,7 +53,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .iter()
         .filter(|c| match &session {
             Some(s) => c.meta.session.as_ref() == Some(s),
-            None => args.all || c.meta.worktree == worktree || c.meta.fetched.is_some(),
+            // A bare repository has no worktree of its own: it lists every checkpoint.
+            None => {
+                args.all
+                    || checkpoints.is_bare()
+                    || c.meta.worktree == worktree
+                    || c.meta.fetched.is_some()
+            }
         })
         .filter(|c| args.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
         .take(args.max_count.unwrap_or(usize::MAX))

@@ -207,6 +207,9 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         Failure::Core(Error::NoOwnCheckpoints(_)) => Some(
             "make one with `git checkpoint save`; `git checkpoint list --all` lists the others, which their ids name",
         ),
+        Failure::Core(Error::NoWorkingTree(_)) => Some(
+            "in a bare repository, list, show, diff between two checkpoints, push and fetch work; the rest needs a working tree",
+        ),
         Failure::Core(Error::UnknownCheckpoint(_)) => Some(
             "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",
         ),
