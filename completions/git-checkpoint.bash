@@ -600,7 +600,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__push)
-            opts="-q -h -V --dry-run --quiet --color --help --version"
+            opts="-q -h -V --all --dry-run --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -187,6 +187,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;push'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --all 'Push every checkpoint: pre-restore ones, and those fetched from elsewhere, too'
             cand --dry-run 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'

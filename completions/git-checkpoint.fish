@@ -158,6 +158,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s 
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l all -d 'Push every checkpoint: pre-restore ones, and those fetched from elsewhere, too'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l dry-run -d 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s h -l help -d 'Print help (see more with \'--help\')'

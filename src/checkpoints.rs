@@ -755,6 +755,17 @@ impl Checkpoints {
         sharing::remote_or_default(&self.repo, remote)
     }
 
+    /// What `push` sends when no checkpoint is named: this repository's own checkpoints (of
+    /// every worktree), newest first, without the fetched ones (someone else's) and without
+    /// the `pre-restore` safety snapshots (this worktree's private undo history, which would
+    /// show a colleague your state before each restore).
+    pub fn to_push<'a>(&self, loaded: &'a Loaded) -> impl Iterator<Item = &'a Checkpoint> + 'a {
+        loaded
+            .checkpoints
+            .iter()
+            .filter(|c| c.meta.fetched.is_none() && c.meta.kind != format::KIND_PRE_RESTORE)
+    }
+
     /// For each of `checkpoints`, the files it holds that its `HEAD` commit does not: what a
     /// push sends that the branch does not.
     pub fn exposure(&self, checkpoints: &[Checkpoint]) -> Result<Vec<Exposure>> {
