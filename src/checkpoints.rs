@@ -619,7 +619,10 @@ impl Checkpoints {
             let captured = capture::capture(&memory, self.worktree(), max_file_size, false, ctl)?;
             let (target, message) = choose(&memory, &captured)?;
             self.restored_paths_match(&memory, &captured, &target, options)?;
-            return restore::run(&memory, &captured, &target, options, None, message, ctl);
+            let mut restored =
+                restore::run(&memory, &captured, &target, options, None, message, ctl)?;
+            restored.index_mismatch = index_mismatch(&memory, &captured, options, &restored);
+            return Ok(restored);
         }
         let mut guard = Guard::acquire(&self.repo)?;
         let interrupted = crate::recovery::complete_locked(
@@ -642,6 +645,7 @@ impl Checkpoints {
             ctl,
         )?;
         drop(guard);
+        restored.index_mismatch = index_mismatch(&self.repo, &captured, options, &restored);
         restored.interrupted = interrupted;
         if let Some(Saved::Created(safety)) = &restored.safety {
             self.emit(CheckpointEvent::Saved(Box::new(safety.clone())));
@@ -846,6 +850,19 @@ fn git_path(rela: &Path, given: &Path) -> Result<BString> {
 /// After a restore that left the index alone (and `HEAD` where the checkpoint was taken): the
 /// files it changed whose index entry differs from the staged state the checkpoint recorded.
 /// Only a notice: when it cannot be worked out, the restore, done, is not failed for it.
+fn index_mismatch(
+    repo: &gix::Repository,
+    captured: &Captured,
+    options: &RestoreOptions,
+    restored: &Restored,
+) -> Vec<String> {
+    if options.staged || restored.head_moved.is_some() || restored.plan.is_empty() {
+        return Vec::new();
+    }
+    restore::index_mismatch(repo, captured, &restored.target, &restored.plan).unwrap_or_default()
+}
+
+/// How a side of a comparison is named in messages.
 fn describe(side: Side<'_>) -> String {
     match side {
         Side::Checkpoint(c) => format!("checkpoint {}", c.id),

@@ -111,6 +111,7 @@ pub fn report(ui: &Ui, flags: &Flags, restored: &Restored) -> Result<(), Failure
         ));
     }
     notices::warn_kept_and_head(ui, restored);
+    notices::index_mismatch(ui, restored);
     match &restored.safety {
         Some(Saved::Created(c)) => ui.info(&format!(
             "saved the previous state as checkpoint {}; undo with: git checkpoint restore {}{}",
