@@ -99,10 +99,10 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --version 'Print version'
         }
         &'git-checkpoint;diff'= {
-            cand -U 'Lines of context'
-            cand --unified 'Lines of context'
-            cand -M 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false'
-            cand --find-renames 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false'
+            cand -U 'Lines of context (`-U5`, `-U 5`, `--unified=5`)'
+            cand --unified 'Lines of context (`-U5`, `-U 5`, `--unified=5`)'
+            cand -M 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false'
+            cand --find-renames 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --stat 'A diffstat, as `git diff --stat`'
             cand --numstat 'Added and deleted lines per file, as `git diff --numstat`'

@@ -113,7 +113,7 @@ impl From<io::Error> for Failure {
 /// Parse the command line, run it, and turn the outcome into an exit code:
 /// 0 success, 1 error, 2 usage error.
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(arguments()) {
         Ok(cli) => cli,
         Err(err) if err.use_stderr() && std::env::args_os().any(|a| a == "--from-hook") => {
             // A hook must never stand in the agent's way, not even with flags this version
@@ -163,6 +163,27 @@ pub fn run() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The command line, with git's spellings that clap cannot parse as git does put in a form it
+/// can, by the verb whose arguments they are.
+fn arguments() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The subcommand: the first word after the global options (`--color` takes a value).
+    let mut at = 1;
+    while let Some(arg) = args.get(at) {
+        if arg == "--color" {
+            at += 2;
+        } else if arg.to_str().is_some_and(|a| a.starts_with('-')) {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    if args.get(at).is_some_and(|a| a == "diff") {
+        diff::git_spellings(&mut args[at + 1..]);
+    }
+    args
 }
 
 /// Whether `-q`/`--quiet` is on the command line before any `--` (progress is then not
