@@ -753,26 +753,38 @@ __git_checkpoint_ids() {
     printf '%s\n' @ latest
 }
 
-# Complete a checkpoint where one goes. $1: index in COMP_WORDS of the first word after the
-# command. Returns 1 when the word is not a checkpoint.
+# Complete a checkpoint or a remote where one goes. $1: index in COMP_WORDS of the first word
+# after the command. Returns 1 when the word is neither.
 __git_checkpoint_complete_ids() {
-    local first=$1 cur="${COMP_WORDS[COMP_CWORD]}" sub="" i
+    local first=$1 cur="${COMP_WORDS[COMP_CWORD]}" sub="" args=0 i words
     for ((i = first; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
             --) return 1 ;;
             -*) ;;
-            *) [ -z "$sub" ] && sub="${COMP_WORDS[i]}" ;;
+            *) if [ -z "$sub" ]; then sub="${COMP_WORDS[i]}"; else args=$((args + 1)); fi ;;
         esac
     done
     [ -n "$sub" ] || return 1
     [[ "$cur" == -* ]] && return 1
-    case " show restore diff drop pin unpin push " in
-        *" $sub "*)
-            local IFS=$'\n'
-            COMPREPLY=($(compgen -W "$(__git_checkpoint_ids)" -- "$cur"))
-            return 0 ;;
+    case "$sub" in
+        push | fetch)
+            # The remote first, as with `git push`; then (push) checkpoints.
+            if [ "$args" -eq 0 ]; then
+                words="$(git remote 2>/dev/null)"
+            elif [ "$sub" = push ]; then
+                words="$(__git_checkpoint_ids)"
+            else
+                return 1
+            fi ;;
+        *)
+            case " show restore diff drop pin unpin " in
+                *" $sub "*) words="$(__git_checkpoint_ids)" ;;
+                *) return 1 ;;
+            esac ;;
     esac
-    return 1
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    return 0
 }
 
 __git_checkpoint_main() {

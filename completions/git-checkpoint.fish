@@ -218,7 +218,20 @@ function __git_checkpoint_ids
     git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null | string match -v ''
     printf '%s\n' @ latest
 end
-complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin push" -f -a "(__git_checkpoint_ids)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin" -f -a "(__git_checkpoint_ids)"
+
+# How many arguments follow the subcommand on the line so far, options aside.
+function __git_checkpoint_args
+    set -l tokens (commandline -opc)
+    set -l n -1
+    for token in $tokens[2..-1]
+        string match -q -- '-*' $token; or set n (math $n + 1)
+    end
+    echo $n
+end
+# push and fetch: a remote first, as with `git push`; then (push) checkpoints.
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push fetch; and test (__git_checkpoint_args) -eq 0" -f -a "(git remote 2>/dev/null)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push; and test (__git_checkpoint_args) -ge 1" -f -a "(__git_checkpoint_ids)"
 
 # `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
 function __git_checkpoint_delegate

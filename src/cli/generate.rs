@@ -4,7 +4,7 @@
 //! <TAB>` goes through git's own completion, which calls `_git_checkpoint` (bash),
 //! `_git-checkpoint` (zsh) or the fish rules for `git`; the scripts here add those hooks, and
 //! complete checkpoint ids and names (read with `git for-each-ref`, so completing stays fast)
-//! wherever a checkpoint goes.
+//! wherever a checkpoint goes, and remotes (`git remote`) where a remote goes.
 
 use std::io::Write;
 
@@ -34,8 +34,9 @@ pub fn run(_ui: &Ui, args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Subcommands whose positional arguments are checkpoints.
-const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin push";
+/// Subcommands whose positional arguments are checkpoints. (`push` takes a remote first, then
+/// checkpoints; `fetch` a remote.)
+const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin";
 
 /// The completion script for `shell`.
 pub fn completion(shell: Shell) -> Vec<u8> {
@@ -87,26 +88,38 @@ __git_checkpoint_ids() {{
     printf '%s\n' @ latest
 }}
 
-# Complete a checkpoint where one goes. $1: index in COMP_WORDS of the first word after the
-# command. Returns 1 when the word is not a checkpoint.
+# Complete a checkpoint or a remote where one goes. $1: index in COMP_WORDS of the first word
+# after the command. Returns 1 when the word is neither.
 __git_checkpoint_complete_ids() {{
-    local first=$1 cur="${{COMP_WORDS[COMP_CWORD]}}" sub="" i
+    local first=$1 cur="${{COMP_WORDS[COMP_CWORD]}}" sub="" args=0 i words
     for ((i = first; i < COMP_CWORD; i++)); do
         case "${{COMP_WORDS[i]}}" in
             --) return 1 ;;
             -*) ;;
-            *) [ -z "$sub" ] && sub="${{COMP_WORDS[i]}}" ;;
+            *) if [ -z "$sub" ]; then sub="${{COMP_WORDS[i]}}"; else args=$((args + 1)); fi ;;
         esac
     done
     [ -n "$sub" ] || return 1
     [[ "$cur" == -* ]] && return 1
-    case " {TAKES_CHECKPOINTS} " in
-        *" $sub "*)
-            local IFS=$'\n'
-            COMPREPLY=($(compgen -W "$(__git_checkpoint_ids)" -- "$cur"))
-            return 0 ;;
+    case "$sub" in
+        push | fetch)
+            # The remote first, as with `git push`; then (push) checkpoints.
+            if [ "$args" -eq 0 ]; then
+                words="$(git remote 2>/dev/null)"
+            elif [ "$sub" = push ]; then
+                words="$(__git_checkpoint_ids)"
+            else
+                return 1
+            fi ;;
+        *)
+            case " {TAKES_CHECKPOINTS} " in
+                *" $sub "*) words="$(__git_checkpoint_ids)" ;;
+                *) return 1 ;;
+            esac ;;
     esac
-    return 1
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    return 0
 }}
 
 __git_checkpoint_main() {{
@@ -139,8 +152,17 @@ fn zsh(script: String) -> String {
         ]
         .iter()
         .any(|p| line.contains(p));
+        let is_remote = line.contains(":remote -- ");
         if is_cp && line.contains(":_default") {
             out.push_str(&line.replace(":_default", ":__git_checkpoint_ids"));
+        } else if is_remote && line.contains(":_default") {
+            // The first argument is always the remote (as with `git push`), so it is completed
+            // as one, alone: not offered together with the checkpoints that may follow it.
+            out.push_str(
+                &line
+                    .replace("'::remote -- ", "':remote -- ")
+                    .replace(":_default", ":__git_checkpoint_remotes"),
+            );
         } else {
             out.push_str(line);
         }
@@ -155,6 +177,12 @@ __git_checkpoint_ids() {
          ${(f)"$(git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null)"}
          @ latest)
     compadd -a ids
+}
+(( $+functions[__git_checkpoint_remotes] )) ||
+__git_checkpoint_remotes() {
+    local -a remotes
+    remotes=(${(f)"$(git remote 2>/dev/null)"})
+    compadd -a remotes
 }
 "#;
     // The hook must be defined before the final dispatch lines clap writes.
@@ -177,6 +205,19 @@ function __git_checkpoint_ids
     printf '%s\n' @ latest
 end
 complete -c git-checkpoint -n "__fish_seen_subcommand_from {TAKES_CHECKPOINTS}" -f -a "(__git_checkpoint_ids)"
+
+# How many arguments follow the subcommand on the line so far, options aside.
+function __git_checkpoint_args
+    set -l tokens (commandline -opc)
+    set -l n -1
+    for token in $tokens[2..-1]
+        string match -q -- '-*' $token; or set n (math $n + 1)
+    end
+    echo $n
+end
+# push and fetch: a remote first, as with `git push`; then (push) checkpoints.
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push fetch; and test (__git_checkpoint_args) -eq 0" -f -a "(git remote 2>/dev/null)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push; and test (__git_checkpoint_args) -ge 1" -f -a "(__git_checkpoint_ids)"
 
 # `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
 function __git_checkpoint_delegate

@@ -35,6 +35,9 @@ fn repo_with_checkpoints() -> (Repo, String) {
         .stdout
         .trim()
         .to_string();
+    // Remotes, for push and fetch.
+    repo.git(&["remote", "add", "origin", "/nowhere/origin.git"]);
+    repo.git(&["remote", "add", "backup", "/nowhere/backup.git"]);
     (repo, id)
 }
 
@@ -113,6 +116,27 @@ fn bash_completes_through_git_and_directly() {
     assert!(ids.iter().any(|s| s == "before-refactor"), "{ids:?}");
     let to_push = bash_complete(&repo, "git checkpoint push origin ", "__git_wrap__git_main");
     assert!(to_push.contains(&id), "{to_push:?}");
+    assert!(!to_push.iter().any(|s| s == "origin"), "{to_push:?}");
+    // The remote first, for push and fetch, as with git push.
+    for line in [
+        "git checkpoint push ",
+        "git checkpoint fetch ",
+        "git checkpoint push --dry-run ",
+    ] {
+        let remotes = bash_complete(&repo, line, "__git_wrap__git_main");
+        assert_eq!(remotes, vec!["backup", "origin"], "{line:?}");
+    }
+    let direct = bash_complete(&repo, "git-checkpoint push o", "__git_checkpoint_main");
+    assert_eq!(direct, vec!["origin"]);
+    let after_fetch = bash_complete(
+        &repo,
+        "git checkpoint fetch origin ",
+        "__git_wrap__git_main",
+    );
+    assert!(
+        !after_fetch.iter().any(|s| s == "origin" || *s == id),
+        "fetch takes one remote and no checkpoint: {after_fetch:?}"
+    );
     let flags = bash_complete(&repo, "git checkpoint restore --dr", "__git_wrap__git_main");
     assert_eq!(flags, vec!["--dry-run"]);
     let direct = bash_complete(&repo, "git-checkpoint show ", "__git_checkpoint_main");
@@ -150,6 +174,22 @@ fn fish_completes_through_git_and_directly() {
     assert!(subs.contains("restore\t"), "{subs}");
     assert!(complete("git checkpoint restore ").contains(&id));
     assert!(complete("git-checkpoint show ").contains("before-refactor"));
+    for line in [
+        "git checkpoint push ",
+        "git checkpoint fetch ",
+        "git-checkpoint push ",
+    ] {
+        let remotes = complete(line);
+        assert!(
+            remotes.lines().any(|l| l.starts_with("origin")) && !remotes.contains(&id),
+            "{line:?}: {remotes}"
+        );
+    }
+    let ids = complete("git checkpoint push origin ");
+    assert!(
+        ids.contains(&id) && !ids.lines().any(|l| l.starts_with("origin")),
+        "{ids}"
+    );
 }
 
 /// Drives an interactive zsh in a pseudo-terminal (zsh's own zpty module), with compinit and
@@ -211,6 +251,18 @@ fn zsh_completes_through_git_and_directly() {
     assert!(ids.iter().any(|s| s == "before-refactor"), "{ids:?}");
     let direct = zsh_complete(&repo, "git-checkpoint show ");
     assert!(direct.contains(&id), "{direct:?}");
+    for line in ["git checkpoint push ", "git checkpoint fetch "] {
+        let remotes = zsh_complete(&repo, line);
+        assert!(
+            remotes.iter().any(|s| s == "origin") && !remotes.contains(&id),
+            "{line:?}: {remotes:?}"
+        );
+    }
+    let ids = zsh_complete(&repo, "git checkpoint push origin ");
+    assert!(
+        ids.contains(&id) && !ids.iter().any(|s| s == "origin"),
+        "{ids:?}"
+    );
 }
 
 #[test]
