@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('push', 'push', [CompletionResultType]::ParameterValue, 'Push checkpoints and their notes to a remote (untracked files travel too)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a remote''s checkpoints and merge their notes; never overwrites one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('install-docs', 'install-docs', [CompletionResultType]::ParameterValue, 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -230,6 +231,20 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-checkpoint;install-docs' {
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'Install under this prefix (e.g. /usr/local), in the layout of a package')
+            [CompletionResult]::new('--man-dir', '--man-dir', [CompletionResultType]::ParameterName, 'The man directory, which gets man1/git-checkpoint.1 [default: share/man beside the binary''s directory, or under --prefix]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--man-only', '--man-only', [CompletionResultType]::ParameterName, 'Only the man page, no completion scripts')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print where the files would go; write nothing')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the paths are still printed on stdout)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the paths are still printed on stdout)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-checkpoint;exec' {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kind of both checkpoints')
@@ -274,6 +289,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('push', 'push', [CompletionResultType]::ParameterValue, 'Push checkpoints and their notes to a remote (untracked files travel too)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a remote''s checkpoints and merge their notes; never overwrites one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('install-docs', 'install-docs', [CompletionResultType]::ParameterValue, 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -316,6 +332,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;help;completions' {
+            break
+        }
+        'git-checkpoint;help;install-docs' {
             break
         }
         'git-checkpoint;help;exec' {

@@ -37,6 +37,9 @@ _gitcheckpoint() {
             gitcheckpoint,hooks)
                 cmd="gitcheckpoint__subcmd__hooks"
                 ;;
+            gitcheckpoint,install-docs)
+                cmd="gitcheckpoint__subcmd__install__subcmd__docs"
+                ;;
             gitcheckpoint,list)
                 cmd="gitcheckpoint__subcmd__list"
                 ;;
@@ -88,6 +91,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,hooks)
                 cmd="gitcheckpoint__subcmd__help__subcmd__hooks"
                 ;;
+            gitcheckpoint__subcmd__help,install-docs)
+                cmd="gitcheckpoint__subcmd__help__subcmd__install__subcmd__docs"
+                ;;
             gitcheckpoint__subcmd__help,list)
                 cmd="gitcheckpoint__subcmd__help__subcmd__list"
                 ;;
@@ -122,7 +128,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin push fetch completions exec hooks help"
+            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin push fetch completions install-docs exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -262,7 +268,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo drop prune pin unpin push fetch completions exec hooks help"
+            opts="save list show diff restore undo drop prune pin unpin push fetch completions install-docs exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -360,6 +366,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__hooks)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__install__subcmd__docs)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -506,6 +526,32 @@ _gitcheckpoint() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__install__subcmd__docs)
+            opts="-q -h -V --prefix --man-dir --man-only --dry-run --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --man-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0

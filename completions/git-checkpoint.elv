@@ -37,6 +37,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -212,6 +213,19 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;install-docs'= {
+            cand --prefix 'Install under this prefix (e.g. /usr/local), in the layout of a package'
+            cand --man-dir 'The man directory, which gets man1/git-checkpoint.1 [default: share/man beside the binary''s directory, or under --prefix]'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --man-only 'Only the man page, no completion scripts'
+            cand --dry-run 'Print where the files would go; write nothing'
+            cand -q 'Print nothing on stderr (the paths are still printed on stdout)'
+            cand --quiet 'Print nothing on stderr (the paths are still printed on stdout)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;exec'= {
             cand --name 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)'
             cand --kind 'The kind of both checkpoints'
@@ -254,6 +268,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -283,6 +298,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;fetch'= {
         }
         &'git-checkpoint;help;completions'= {
+        }
+        &'git-checkpoint;help;install-docs'= {
         }
         &'git-checkpoint;help;exec'= {
         }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use git_checkpoint::{Checkpoints, Control};
 
+mod completions;
 mod diff;
 mod drop;
 mod exec;
@@ -14,6 +15,7 @@ mod fetch;
 mod generate;
 mod hook;
 mod hooks;
+mod install_docs;
 mod list;
 mod notices;
 mod output;
@@ -40,7 +42,8 @@ use output::Ui;
     name = "git-checkpoint",
     version,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    after_help = AFTER_HELP
 )]
 pub struct Cli {
     /// When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb).
@@ -50,6 +53,12 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// Said after the top-level help: git answers `git checkpoint --help` with the man page, which
+/// must be installed first.
+const AFTER_HELP: &str = "\
+`git checkpoint <COMMAND> -h` shows a command's help, `git checkpoint help <COMMAND>` its long help.
+`git checkpoint --help` is git's: it opens the man page, which `git checkpoint install-docs` installs.";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -79,7 +88,9 @@ enum Command {
     /// Fetch a remote's checkpoints and merge their notes; never overwrites one.
     Fetch(fetch::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
-    Completions(generate::Args),
+    Completions(completions::Args),
+    /// Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions.
+    InstallDocs(install_docs::Args),
     /// Run a command between two checkpoints; say what it changed and how to undo it.
     Exec(exec::Args),
     /// Print or install an agent's hooks that checkpoint before every tool call.
@@ -150,7 +161,8 @@ pub fn run() -> ExitCode {
         Command::Unpin(args) => pin::run(&ui, args, false),
         Command::Push(args) => push::run(&ui, args),
         Command::Fetch(args) => fetch::run(&ui, args),
-        Command::Completions(args) => generate::run(&ui, args),
+        Command::Completions(args) => completions::run(&ui, args),
+        Command::InstallDocs(args) => install_docs::run(&ui, args),
         Command::Exec(args) => exec::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
     };
