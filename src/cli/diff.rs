@@ -18,6 +18,7 @@ use super::{Failure, open, repo_paths, stat};
 /// (untracked files that are not ignored included). `diff`: from the newest checkpoint of
 /// this worktree to the working tree. Nothing is written to the repository.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The old side: a checkpoint (default: the newest).
     #[arg(value_name = "A")]
@@ -66,6 +67,14 @@ pub struct Args {
     #[arg(last = true, value_name = "PATHS")]
     paths: Vec<std::path::PathBuf>,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint diff                              # newest checkpoint -> working tree now
+  git checkpoint diff pre-refactor --stat          # a checkpoint -> working tree now
+  git checkpoint diff @{1} @ -- src/               # between two checkpoints, under src/
+  git checkpoint diff @{1} @ | git apply -R        # any tool that reads git patches
+  git checkpoint diff -M90 -U5 @ --name-status";
 
 /// git's `-M<n>`, the score attached to the short flag, becomes `--find-renames=<n>` before clap
 /// parses the line: clap would also take a separate word after `-M` as its score, where git

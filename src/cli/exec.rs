@@ -14,7 +14,7 @@ use super::{Failure, open};
 
 /// Save a checkpoint, run a command, save another checkpoint, and print on stderr what the
 /// command changed and how to undo it. Exits with the command's own exit code (see
-/// [`EXIT_STATUS`], shown by `--help`).
+/// [`EXIT_STATUS`], shown by `--help` with examples).
 ///
 /// The command runs in the current directory with stdin, stdout and stderr as they are;
 /// git checkpoint itself prints only on stderr.
@@ -50,6 +50,11 @@ pub struct Args {
 }
 
 const EXIT_STATUS: &str = "\
+Examples:
+  git checkpoint exec -- ./scripts/codemod.sh src/
+  git checkpoint exec --restore-on-failure -- cargo fix --allow-dirty
+  git checkpoint exec --name before-migration -- ./migrate.sh
+
 Exit status: the command's own; 128+N when signal N killed it; 127 when the command is
 not found and 126 when it cannot be run (nothing ran); 1 when the checkpoint before it
 cannot be saved (the command is not run); 2 for a usage error.

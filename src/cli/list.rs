@@ -16,6 +16,7 @@ use super::{Failure, open};
 ///
 /// Shows the checkpoints taken in this worktree; --all shows every worktree's.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// Show at most N checkpoints.
     #[arg(short = 'n', long = "max-count", value_name = "N")]
@@ -34,6 +35,14 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint list                              # this worktree's, newest first
+  git checkpoint list -n 5 --kind manual
+  git checkpoint list --all                        # every worktree's
+  git checkpoint list --session @                  # the latest agent session's
+  git checkpoint list --json";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

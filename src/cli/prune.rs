@@ -15,6 +15,7 @@ use super::{Failure, open};
 /// The policy comes from git config: checkpoint.keep (default 50, all worktrees together),
 /// checkpoint.<kind>.keep, checkpoint.maxAge. A flag overrides its setting for this run.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind).
     #[arg(long, value_name = "N")]
@@ -35,6 +36,12 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint prune --dry-run                   # what the configured policy would remove
+  git checkpoint prune --keep 10
+  git checkpoint prune --older-than 2w --kind auto";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

@@ -19,6 +19,7 @@ use super::{Failure, open};
 /// key); only the notes of the pushed checkpoints are sent. The default remote is the current
 /// branch's upstream remote, else `origin`.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The remote (a name or URL); default: the current branch's upstream remote, else origin.
     #[arg(value_name = "REMOTE")]
@@ -37,6 +38,13 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint push --dry-run                    # the files that would travel, per checkpoint
+  git checkpoint push                              # to the upstream remote (else origin)
+  git checkpoint push origin pre-refactor @        # these two only
+  git checkpoint push --all backup                 # every one, pre-restore and fetched too";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

@@ -17,6 +17,7 @@ use super::{Failure, open, repo_paths, stat};
 /// <CP> is an id, `@`/`latest` (newest), `@{N}` (N-th newest), a name, an id prefix or a commit
 /// prefix.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The checkpoint.
     #[arg(value_name = "CP")]
@@ -35,6 +36,13 @@ pub struct Args {
     #[arg(last = true, value_name = "PATHS")]
     paths: Vec<std::path::PathBuf>,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint show @                            # the newest: metadata and --stat
+  git checkpoint show pre-refactor -p              # the patch it holds beyond its HEAD
+  git checkpoint show @{2} -- src/                 # only what it changed under src/
+  git checkpoint show @ --json";
 
 pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

@@ -10,6 +10,7 @@ use super::{Failure, open};
 /// Repeated, it walks further back. Each undo saves a `pre-restore` checkpoint first, so
 /// `git checkpoint restore @` takes it back.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// How many distinct states to go back.
     #[arg(value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
@@ -17,6 +18,12 @@ pub struct Args {
     #[command(flatten)]
     flags: Flags,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint undo                              # one step back
+  git checkpoint undo 3                            # three distinct states back
+  git checkpoint undo --dry-run";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

@@ -521,6 +521,54 @@ printf '%s\n' "${{COMPREPLY[@]}}"
     assert!(only.path().join("man1/git-checkpoint.1").is_file());
 }
 
+/// Every command's long help ends with examples, and the man page (generated from the same
+/// help) has them too.
+#[test]
+fn every_command_has_examples_in_its_help_and_the_man_page() {
+    let repo = Repo::new();
+    let man = std::fs::read_to_string(root().join("man/git-checkpoint.1")).unwrap();
+    for sub in [
+        "save",
+        "list",
+        "show",
+        "diff",
+        "restore",
+        "undo",
+        "drop",
+        "prune",
+        "pin",
+        "unpin",
+        "push",
+        "fetch",
+        "completions",
+        "install-docs",
+        "exec",
+        "hooks",
+    ] {
+        let long = repo.cp(&[sub, "--help"]).ok();
+        let examples = long
+            .stdout
+            .split_once("Examples:\n")
+            .map(|(_, rest)| rest)
+            .unwrap_or_else(|| panic!("{sub} --help has no examples: {}", long.stdout));
+        let first = examples.lines().next().unwrap().trim();
+        assert!(
+            first.starts_with("git checkpoint ") || first.starts_with("id=$(git checkpoint"),
+            "{sub}: {first}"
+        );
+        let first_command = first.split("  #").next().unwrap().trim();
+        assert!(
+            man.contains(&first_command.replace('-', "\\-")),
+            "{sub}: the man page lacks {first_command:?}"
+        );
+        // -h stays short: the examples are in the long help only.
+        assert!(
+            !repo.cp(&[sub, "-h"]).ok().stdout.contains("Examples:"),
+            "{sub}"
+        );
+    }
+}
+
 /// The README's fallback for a system where the man page cannot be installed: git's
 /// `man.viewer` set to a command that shows the built-in help for this one page.
 #[test]
