@@ -248,8 +248,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
         'git-checkpoint;exec' {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kind of both checkpoints')
-            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD…>]')
-            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD…>]')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD...>]')
+            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD...>]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--restore-on-failure', '--restore-on-failure', [CompletionResultType]::ParameterName, 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors (the command''s own output is not affected)')

@@ -229,8 +229,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;exec'= {
             cand --name 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)'
             cand --kind 'The kind of both checkpoints'
-            cand -m 'The message of the checkpoint before the command [default: before: <CMD…>]'
-            cand --message 'The message of the checkpoint before the command [default: before: <CMD…>]'
+            cand -m 'The message of the checkpoint before the command [default: before: <CMD...>]'
+            cand --message 'The message of the checkpoint before the command [default: before: <CMD...>]'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --restore-on-failure 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual'
             cand -q 'Print nothing on stderr but errors (the command''s own output is not affected)'

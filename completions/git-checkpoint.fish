@@ -187,7 +187,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-do
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l name -d 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l kind -d 'The kind of both checkpoints' -r
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s m -l message -d 'The message of the checkpoint before the command [default: before: <CMD…>]' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s m -l message -d 'The message of the checkpoint before the command [default: before: <CMD...>]' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"

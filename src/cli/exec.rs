@@ -28,7 +28,7 @@ pub struct Args {
     /// The kind of both checkpoints.
     #[arg(long, value_name = "KIND", default_value = "exec")]
     kind: String,
-    /// The message of the checkpoint before the command [default: before: <CMD…>].
+    /// The message of the checkpoint before the command [default: before: <CMD...>].
     #[arg(short, long, value_name = "MSG")]
     message: Option<String>,
     /// When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint
