@@ -53,10 +53,7 @@ pub fn maybe_gc_in_background(repo: &gix::Repository) {
     if !gc_looks_needed(repo) {
         return;
     }
-    let Some(workdir) = repo.workdir() else {
-        return;
-    };
-    spawn_gc(workdir);
+    spawn_gc(repo.workdir().unwrap_or_else(|| repo.git_dir()));
 }
 
 fn spawn_gc(workdir: &Path) {
@@ -80,9 +77,10 @@ const REDIRECTING_VARS: &[&str] = &[
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
 ];
 
-/// A `git` command for the repository `repo`, run in its working tree's top directory.
+/// A `git` command for the repository `repo`, run in its working tree's top directory (in its
+/// git directory when it is bare).
 fn git(repo: &gix::Repository) -> Result<Command> {
-    let workdir = repo.workdir().ok_or(Error::BareRepository)?;
+    let workdir = repo.workdir().unwrap_or_else(|| repo.git_dir());
     let absolute = |path: &Path| {
         std::path::absolute(path).map_err(|source| Error::Io {
             context: format!("cannot resolve `{}`", path.display()),

@@ -15,6 +15,7 @@ use super::{Failure, open, repo_paths};
 /// makes restore refuse unless --force. HEAD, the branch, the index (unless --staged) and the
 /// stash are left alone.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The checkpoint: an id, `@`, `@{N}`, a name, or an id or commit prefix. Without it, on a
     /// terminal, a picker lists this worktree's checkpoints with a preview of each.
@@ -26,6 +27,13 @@ pub struct Args {
     #[arg(last = true, value_name = "PATHS")]
     paths: Vec<PathBuf>,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint restore pre-refactor              # the whole working tree
+  git checkpoint restore @ -- src/lib.rs           # one file
+  git checkpoint restore @{2} --dry-run            # what would be written and deleted
+  git checkpoint restore pre-refactor --staged     # the staged state too";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

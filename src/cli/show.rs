@@ -10,14 +10,15 @@ use super::notices;
 use super::output::{ColorChoice, Ui, checkpoint_json, json_line, printable, relative_age};
 use super::picker::{self, Purpose};
 use super::render::{diff_painter, human_size, stat_entries, stat_width};
-use super::{Failure, open, stat};
+use super::{Failure, open, repo_paths, stat};
 
 /// Show a checkpoint: its metadata, then a --stat (or with -p the patch) of what it changed
-/// relative to the HEAD it was taken on.
+/// relative to the HEAD it was taken on (with -- PATHS, in those paths only).
 ///
 /// <CP> is an id, `@`/`latest` (newest), `@{N}` (N-th newest), a name, an id prefix or a commit
 /// prefix.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The checkpoint. Without it, on a terminal, a picker lists this worktree's checkpoints.
     #[arg(value_name = "CP")]
@@ -29,9 +30,20 @@ pub struct Args {
     #[arg(short = 'p', long = "patch")]
     patch: bool,
     /// Print the metadata as JSON (the note's fields plus "commit").
-    #[arg(long, conflicts_with_all = ["stat", "patch"])]
+    #[arg(long, conflicts_with_all = ["stat", "patch", "paths"])]
     json: bool,
+    /// Only what it changed in these paths (files or directories), relative to the current
+    /// directory.
+    #[arg(last = true, value_name = "PATHS")]
+    paths: Vec<std::path::PathBuf>,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint show @                            # the newest: metadata and --stat
+  git checkpoint show pre-refactor -p              # the patch it holds beyond its HEAD
+  git checkpoint show @{2} -- src/                 # only what it changed under src/
+  git checkpoint show @ --json";
 
 pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
@@ -54,13 +66,14 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         writeln!(out, "{}", json_line(&checkpoint_json(checkpoint)))?;
         return Ok(());
     }
-    header(&mut out, ui, checkpoint)?;
+    let paths = repo_paths(&checkpoints, &args.paths)?;
     // What the checkpoint changed is read from its commit's parents, not from the note, which
-    // may come from someone else.
+    // may come from someone else. Computed first: a path that matches nothing is an error
+    // before anything is printed.
     let diff = checkpoints.diff(
         Side::HeadOf(checkpoint),
         Side::Checkpoint(checkpoint),
-        &[],
+        &paths,
         DiffOptions {
             hunks: args.patch,
             renames: checkpoints.renames(None, false),
@@ -68,6 +81,7 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         },
         &ui.ctl,
     )?;
+    header(&mut out, ui, checkpoint)?;
     if !diff.files.is_empty() {
         writeln!(out)?;
     }
