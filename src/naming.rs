@@ -227,6 +227,7 @@ pub(crate) mod tests {
                 head: Default::default(),
                 worktree: worktree.map(Into::into),
                 session: session.map(Into::into),
+                agent: None,
                 fetched: None,
                 index: Default::default(),
                 stats: Default::default(),

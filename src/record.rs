@@ -29,6 +29,9 @@ pub struct SaveOptions {
     /// only against a checkpoint of the same session, so that every session has a first
     /// checkpoint of its own, taken before it changed anything.
     pub session: Option<String>,
+    /// The coding agent whose hook asks for this save (`claude-code`, `gemini`, …), recorded
+    /// in the note's `agent` field.
+    pub agent: Option<String>,
 }
 
 /// What `save` did.
@@ -58,6 +61,9 @@ pub fn validate(options: &SaveOptions) -> Result<()> {
     }
     if let Some(session) = &options.session {
         format::validate_session(session).map_err(Error::InvalidInput)?;
+    }
+    if let Some(agent) = &options.agent {
+        format::validate_agent(agent).map_err(Error::InvalidInput)?;
     }
     Ok(())
 }
@@ -168,6 +174,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             },
             worktree: worktree.clone(),
             session: options.session.clone(),
+            agent: options.agent.clone(),
             fetched: None,
             index: index_state,
             stats,

@@ -177,6 +177,7 @@ mod tests {
                 head: Default::default(),
                 worktree: None,
                 session: None,
+                agent: None,
                 fetched: None,
                 index: Default::default(),
                 stats: Default::default(),

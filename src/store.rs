@@ -340,6 +340,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         },
         worktree: fields.worktree,
         session: fields.session,
+        agent: None,
         fetched: None,
         index,
         stats,

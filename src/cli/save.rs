@@ -129,6 +129,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             pin: args.pin,
             allow_empty: args.allow_empty,
             session: args.session,
+            agent: None,
         },
         &ui.ctl,
     )?;
