@@ -500,7 +500,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__hooks)
-            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --help --version claude-code"
+            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --help --version claude-code gemini codex cursor copilot cline opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -668,6 +668,10 @@ _gitcheckpoint() {
                     ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-hook)
+                    COMPREPLY=($(compgen -W "auto claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
                     return 0
                     ;;
                 --color)

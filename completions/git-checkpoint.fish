@@ -52,6 +52,14 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l k
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l meta -d 'Free-form metadata stored in the note\'s "meta" object; repeatable' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l meta-json -d 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l session -d 'The agent session this checkpoint belongs to; `session:<ID>` then names the session\'s first checkpoint, and `list --session <ID>` lists them' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l from-hook -d 'Run as an agent\'s hook: read the hook\'s JSON from stdin (the agent\'s, recognised when AGENT is not given), record the agent, session, event, tool, turn and call ids, edited paths and transcript path in the note (never a file\'s or prompt\'s content), kind auto (session at a session\'s start), print nothing but the answer the agent expects, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block`, which refuses the tool call in the agent\'s own way (never at a session\'s start or a turn\'s end)' -r -f -a "auto\t''
+claude-code\t''
+gemini\t''
+codex\t''
+cursor\t''
+copilot\t''
+cline\t''
+opencode\t''"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
@@ -59,7 +67,6 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l p
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l allow-empty -d 'Make a checkpoint even if nothing changed since the newest one'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s q -l quiet -d 'Print nothing on stderr (the id is still printed on stdout)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l json -d 'Print the checkpoint\'s metadata as JSON instead of its id'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l from-hook -d 'Run as an agent\'s hook: read the hook\'s JSON from stdin (session id, tool name, edited paths go into the note), kind auto (session for a session\'s start), print nothing, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block` (then exit 2)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s n -l max-count -d 'Show at most N checkpoints' -r
@@ -186,11 +193,11 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s V
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l install -d 'Merge the hooks into the agent\'s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l uninstall -d 'Remove git-checkpoint\'s hooks from the settings file, keeping everything else'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l project -d 'The project\'s settings, shared through the repository: .claude/settings.json at the top of the working tree (the default)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l local -d 'The project\'s settings for you only: .claude/settings.local.json'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l user -d 'Your settings for every project: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l install -d 'Merge the hooks into the agent\'s configuration, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l uninstall -d 'Remove git-checkpoint\'s hooks from the agent\'s configuration, keeping everything else'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l project -d 'The project\'s configuration, shared through the repository (the default; for Cline\'s MCP server, which has none, --user is)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l local -d 'The project\'s configuration for you only: Claude Code\'s .claude/settings.local.json (no other agent has this level)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l user -d 'Your configuration, for every project'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s V -l version -d 'Print version'

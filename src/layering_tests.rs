@@ -40,8 +40,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("retention", 9),
     // Sharing through a remote.
     ("sharing", 10),
-    // Agents' hook formats.
-    ("hooks", 11),
+    // Agents' hook formats and configuration files.
+    ("hooks/mod", 11),
+    ("hooks/input", 11),
+    ("hooks/install", 11),
     // The façade.
     ("checkpoints", 12),
     ("lib", 13),

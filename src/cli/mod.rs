@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use git_checkpoint::{Checkpoints, Control};
 
+mod agents;
 mod diff;
 mod drop;
 mod exec;
@@ -115,13 +116,20 @@ impl From<io::Error> for Failure {
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(err) if err.use_stderr() && std::env::args_os().any(|a| a == "--from-hook") => {
-            // A hook must never stand in the agent's way, not even with flags this version
-            // does not know.
+        Err(err) if err.use_stderr() && from_hook().is_some() => {
+            // A hook must never stand in the agent's way, not even with flags (or an agent)
+            // this version does not know.
             let message = err.to_string();
             let first = message.lines().next().unwrap_or_default();
             let first = first.strip_prefix("error: ").unwrap_or(first);
             eprintln!("warning: git-checkpoint hook: no checkpoint was made: {first}");
+            let agent = from_hook().flatten();
+            if let Some(line) = git_checkpoint::hooks::HookInput::of_agent(agent)
+                .allow()
+                .stdout
+            {
+                println!("{line}");
+            }
             return ExitCode::SUCCESS;
         }
         Err(err) => {
@@ -163,6 +171,19 @@ pub fn run() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `--from-hook` (`Some(None)`) or `--from-hook=<AGENT>` on the command line, read without
+/// clap (for when clap refuses the command line).
+fn from_hook() -> Option<Option<git_checkpoint::hooks::Agent>> {
+    std::env::args_os().take_while(|a| a != "--").find_map(|a| {
+        let a = a.to_str()?;
+        if a == "--from-hook" {
+            return Some(None);
+        }
+        a.strip_prefix("--from-hook=")
+            .map(git_checkpoint::hooks::Agent::from_name)
+    })
 }
 
 /// Whether `-q`/`--quiet` is on the command line before any `--` (progress is then not

@@ -6,6 +6,7 @@
 // Tests fail by panicking.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod agents;
 mod common;
 mod completion;
 mod crash;
