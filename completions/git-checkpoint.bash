@@ -43,6 +43,9 @@ _gitcheckpoint() {
             gitcheckpoint,ls)
                 cmd="gitcheckpoint__subcmd__list"
                 ;;
+            gitcheckpoint,mcp)
+                cmd="gitcheckpoint__subcmd__mcp"
+                ;;
             gitcheckpoint,pin)
                 cmd="gitcheckpoint__subcmd__pin"
                 ;;
@@ -91,6 +94,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,list)
                 cmd="gitcheckpoint__subcmd__help__subcmd__list"
                 ;;
+            gitcheckpoint__subcmd__help,mcp)
+                cmd="gitcheckpoint__subcmd__help__subcmd__mcp"
+                ;;
             gitcheckpoint__subcmd__help,pin)
                 cmd="gitcheckpoint__subcmd__help__subcmd__pin"
                 ;;
@@ -122,7 +128,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin push fetch completions exec hooks help"
+            opts="-h -V --color --help --version save list ls show diff restore undo drop prune pin unpin push fetch completions exec hooks mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -262,7 +268,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo drop prune pin unpin push fetch completions exec hooks help"
+            opts="save list show diff restore undo drop prune pin unpin push fetch completions exec hooks mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -374,6 +380,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -538,6 +558,36 @@ _gitcheckpoint() {
                     ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__mcp)
+            opts="-q -h -V --install --uninstall --print --project --local --user --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --install)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --uninstall)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --print)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
                     return 0
                     ;;
                 --color)

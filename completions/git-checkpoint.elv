@@ -39,6 +39,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
+            cand mcp 'Run the MCP server on stdio, or register it in an agent''s MCP configuration'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;save'= {
@@ -239,6 +240,21 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;mcp'= {
+            cand --install 'Register the server in this agent''s MCP configuration'
+            cand --uninstall 'Remove the server from this agent''s MCP configuration, keeping everything else'
+            cand --print 'Print what --install would add for this agent, and where'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --project 'The project''s configuration, shared through the repository (the default; for Cline''s MCP server, which has none, --user is)'
+            cand --local 'The project''s configuration for you only: Claude Code''s .claude/settings.local.json (no other agent has this level)'
+            cand --user 'Your configuration, for every project'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;help'= {
             cand save 'Snapshot the working tree now and print the checkpoint''s id'
             cand list 'List checkpoints, newest first'
@@ -255,6 +271,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
+            cand mcp 'Run the MCP server on stdio, or register it in an agent''s MCP configuration'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;help;save'= {
@@ -286,6 +303,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;exec'= {
         }
         &'git-checkpoint;help;hooks'= {
+        }
+        &'git-checkpoint;help;mcp'= {
         }
         &'git-checkpoint;help;help'= {
         }

@@ -16,6 +16,7 @@ mod generate;
 mod hook;
 mod hooks;
 mod list;
+mod mcp;
 mod notices;
 mod output;
 mod pin;
@@ -85,6 +86,8 @@ enum Command {
     Exec(exec::Args),
     /// Print or install an agent's hooks that checkpoint before every tool call.
     Hooks(hooks::Args),
+    /// Run the MCP server on stdio, or register it in an agent's MCP configuration.
+    Mcp(mcp::Args),
 }
 
 /// Why a command failed.
@@ -161,6 +164,7 @@ pub fn run() -> ExitCode {
         Command::Completions(args) => generate::run(&ui, args),
         Command::Exec(args) => exec::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
+        Command::Mcp(args) => mcp::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,14 +1,17 @@
 //! Coding agents: a checkpoint before every tool call of an agent, at a session's start and
-//! at the end of each turn, without anyone remembering to take it.
+//! at the end of each turn, without anyone remembering to take it; and the registration of the
+//! MCP server in an agent's configuration.
 //!
-//! Two parts, each of them pure data and file editing (no terminal):
+//! Three parts, each of them pure data and file editing (no terminal):
 //! - [`HookInput`]: what an agent's hook passes on stdin, for each of the [`Agent`]s (detected
 //!   when not told), turned into a save ([`HookInput::save_options`]) and into the answer the
 //!   agent expects on stdout and in the exit code ([`HookInput::allow`],
 //!   [`HookInput::refuse`]);
 //! - [`hook_setup`], [`install_hooks`], [`uninstall_hooks`]: the hooks in the agent's own
 //!   configuration file and format, merged into what is there (the rest is kept, the old file
-//!   copied to `<file>.bak`), idempotent, and removed again leaving only the rest.
+//!   copied to `<file>.bak`), idempotent, and removed again leaving only the rest;
+//! - [`mcp_setup`], [`install_mcp`], [`uninstall_mcp`]: the same for the agent's MCP server
+//!   list.
 //!
 //! Every agent format is documented next to the code that reads or writes it, with its source.
 //! The sources were read in November 2026 (see `notes/agents.md` of the project); what could
@@ -22,12 +25,14 @@ use crate::error::{Error, Result};
 
 mod input;
 mod install;
+mod mcp;
 
 pub use input::{HookInput, Phase, Reply};
 pub use install::{
     Change, HookSetup, HookTarget, Installed, OwnFile, hook_setup, install_hooks, merge_hooks,
     remove_hooks, render_hooks, uninstall_hooks,
 };
+pub use mcp::{McpSetup, McpTarget, install_mcp, mcp_setup, render_mcp, uninstall_mcp};
 
 /// The coding agents git-checkpoint has hooks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -738,6 +738,17 @@ fn levels_an_agent_does_not_have_are_usage_errors() {
         out.assert_one_error_line();
         assert!(out.stderr.contains("no local level"), "{}", out.stderr);
     }
+    let out = repo.cp(&["mcp", "--install", "cline", "--project"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("no project level"), "{}", out.stderr);
+    let out = repo.cp(&["mcp", "--install", "claude-code", "--user"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("claude mcp add --scope user"),
+        "{}",
+        out.stderr
+    );
+    assert!(!repo.path().join(".claude").exists() && !repo.home().join(".claude.json").exists());
 }
 
 // --- Running the installed hook as the agent does --------------------------------------

@@ -16,6 +16,7 @@ mod exec;
 mod faults;
 mod hooks;
 mod list_show;
+mod mcp;
 mod naming;
 mod races;
 mod restore;
