@@ -12,6 +12,7 @@ use super::{Failure, open};
 /// Parses an agent's name (`claude-code`, `gemini`, …), listing them in `--help` and in the
 /// completions.
 pub fn agent_parser() -> impl TypedValueParser<Value = Agent> {
+    // The possible values are exactly the agents' names: the fallback is never taken.
     PossibleValuesParser::new(Agent::ALL.map(Agent::name))
         .map(|name| Agent::from_name(&name).unwrap_or(Agent::ClaudeCode))
 }

@@ -8,10 +8,10 @@ use super::Failure;
 use super::agents::{LevelFlags, after_install, agent_parser, describe, places, usage};
 use super::output::Ui;
 
-/// Print, install or remove the hooks that make a coding agent take a checkpoint before each
-/// tool call that can change files, when a session starts, and at the end of each turn.
+/// Print or install an agent's hooks that checkpoint before every tool call.
 ///
-/// Each agent's hooks go into its own configuration, in its own format: Claude Code
+/// The hooks make a coding agent take a checkpoint before each tool call that can change
+/// files, when a session starts, and at the end of each turn. Each agent's hooks go into its own configuration, in its own format: Claude Code
 /// .claude/settings.json (PreToolUse, SessionStart, Stop); Gemini CLI .gemini/settings.json
 /// (BeforeTool, SessionStart, AfterAgent); Codex .codex/hooks.json (PreToolUse, SessionStart,
 /// Stop); Cursor .cursor/hooks.json (preToolUse, sessionStart, stop); Copilot CLI

@@ -9,10 +9,9 @@ use super::Failure;
 use super::agents::{LevelFlags, after_install, agent_parser, describe, places, usage};
 use super::output::Ui;
 
-/// Run the MCP (Model Context Protocol) server on stdin and stdout, or register it in a
-/// coding agent's MCP configuration.
+/// Run the MCP server on stdio, or register it in an agent's MCP configuration.
 ///
-/// Tools: checkpoint_save, checkpoint_list, checkpoint_show, checkpoint_diff,
+/// The server speaks the Model Context Protocol on stdin and stdout. Tools: checkpoint_save, checkpoint_list, checkpoint_show, checkpoint_diff,
 /// checkpoint_restore (dry_run, paths; annotated destructive) and checkpoint_undo. Each returns
 /// the JSON that the command's --json prints, as structured content and as text; an error is
 /// a tool error. Every tool takes an optional `directory`: the working tree, by default the

@@ -84,9 +84,8 @@ enum Command {
     Completions(generate::Args),
     /// Run a command between two checkpoints; say what it changed and how to undo it.
     Exec(exec::Args),
-    /// Print or install an agent's hooks that checkpoint before every tool call.
+    // `hooks` and `mcp` take their help, short and long, from their Args.
     Hooks(hooks::Args),
-    /// Run the MCP server on stdio, or register it in an agent's MCP configuration.
     Mcp(mcp::Args),
 }
 
