@@ -114,6 +114,6 @@ pub fn after_install(ui: &Ui, steps: &[String]) {
         ui.info(&format!("next: {step}"));
     }
     ui.info(
-        "undo the agent's last step: git checkpoint undo; its whole session: git checkpoint restore session:@",
+        "undo the agent's last step: git checkpoint undo; its whole session: git checkpoint revert session:@",
     );
 }
