@@ -48,6 +48,9 @@ const LAYERS: &[(&str, u8)] = &[
     ("lib", 13),
 ];
 
+/// The binary's front ends, each in its own directory under `src/`: not part of the library.
+const FRONT_ENDS: &[&str] = &["cli", "serve"];
+
 /// The library's source files, by module name, without their tests and comments.
 fn sources() -> BTreeMap<String, String> {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -60,7 +63,10 @@ fn sources() -> BTreeMap<String, String> {
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "cli") {
+                if path
+                    .file_name()
+                    .is_some_and(|n| !FRONT_ENDS.iter().any(|f| n == *f))
+                {
                     dirs.push(path);
                 }
                 continue;
@@ -176,4 +182,48 @@ fn the_checker_sees_an_upward_import() {
     assert!(used.contains("restore/mod"));
     let used = imports("restore/mod", "use crate::restore::plan;", &known);
     assert!(used.is_empty(), "a module's own path is not an import");
+}
+
+/// The Rust files below `src/<dir>`, by path relative to `src/`, without comments.
+fn front_end_sources(dir: &str) -> BTreeMap<String, String> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    let mut dirs = vec![src.join(dir)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                let code: Vec<&str> = text
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .collect();
+                let rel = path.strip_prefix(&src).unwrap_or(&path);
+                out.insert(rel.to_string_lossy().replace('\\', "/"), code.join("\n"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn front_ends_never_import_one_another() {
+    let mut problems = Vec::new();
+    for own in FRONT_ENDS {
+        let sources = front_end_sources(own);
+        assert!(!sources.is_empty(), "no sources under src/{own}");
+        for (path, text) in &sources {
+            for other in FRONT_ENDS.iter().filter(|f| *f != own) {
+                let import = format!("crate::{other}");
+                // The CLI's `serve` verb only parses its arguments and starts the server.
+                let allowed = *own == "cli" && *other == "serve" && path == "cli/serve.rs";
+                if text.contains(&import) && !allowed {
+                    problems.push(format!("{path} uses {import}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
 }

@@ -25,6 +25,7 @@ mod render;
 mod restore;
 mod restoring;
 mod save;
+mod serve;
 mod show;
 mod stat;
 mod undo;
@@ -87,6 +88,8 @@ enum Command {
     Exec(exec::Args),
     /// Print or install an agent's hooks that checkpoint before every tool call.
     Hooks(hooks::Args),
+    /// Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo).
+    Serve(serve::Args),
 }
 
 /// Why a command failed.
@@ -157,6 +160,7 @@ pub fn run() -> ExitCode {
         Command::Completions(args) => generate::run(&ui, args),
         Command::Exec(args) => exec::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
+        Command::Serve(args) => serve::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
