@@ -6,6 +6,7 @@
 // Tests fail by panicking.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod browser;
 mod common;
 mod completion;
 mod crash;
@@ -20,5 +21,6 @@ mod races;
 mod restore;
 mod retention;
 mod save;
+mod serve;
 mod share;
 mod undo;
