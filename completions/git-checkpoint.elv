@@ -40,6 +40,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
+            cand serve 'Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;save'= {
@@ -254,6 +255,18 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;serve'= {
+            cand --port 'The port to listen on; 0 picks a free one'
+            cand --listen 'The address to listen on. Anything but a loopback address lets other machines reach the server (the token still guards it, but travels unencrypted)'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --open 'Open the page in the web browser'
+            cand -q 'Print only the URL'
+            cand --quiet 'Print only the URL'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;help'= {
             cand save 'Snapshot the working tree now and print the checkpoint''s id'
             cand list 'List checkpoints, newest first'
@@ -271,6 +284,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
+            cand serve 'Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;help;save'= {
@@ -304,6 +318,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;exec'= {
         }
         &'git-checkpoint;help;hooks'= {
+        }
+        &'git-checkpoint;help;serve'= {
         }
         &'git-checkpoint;help;help'= {
         }
