@@ -86,7 +86,11 @@ async function load() {
   fillSelect($('session'), [...new Set(state.all.map((c) => c.session).filter(Boolean))],
     (s) => `session ${s.slice(0, 12)}`);
   renderTimeline();
-  if (!state.selected && location.hash.length > 1) select(decodeURIComponent(location.hash.slice(1)));
+  if (!state.selected && location.hash.length > 1) {
+    let id = location.hash.slice(1);
+    try { id = decodeURIComponent(id); } catch (_) { /* keep it as it is */ }
+    select(id);
+  }
 }
 
 function fillSelect(select, values, text) {
