@@ -87,10 +87,10 @@ type Reply = Result<Response, ApiError>;
 /// Run `work` with a freshly opened façade on a blocking thread; a panic there is a 500.
 pub(super) async fn blocking<T: Send + 'static>(
     state: &Arc<State>,
-    work: impl FnOnce(Checkpoints) -> Result<T, ApiError> + Send + 'static,
+    work: impl FnOnce(Checkpoints, &State) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let state = Arc::clone(state);
-    tokio::task::spawn_blocking(move || work(state.open()?))
+    tokio::task::spawn_blocking(move || work(state.open()?, &state))
         .await
         .map_err(|_| ApiError::internal("the request failed with an internal error"))?
 }
@@ -165,8 +165,8 @@ pub async fn list(
     if !(1..=200).contains(&limit) {
         return Err(ApiError::bad_request("`limit` must be from 1 to 200"));
     }
-    let list = blocking(&state, move |checkpoints| {
-        let loaded = checkpoints.load()?;
+    let list = blocking(&state, move |checkpoints, state| {
+        let loaded = state.load(&checkpoints)?;
         let session = query
             .session
             .as_deref()
@@ -198,8 +198,9 @@ pub async fn show(
     path: Result<Path<String>, PathRejection>,
 ) -> Reply {
     let spec = spec(path)?;
-    let value = blocking(&state, move |checkpoints| {
-        Ok(checkpoints.find(&spec)?.to_json())
+    let value = blocking(&state, move |checkpoints, state| {
+        let loaded = state.load(&checkpoints)?;
+        Ok(checkpoints.resolve(&loaded, &spec)?.to_json())
     })
     .await?;
     ok(value)
@@ -232,8 +233,8 @@ pub async fn diff(
         }
         Some(_) => return Err(ApiError::bad_request("`base` can only be `head`")),
     };
-    let value = blocking(&state, move |checkpoints| {
-        let loaded = checkpoints.load()?;
+    let value = blocking(&state, move |checkpoints, state| {
+        let loaded = state.load(&checkpoints)?;
         let cp = checkpoints.resolve(&loaded, &spec)?;
         let (from, to) = match (&query.to, from_head) {
             (_, true) => (Side::HeadOf(cp), Side::Checkpoint(cp)),
@@ -329,7 +330,7 @@ pub async fn save(
     bytes: Result<Bytes, BytesRejection>,
 ) -> Reply {
     let body: SaveBody = body(&headers, bytes)?;
-    let saved = blocking(&state, move |checkpoints| {
+    let saved = blocking(&state, move |checkpoints, _| {
         let options = SaveOptions {
             message: body.message,
             name: body.name,
@@ -371,8 +372,8 @@ pub async fn restore(
 ) -> Reply {
     let spec = spec(path)?;
     let body: RestoreBody = body(&headers, bytes)?;
-    let value = blocking(&state, move |checkpoints| {
-        let loaded = checkpoints.load()?;
+    let value = blocking(&state, move |checkpoints, state| {
+        let loaded = state.load(&checkpoints)?;
         let target = checkpoints.resolve(&loaded, &spec)?;
         let top = checkpoints.workdir().ok_or(Error::BareRepository)?;
         let paths = checkpoints.paths_from(top, &body.paths)?;
@@ -434,7 +435,7 @@ async fn steps(
     if !(1..=1000).contains(&n) {
         return Err(ApiError::bad_request("`steps` must be from 1 to 1000"));
     }
-    let value = blocking(&state, move |checkpoints| {
+    let value = blocking(&state, move |checkpoints, _| {
         let options = RestoreOptions {
             dry_run: body.dry_run,
             ..RestoreOptions::default()
@@ -462,10 +463,12 @@ pub async fn unpin(
 }
 
 async fn set_pinned(state: Arc<State>, spec: String, pinned: bool) -> Reply {
-    let value = blocking(&state, move |checkpoints| {
-        let c = checkpoints.find(&spec)?;
-        checkpoints.set_pinned(&c, pinned)?;
-        Ok(checkpoints.find(&c.id)?.to_json())
+    let value = blocking(&state, move |checkpoints, state| {
+        let loaded = state.load(&checkpoints)?;
+        let c = checkpoints.resolve(&loaded, &spec)?;
+        checkpoints.set_pinned(c, pinned)?;
+        let after = state.load(&checkpoints)?;
+        Ok(checkpoints.resolve(&after, &c.id)?.to_json())
     })
     .await?;
     ok(value)
@@ -477,7 +480,7 @@ pub async fn drop(
     path: Result<Path<String>, PathRejection>,
 ) -> Reply {
     let spec = spec(path)?;
-    let value = blocking(&state, move |checkpoints| {
+    let value = blocking(&state, move |checkpoints, _| {
         let dropped = checkpoints.drop_checkpoints(&[spec.as_str()])?;
         let list: Vec<Value> = dropped
             .iter()

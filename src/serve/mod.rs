@@ -22,11 +22,11 @@ mod page;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::Router;
 use axum::routing::{get, post, put};
-use git_checkpoint::{Checkpoints, Error};
+use git_checkpoint::{Checkpoints, Error, Loaded};
 
 /// Where and what to serve.
 #[derive(Debug, Clone)]
@@ -47,6 +47,9 @@ struct State {
     access: guard::Access,
     /// Live updates.
     hub: Arc<events::Hub>,
+    /// The checkpoints as last loaded, with the revision they were loaded at: reading every
+    /// note is most of what a list costs, and most of the time nothing changed since.
+    loaded: Mutex<Option<(u64, Arc<Loaded>)>>,
 }
 
 impl State {
@@ -55,6 +58,21 @@ impl State {
         let hub = Arc::clone(&self.hub);
         Ok(Checkpoints::open(&self.dir)?
             .with_observer(move |event: &git_checkpoint::CheckpointEvent| hub.observe(event)))
+    }
+
+    /// Every checkpoint: loaded again only when the checkpoint refs or the notes ref changed
+    /// (a checkpoint's commit and note never change otherwise).
+    fn load(&self, checkpoints: &Checkpoints) -> Result<Arc<Loaded>, Error> {
+        let revision = checkpoints.revision()?;
+        let mut cached = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((at, loaded)) = &*cached
+            && *at == revision
+        {
+            return Ok(Arc::clone(loaded));
+        }
+        let loaded = Arc::new(checkpoints.load()?);
+        *cached = Some((revision, Arc::clone(&loaded)));
+        Ok(loaded)
     }
 }
 
@@ -96,6 +114,7 @@ impl Server {
                 dir: config.dir.clone(),
                 access: guard::Access::new(bound),
                 hub,
+                loaded: Mutex::new(None),
             }),
             runtime,
         })

@@ -41,7 +41,7 @@ fn a_panicking_handler_is_a_500_and_the_server_goes_on() {
         "/api/boom-blocking",
         get(
             |axum::extract::State(state): axum::extract::State<Arc<State>>| async move {
-                api::blocking(&state, |_| -> Result<(), api::ApiError> {
+                api::blocking(&state, |_, _| -> Result<(), api::ApiError> {
                     panic!("a bug in a blocking handler")
                 })
                 .await
