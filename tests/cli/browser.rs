@@ -213,19 +213,36 @@ impl Driver {
         found[ELEMENT].as_str().unwrap().to_string()
     }
 
+    /// Do `action` (a path below the element, and its body) on the element `css` finds. The
+    /// page re-renders its timeline on live updates, so an element found may be replaced
+    /// before it is used: then it is found again.
+    #[track_caller]
+    fn on_element(&self, css: &str, action: &str, body: Value) {
+        let mut tries = 0;
+        loop {
+            let id = self.element(css);
+            match self.send(
+                "POST",
+                &format!("/element/{id}/{action}"),
+                Some(body.clone()),
+            ) {
+                Ok(_) => return,
+                Err(e) if e.contains("stale element") && tries < 10 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                Err(e) => panic!("{action} on {css}: {e}"),
+            }
+        }
+    }
+
     fn click(&self, css: &str) {
-        let id = self.element(css);
-        self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
+        self.on_element(css, "click", json!({}));
     }
 
     /// Type `keys` into the element (WebDriver key codes for special keys).
     fn keys(&self, css: &str, keys: &str) {
-        let id = self.element(css);
-        self.call(
-            "POST",
-            &format!("/element/{id}/value"),
-            Some(json!({"text": keys})),
-        );
+        self.on_element(css, "value", json!({"text": keys}));
     }
 
     fn text(&self, css: &str) -> String {

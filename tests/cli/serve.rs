@@ -95,9 +95,12 @@ pub fn serve_with(repo: &Repo, args: &[&str]) -> Served {
         .unwrap_or_else(|| panic!("a URL on 127.0.0.1: {url:?}"));
     let (port, token) = rest.split_once("/?token=").unwrap();
     assert!(token.len() >= 32 && token.bytes().all(|b| b.is_ascii_hexdigit()));
+    // A fresh connection for every request: a server may close a kept-alive connection (after
+    // refusing a request without reading its body), and reusing it would be the client's race.
     let agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(60)))
+        .max_idle_connections(0)
         .build()
         .into();
     Served {

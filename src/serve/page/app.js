@@ -135,7 +135,14 @@ function renderTimeline() {
       groups.push(el('ul', { class: 'cps' }, cps.map(row)));
     }
   }
+  // A live update re-renders the timeline: whoever was moving through it keeps their place.
+  const active = document.activeElement;
+  const focusedRow = nav.contains(active) && active.closest('.cp-row');
   nav.replaceChildren(...groups);
+  if (focusedRow) {
+    const again = nav.querySelector(`.cp-row[data-id="${CSS.escape(focusedRow.dataset.id)}"] .${active.classList.contains('tick') ? 'tick' : 'open'}`);
+    if (again) again.focus({ preventScroll: true });
+  }
   $('compare').disabled = state.ticked.length !== 2;
 }
 
