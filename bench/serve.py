@@ -31,6 +31,7 @@ import tempfile
 import threading
 import time
 
+sys.dont_write_bytecode = True  # no bench/__pycache__ from importing bench.py
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import BIN, ENV, ROOT, git, make_repo, run  # noqa: E402
 
