@@ -73,6 +73,9 @@ _gitcheckpoint() {
             gitcheckpoint,save)
                 cmd="gitcheckpoint__subcmd__save"
                 ;;
+            gitcheckpoint,serve)
+                cmd="gitcheckpoint__subcmd__serve"
+                ;;
             gitcheckpoint,show)
                 cmd="gitcheckpoint__subcmd__show"
                 ;;
@@ -136,6 +139,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,save)
                 cmd="gitcheckpoint__subcmd__help__subcmd__save"
                 ;;
+            gitcheckpoint__subcmd__help,serve)
+                cmd="gitcheckpoint__subcmd__help__subcmd__serve"
+                ;;
             gitcheckpoint__subcmd__help,show)
                 cmd="gitcheckpoint__subcmd__help__subcmd__show"
                 ;;
@@ -152,7 +158,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp help"
+            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -318,7 +324,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp help"
+            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -570,6 +576,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__save)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -898,6 +918,32 @@ _gitcheckpoint() {
                     ;;
                 --from-hook)
                     COMPREPLY=($(compgen -W "auto claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__serve)
+            opts="-q -h -V --port --open --listen --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -44,6 +44,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand mcp 'Run the MCP server on stdio, or register it in an agent''s MCP configuration'
+            cand serve 'Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;save'= {
@@ -311,6 +312,18 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;serve'= {
+            cand --port 'The port to listen on; 0 picks a free one'
+            cand --listen 'The address to listen on. Anything but a loopback address lets other machines reach the server (the token still guards it, but travels unencrypted)'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --open 'Open the page in the web browser'
+            cand -q 'Print only the URL'
+            cand --quiet 'Print only the URL'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;help'= {
             cand save 'Snapshot the working tree now and print the checkpoint''s id'
             cand list 'List checkpoints, newest first'
@@ -332,6 +345,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand mcp 'Run the MCP server on stdio, or register it in an agent''s MCP configuration'
+            cand serve 'Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;help;save'= {
@@ -373,6 +387,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;hooks'= {
         }
         &'git-checkpoint;help;mcp'= {
+        }
+        &'git-checkpoint;help;serve'= {
         }
         &'git-checkpoint;help;help'= {
         }

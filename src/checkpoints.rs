@@ -409,6 +409,13 @@ impl Checkpoints {
         naming::load_all_reporting(&self.repo)
     }
 
+    /// A token that changes whenever a checkpoint is saved, dropped, pruned, pinned or unpinned,
+    /// by this process or any other: cheap (it reads refs, not notes), for watching the
+    /// checkpoints without loading them all (`serve`'s live updates).
+    pub fn revision(&self) -> Result<u64> {
+        store::revision(&self.repo)
+    }
+
     /// The checkpoint `spec` names among `loaded` (see the naming rules in
     /// [`crate::naming`]), seen from this worktree.
     pub fn resolve<'a>(&self, loaded: &'a Loaded, spec: &str) -> Result<&'a Checkpoint> {

@@ -124,6 +124,30 @@ pub fn refs_reporting(repo: &gix::Repository) -> Result<(Vec<CheckpointRef>, Vec
     Ok((out, broken))
 }
 
+/// A cheap token of the checkpoint refs and the notes ref as they are now: it changes when a
+/// checkpoint is created or deleted, and when a note is written (a save, a pin or unpin).
+/// Reads refs only, never an object, so it can be polled to notice other processes' changes.
+pub fn revision(repo: &gix::Repository) -> Result<u64> {
+    use std::hash::{Hash, Hasher};
+    let (refs, broken) = refs_reporting(repo)?;
+    let mut hasher = std::hash::DefaultHasher::new();
+    for r in &refs {
+        r.id.hash(&mut hasher);
+        r.commit.hash(&mut hasher);
+    }
+    for b in &broken {
+        b.id.hash(&mut hasher);
+        b.target.hash(&mut hasher);
+    }
+    let notes = repo
+        .try_find_reference(NOTES_REF)
+        .ok()
+        .flatten()
+        .and_then(|r| r.try_id().map(|id| id.detach()));
+    notes.hash(&mut hasher);
+    Ok(hasher.finish())
+}
+
 /// Read access to the notes of checkpoints.
 pub struct Notes {
     state: Option<NotesState>,
@@ -446,7 +470,13 @@ impl Retry {
     ) -> Result<()> {
         self.attempt += 1;
         let lost_race = err.classify().is_conflict();
-        let locked = !lost_race && err.classify().is_retryable();
+        // Rewriting `packed-refs` (to delete a packed checkpoint ref) can fail at its very end
+        // when another process (`git pack-refs` run by `git gc --auto`, or another writer)
+        // replaced or removed that file meanwhile. The transaction's other refs may already be
+        // in place, but nothing is deleted, and doing it all again from a fresh read is safe:
+        // that moment passes like a held lock.
+        let packed_refs_moved = err.to_string().contains("packed-ref transaction");
+        let locked = !lost_race && (err.classify().is_retryable() || packed_refs_moved);
         if !lost_race && !locked {
             return Err(Error::Git {
                 context: context(),

@@ -32,6 +32,7 @@ mod restore;
 mod restoring;
 mod revert;
 mod save;
+mod serve;
 mod show;
 mod stat;
 mod undo;
@@ -108,6 +109,8 @@ enum Command {
     // `hooks` and `mcp` take their help, short and long, from their Args.
     Hooks(hooks::Args),
     Mcp(mcp::Args),
+    /// Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo).
+    Serve(serve::Args),
 }
 
 /// Why a command failed.
@@ -189,6 +192,7 @@ pub fn run() -> ExitCode {
         Command::Exec(args) => exec::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
         Command::Mcp(args) => mcp::run(&ui, args),
+        Command::Serve(args) => serve::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod agents;
+mod browser;
 mod common;
 mod completion;
 mod crash;
@@ -27,5 +28,6 @@ mod restore_promise;
 mod retention;
 mod revert;
 mod save;
+mod serve;
 mod share;
 mod undo;
