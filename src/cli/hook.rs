@@ -3,12 +3,12 @@
 
 use std::io::Read;
 
-use git_checkpoint::{Checkpoints, Control, HookFailure};
+use git_checkpoint::{Control, HookFailure};
 
+use super::Failure;
 use super::notices;
 use super::output::Ui;
 use super::render::human_size;
-use super::{Failure, open};
 
 /// The largest hook input read from stdin; the rest is drained and the input treated as
 /// unreadable (a tool's input may carry a whole file's content).
@@ -24,6 +24,7 @@ pub struct Args {
     pub pin: bool,
     pub allow_empty: bool,
     pub meta: Vec<(String, String)>,
+    pub force: bool,
 }
 
 /// `save --from-hook`: a save that never stands in an agent's way.
@@ -56,10 +57,12 @@ fn hook_save(ui: &Ui, args: Args, policy: &mut HookFailure) -> Result<(), Failur
             Default::default()
         }
     };
-    let checkpoints = match input.cwd.as_deref().filter(|d| d.is_dir()) {
-        Some(dir) => Checkpoints::open(dir)?,
-        None => open()?,
+    // The hook's `cwd` (a plain directory's gets its private store, as a save there does).
+    let dir = match input.cwd.clone().filter(|d| d.is_dir()) {
+        Some(dir) => dir,
+        None => super::cwd()?,
     };
+    let checkpoints = super::open_creating(ui, &dir, args.force, true)?;
     *policy = checkpoints.settings().hook_failure;
     let mut options = input.save_options(checkpoints.workdir());
     // A message given on the command line is the user's: like a name or a pin, it is recorded

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use git_checkpoint::Error;
 use git_checkpoint::hooks::{self, Installed};
 
+use super::Failure;
 use super::output::Ui;
-use super::{Failure, open};
 
 /// Print, install or remove the hook configuration that makes an agent take a checkpoint
 /// before each tool call that can change files, and when a session starts.
@@ -101,7 +101,8 @@ fn settings_path(args: &Args) -> Result<PathBuf, Failure> {
         };
         return Ok(dir.join("settings.json"));
     }
-    let checkpoints = open()?;
+    let checkpoints =
+        git_checkpoint::Checkpoints::open_with(&super::cwd()?, &super::open_options(true, false))?;
     let workdir = checkpoints.workdir().ok_or(Error::NoWorkingTree(
         "install the hooks in; --user installs them for every project",
     ))?;
