@@ -683,7 +683,23 @@ impl Checkpoints {
     /// What a snapshot holds here: the size guard, `checkpoint.exclude` and
     /// `checkpoint.include`, and in a plain directory the default excludes.
     fn scope(&self) -> Result<Capture> {
-        self.settings.capture(self.plain.is_some())
+        let mut scope = self.settings.capture(self.plain.is_some())?;
+        // A store inside its own directory (a forced home directory's) is never captured.
+        if let (Some(plain), Some(workdir)) = (&self.plain, self.repo.workdir()) {
+            let stores_root = crate::plain::stores_root().ok();
+            for dir in [Some(plain.store.as_path()), stores_root.as_deref()]
+                .into_iter()
+                .flatten()
+            {
+                let dir = crate::plain::canonical(dir).unwrap_or_else(|_| dir.to_owned());
+                if let Ok(rela) = dir.strip_prefix(workdir)
+                    && let Some(rela) = rela.to_str().filter(|r| !r.is_empty())
+                {
+                    scope.exclude.push(format!("/{}/", rela.replace('\\', "/")));
+                }
+            }
+        }
+        Ok(scope)
     }
 
     /// After a new checkpoint: the configured retention (`checkpoint.autoPrune`), never

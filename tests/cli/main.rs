@@ -19,6 +19,7 @@ mod list_show;
 mod naming;
 mod odd_configs;
 mod picker;
+mod plain;
 mod races;
 mod restore;
 mod restore_promise;
