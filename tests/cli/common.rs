@@ -371,6 +371,15 @@ impl Repo {
         stores[0].clone()
     }
 
+    /// The git directory: `.git`, or a plain directory's store.
+    pub fn git_dir(&self) -> PathBuf {
+        if self.plain {
+            self.store()
+        } else {
+            self.root.join(".git")
+        }
+    }
+
     /// A repository with one commit holding `files`.
     pub fn with_commit(files: &[(&str, &str)]) -> Repo {
         let repo = Repo::new();
@@ -882,8 +891,8 @@ impl Repo {
     pub fn object_files(&self) -> Vec<String> {
         let mut out = Vec::new();
         walk_files(
-            &self.root.join(".git/objects"),
-            &self.root.join(".git/objects"),
+            &self.git_dir().join("objects"),
+            &self.git_dir().join("objects"),
             &mut out,
         );
         out.sort();
@@ -893,7 +902,7 @@ impl Repo {
     /// Every file name under `.git`, relative to it.
     pub fn git_dir_manifest(&self) -> Vec<String> {
         let mut out = Vec::new();
-        walk_files(&self.root.join(".git"), &self.root.join(".git"), &mut out);
+        walk_files(&self.git_dir(), &self.git_dir(), &mut out);
         out.sort();
         out
     }

@@ -92,7 +92,7 @@ fn run_and_kill(repo: &Repo, args: &[&str], delay: Option<Duration>) -> Ended {
             stderr.starts_with("error: ") && stderr.contains("\nhint: "),
             "{stderr}"
         );
-        let lock = repo.path().join(".git/packed-refs.lock");
+        let lock = repo.git_dir().join("packed-refs.lock");
         assert!(lock.exists(), "{stderr}");
         std::fs::remove_file(lock).unwrap();
         eprintln!("crash harness: {args:?} reported a packed-refs.lock left behind");
