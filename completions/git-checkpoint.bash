@@ -49,6 +49,9 @@ _gitcheckpoint() {
             gitcheckpoint,ls)
                 cmd="gitcheckpoint__subcmd__list"
                 ;;
+            gitcheckpoint,mcp)
+                cmd="gitcheckpoint__subcmd__mcp"
+                ;;
             gitcheckpoint,pin)
                 cmd="gitcheckpoint__subcmd__pin"
                 ;;
@@ -72,6 +75,9 @@ _gitcheckpoint() {
                 ;;
             gitcheckpoint,show)
                 cmd="gitcheckpoint__subcmd__show"
+                ;;
+            gitcheckpoint,stores)
+                cmd="gitcheckpoint__subcmd__stores"
                 ;;
             gitcheckpoint,undo)
                 cmd="gitcheckpoint__subcmd__undo"
@@ -109,6 +115,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,list)
                 cmd="gitcheckpoint__subcmd__help__subcmd__list"
                 ;;
+            gitcheckpoint__subcmd__help,mcp)
+                cmd="gitcheckpoint__subcmd__help__subcmd__mcp"
+                ;;
             gitcheckpoint__subcmd__help,pin)
                 cmd="gitcheckpoint__subcmd__help__subcmd__pin"
                 ;;
@@ -133,6 +142,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,show)
                 cmd="gitcheckpoint__subcmd__help__subcmd__show"
                 ;;
+            gitcheckpoint__subcmd__help,stores)
+                cmd="gitcheckpoint__subcmd__help__subcmd__stores"
+                ;;
             gitcheckpoint__subcmd__help,undo)
                 cmd="gitcheckpoint__subcmd__help__subcmd__undo"
                 ;;
@@ -146,7 +158,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help"
+            opts="-h -V --color --store --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp stores help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -154,6 +166,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -164,7 +180,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__completions)
-            opts="-h -V --color --help --version bash elvish fish powershell zsh"
+            opts="-h -V --color --store --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -172,6 +188,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -182,7 +202,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__diff)
-            opts="-U -M -h -V --stat --numstat --name-status --name-only --json --unified --find-renames --no-renames --binary --color --help --version"
+            opts="-U -M -h -V --stat --numstat --name-status --name-only --json --unified --find-renames --no-renames --binary --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -208,6 +228,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -216,7 +240,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__drop)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -224,6 +248,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -234,7 +262,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__du)
-            opts="-n -h -V --max-count --json --color --help --version"
+            opts="-n -h -V --max-count --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -252,6 +280,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -260,7 +292,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__exec)
-            opts="-m -q -h -V --name --kind --message --restore-on-failure --quiet --color --help --version"
+            opts="-m -q -h -V --name --kind --message --restore-on-failure --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -286,6 +318,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -294,7 +330,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__fetch)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -302,6 +338,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -312,7 +352,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help"
+            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp stores help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -465,6 +505,20 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__help__subcmd__pin)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -577,6 +631,20 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__help__subcmd__stores)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__help__subcmd__undo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -606,7 +674,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__hooks)
-            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --help --version claude-code"
+            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --store --help --version claude-code gemini codex cursor copilot cline opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -614,6 +682,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -624,7 +696,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__install__subcmd__docs)
-            opts="-q -h -V --prefix --man-dir --man-only --dry-run --quiet --color --help --version"
+            opts="-q -h -V --prefix --man-dir --man-only --dry-run --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -642,6 +714,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -650,7 +726,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__list)
-            opts="-n -h -V --max-count --kind --all --session --json --color --help --version"
+            opts="-n -h -V --max-count --kind --all --session --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -676,6 +752,44 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__mcp)
+            opts="-q -h -V --install --uninstall --print --project --local --user --quiet --color --store --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --install)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --uninstall)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --print)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -684,7 +798,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__pin)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -692,6 +806,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -702,7 +820,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__prune)
-            opts="-q -h -V --keep --older-than --max-size --kind --dry-run --json --quiet --color --help --version"
+            opts="-q -h -V --keep --older-than --max-size --kind --dry-run --json --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -728,6 +846,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -736,7 +858,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__push)
-            opts="-q -h -V --all --dry-run --quiet --color --help --version"
+            opts="-q -h -V --all --dry-run --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -744,6 +866,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -754,7 +880,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__redo)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -762,6 +888,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -772,7 +902,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__restore)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -780,6 +910,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -790,7 +924,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__revert)
-            opts="-q -h -V --conflicts --dry-run --force --quiet --json --color --help --version"
+            opts="-q -h -V --conflicts --dry-run --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -804,6 +938,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -812,7 +950,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__save)
-            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --session --from-hook --color --help --version"
+            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --session --from-hook --force --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -846,8 +984,16 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --from-hook)
+                    COMPREPLY=($(compgen -W "auto claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -858,7 +1004,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__show)
-            opts="-p -h -V --stat --patch --json --color --help --version"
+            opts="-p -h -V --stat --patch --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -866,6 +1012,32 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__stores)
+            opts="-h -V --prune --dry-run --json --color --store --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -876,7 +1048,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__undo)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -884,6 +1056,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -894,7 +1070,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__unpin)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -902,6 +1078,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
