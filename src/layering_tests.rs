@@ -15,9 +15,12 @@ const LAYERS: &[(&str, u8)] = &[
     // Opening the repository; the one module that runs `git`.
     ("repo", 2),
     ("gitcli", 2),
+    // Plain directories: their private stores.
+    ("plain", 2),
     // Capture: the working tree as objects, and trees compared path by path (recording a
     // checkpoint counts what it changed).
     ("statcache", 3),
+    ("select", 3),
     ("snapshot", 3),
     ("treediff", 3),
     ("capture", 3),

@@ -22,6 +22,7 @@ mod mcp;
 mod naming;
 mod odd_configs;
 mod picker;
+mod plain;
 mod races;
 mod restore;
 mod restore_promise;

@@ -76,14 +76,25 @@ pub fn serve(repo: &Repo) -> Served {
 }
 
 pub fn serve_with(repo: &Repo, args: &[&str]) -> Served {
+    serve_in(repo, repo.path(), args, &[])
+}
+
+/// `serve` in `dir` with the environment of `repo` plus `envs`.
+fn serve_in(
+    repo: &Repo,
+    dir: &std::path::Path,
+    args: &[&str],
+    envs: &[(&str, &std::ffi::OsStr)],
+) -> Served {
     let mut cmd = Command::new(bin());
     cmd.args(["serve", "--port", "0", "-q"])
         .args(args)
-        .current_dir(repo.path())
+        .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
     repo.env(&mut cmd);
+    cmd.envs(envs.iter().copied());
     let mut child = cmd.spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap())
@@ -1062,7 +1073,7 @@ fn events_announce_this_servers_own_changes_once() {
 // --- The command ----------------------------------------------------------------------------
 
 #[test]
-fn serve_refuses_a_bad_address_a_port_in_use_and_a_directory_outside_a_repository() {
+fn serve_refuses_a_bad_address_and_a_port_in_use_and_serves_a_plain_directory() {
     let repo = Repo::with_commit(&[("f.txt", "base\n")]);
     let out = repo.cp(&["serve", "--listen", "example.com"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
@@ -1076,14 +1087,28 @@ fn serve_refuses_a_bad_address_a_port_in_use_and_a_directory_outside_a_repositor
         out.stderr
     );
     assert!(out.stderr.contains("hint: "), "{}", out.stderr);
+    // Outside any repository: the directory's own checkpoints, from its private store.
     let outside = tempfile::tempdir().unwrap();
+    let ceiling = outside.path().parent().unwrap().as_os_str().to_owned();
+    std::fs::write(outside.path().join("a.txt"), "plain\n").unwrap();
     let mut cmd = Command::new(bin());
-    cmd.args(["serve", "--port", "0"])
+    cmd.args(["save", "-q", "-m", "in a plain directory"])
         .current_dir(outside.path());
     repo.env(&mut cmd);
-    cmd.env("GIT_CEILING_DIRECTORIES", outside.path().parent().unwrap());
-    let out: crate::common::Run = cmd.output().unwrap().into();
-    out.fails_with(1);
+    cmd.env("GIT_CEILING_DIRECTORIES", &ceiling);
+    let saved: crate::common::Run = cmd.output().unwrap().into();
+    assert_eq!(saved.code, 0, "{}", saved.stderr);
+    let id = saved.stdout.trim().to_string();
+    let server = serve_in(
+        &repo,
+        outside.path(),
+        &[],
+        &[("GIT_CEILING_DIRECTORIES", ceiling.as_os_str())],
+    );
+    let listed = server.get("/api/checkpoints").ok();
+    assert_eq!(listed[0]["id"], id.as_str());
+    assert_eq!(listed[0]["message"], "in a plain directory");
+    assert!(!outside.path().join(".git").exists());
 }
 
 #[test]
