@@ -17,6 +17,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("gitcli", 2),
     // Capture: the working tree as objects, and trees compared path by path (recording a
     // checkpoint counts what it changed).
+    // Refs, in process or through git, as the repository's ref storage allows.
+    ("refdb", 3),
     ("statcache", 3),
     ("snapshot", 3),
     ("treediff", 3),

@@ -63,6 +63,7 @@ mod naming;
 mod patch;
 mod record;
 mod recovery;
+mod refdb;
 mod repo;
 mod restore;
 mod retention;
