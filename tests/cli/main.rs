@@ -13,6 +13,7 @@ mod diff;
 mod errors;
 mod exec;
 mod faults;
+mod formats;
 mod hooks;
 mod list_show;
 mod naming;
