@@ -172,8 +172,12 @@ fn unsupported(stderr: &[u8]) -> Option<Error> {
             version().unwrap_or_else(|| "older".into())
         )));
     }
+    // git 2.45 says the first (push) or the second (fetch); before, a push to an empty remote
+    // of the other format fails earlier, reading the other side's null id of the other length
+    // in the `capabilities^{}` line it advertises instead of refs.
     if text.contains("does not support this repository's hash algorithm")
         || text.contains("mismatched algorithms")
+        || text.contains("protocol error: unexpected capabilities^{}")
     {
         return Some(Error::Remote(
             "the remote and this repository use different object formats (SHA-1 and SHA-256): checkpoints cannot be pushed or fetched between them".into(),
@@ -659,6 +663,7 @@ mod tests {
         for stderr in [
             &b"fatal: the receiving end does not support this repository's hash algorithm\n"[..],
             b"fatal: mismatched algorithms: client sha256; server sha1\n",
+            b"fatal: protocol error: unexpected capabilities^{}\n",
         ] {
             let err = unsupported(stderr);
             assert!(

@@ -301,6 +301,15 @@ fn compat_object_format_is_refused_clearly() {
         out.assert_one_error_line();
         assert!(out.stderr.contains("compatObjectFormat"), "{}", out.stderr);
     }
+    // Without the extension again (a git before 2.43 refuses to work with it at all), git
+    // shows that nothing was written.
+    let config = repo.path().join(".git/config");
+    let text = fs::read_to_string(&config).unwrap();
+    let without: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.to_ascii_lowercase().contains("compatobjectformat"))
+        .collect();
+    fs::write(&config, without.join("\n") + "\n").unwrap();
     assert_eq!(repo.git(&["for-each-ref", "refs/checkpoints/"]), "");
 }
 
