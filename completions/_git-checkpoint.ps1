@@ -41,7 +41,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('unpin', 'unpin', [CompletionResultType]::ParameterValue, 'Unpin a checkpoint')
             [CompletionResult]::new('push', 'push', [CompletionResultType]::ParameterValue, 'Push checkpoints and their notes to a remote (untracked files travel too)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a remote''s checkpoints and merge their notes; never overwrites one')
+            [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Show what the checkpoints cost on disk, per kind, and the heaviest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('install-docs', 'install-docs', [CompletionResultType]::ParameterValue, 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -109,10 +111,10 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;diff' {
-            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Lines of context')
-            [CompletionResult]::new('--unified', '--unified', [CompletionResultType]::ParameterName, 'Lines of context')
-            [CompletionResult]::new('-M', '-M ', [CompletionResultType]::ParameterName, 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false')
-            [CompletionResult]::new('--find-renames', '--find-renames', [CompletionResultType]::ParameterName, 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false')
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Lines of context (`-U5`, `-U 5`, `--unified=5`)')
+            [CompletionResult]::new('--unified', '--unified', [CompletionResultType]::ParameterName, 'Lines of context (`-U5`, `-U 5`, `--unified=5`)')
+            [CompletionResult]::new('-M', '-M ', [CompletionResultType]::ParameterName, 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false')
+            [CompletionResult]::new('--find-renames', '--find-renames', [CompletionResultType]::ParameterName, 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'A diffstat, as `git diff --stat`')
             [CompletionResult]::new('--numstat', '--numstat', [CompletionResultType]::ParameterName, 'Added and deleted lines per file, as `git diff --numstat`')
@@ -199,6 +201,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
         'git-checkpoint;prune' {
             [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)')
             [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)')
+            [CompletionResult]::new('--max-size', '--max-size', [CompletionResultType]::ParameterName, 'Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE: 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only prune checkpoints of this kind')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be pruned; delete nothing')
@@ -233,6 +236,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
         }
         'git-checkpoint;push' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Push every checkpoint: pre-restore ones, and those fetched from elsewhere, too')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
@@ -252,8 +256,33 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-checkpoint;du' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many of the heaviest checkpoints to list')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'How many of the heaviest checkpoints to list')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON object: total, notes, by_kind, by_checkpoint (each one''s id, kind and what it added)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-checkpoint;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;install-docs' {
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'Install under this prefix (e.g. /usr/local), in the layout of a package')
+            [CompletionResult]::new('--man-dir', '--man-dir', [CompletionResultType]::ParameterName, 'The man directory, which gets man1/git-checkpoint.1 [default: share/man beside the binary''s directory, or under --prefix]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--man-only', '--man-only', [CompletionResultType]::ParameterName, 'Only the man page, no completion scripts')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print where the files would go; write nothing')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the paths are still printed on stdout)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the paths are still printed on stdout)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -263,8 +292,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
         'git-checkpoint;exec' {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The kind of both checkpoints')
-            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD…>]')
-            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD…>]')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD...>]')
+            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The message of the checkpoint before the command [default: before: <CMD...>]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--restore-on-failure', '--restore-on-failure', [CompletionResultType]::ParameterName, 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors (the command''s own output is not affected)')
@@ -305,7 +334,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('unpin', 'unpin', [CompletionResultType]::ParameterValue, 'Unpin a checkpoint')
             [CompletionResult]::new('push', 'push', [CompletionResultType]::ParameterValue, 'Push checkpoints and their notes to a remote (untracked files travel too)')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Fetch a remote''s checkpoints and merge their notes; never overwrites one')
+            [CompletionResult]::new('du', 'du', [CompletionResultType]::ParameterValue, 'Show what the checkpoints cost on disk, per kind, and the heaviest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, elvish, powershell)')
+            [CompletionResult]::new('install-docs', 'install-docs', [CompletionResultType]::ParameterValue, 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -353,7 +384,13 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
         'git-checkpoint;help;fetch' {
             break
         }
+        'git-checkpoint;help;du' {
+            break
+        }
         'git-checkpoint;help;completions' {
+            break
+        }
+        'git-checkpoint;help;install-docs' {
             break
         }
         'git-checkpoint;help;exec' {

@@ -25,6 +25,9 @@ _gitcheckpoint() {
             gitcheckpoint,drop)
                 cmd="gitcheckpoint__subcmd__drop"
                 ;;
+            gitcheckpoint,du)
+                cmd="gitcheckpoint__subcmd__du"
+                ;;
             gitcheckpoint,exec)
                 cmd="gitcheckpoint__subcmd__exec"
                 ;;
@@ -36,6 +39,9 @@ _gitcheckpoint() {
                 ;;
             gitcheckpoint,hooks)
                 cmd="gitcheckpoint__subcmd__hooks"
+                ;;
+            gitcheckpoint,install-docs)
+                cmd="gitcheckpoint__subcmd__install__subcmd__docs"
                 ;;
             gitcheckpoint,list)
                 cmd="gitcheckpoint__subcmd__list"
@@ -82,6 +88,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,drop)
                 cmd="gitcheckpoint__subcmd__help__subcmd__drop"
                 ;;
+            gitcheckpoint__subcmd__help,du)
+                cmd="gitcheckpoint__subcmd__help__subcmd__du"
+                ;;
             gitcheckpoint__subcmd__help,exec)
                 cmd="gitcheckpoint__subcmd__help__subcmd__exec"
                 ;;
@@ -93,6 +102,9 @@ _gitcheckpoint() {
                 ;;
             gitcheckpoint__subcmd__help,hooks)
                 cmd="gitcheckpoint__subcmd__help__subcmd__hooks"
+                ;;
+            gitcheckpoint__subcmd__help,install-docs)
+                cmd="gitcheckpoint__subcmd__help__subcmd__install__subcmd__docs"
                 ;;
             gitcheckpoint__subcmd__help,list)
                 cmd="gitcheckpoint__subcmd__help__subcmd__list"
@@ -134,7 +146,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help"
+            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -221,6 +233,32 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__du)
+            opts="-n -h -V --max-count --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__exec)
             opts="-m -q -h -V --name --kind --message --restore-on-failure --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -274,7 +312,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help"
+            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -316,6 +354,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__drop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__du)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -372,6 +424,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__hooks)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__install__subcmd__docs)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -557,6 +623,32 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__install__subcmd__docs)
+            opts="-q -h -V --prefix --man-dir --man-only --dry-run --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --man-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__list)
             opts="-n -h -V --max-count --kind --all --session --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -610,7 +702,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__prune)
-            opts="-q -h -V --keep --older-than --kind --dry-run --json --quiet --color --help --version"
+            opts="-q -h -V --keep --older-than --max-size --kind --dry-run --json --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,6 +713,10 @@ _gitcheckpoint() {
                     return 0
                     ;;
                 --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -640,7 +736,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__push)
-            opts="-q -h -V --dry-run --quiet --color --help --version"
+            opts="-q -h -V --all --dry-run --quiet --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -833,26 +929,38 @@ __git_checkpoint_ids() {
     printf '%s\n' @ latest
 }
 
-# Complete a checkpoint where one goes. $1: index in COMP_WORDS of the first word after the
-# command. Returns 1 when the word is not a checkpoint.
+# Complete a checkpoint or a remote where one goes. $1: index in COMP_WORDS of the first word
+# after the command. Returns 1 when the word is neither.
 __git_checkpoint_complete_ids() {
-    local first=$1 cur="${COMP_WORDS[COMP_CWORD]}" sub="" i
+    local first=$1 cur="${COMP_WORDS[COMP_CWORD]}" sub="" args=0 i words
     for ((i = first; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
             --) return 1 ;;
             -*) ;;
-            *) [ -z "$sub" ] && sub="${COMP_WORDS[i]}" ;;
+            *) if [ -z "$sub" ]; then sub="${COMP_WORDS[i]}"; else args=$((args + 1)); fi ;;
         esac
     done
     [ -n "$sub" ] || return 1
     [[ "$cur" == -* ]] && return 1
-    case " show restore diff drop pin unpin push " in
-        *" $sub "*)
-            local IFS=$'\n'
-            COMPREPLY=($(compgen -W "$(__git_checkpoint_ids)" -- "$cur"))
-            return 0 ;;
+    case "$sub" in
+        push | fetch)
+            # The remote first, as with `git push`; then (push) checkpoints.
+            if [ "$args" -eq 0 ]; then
+                words="$(git remote 2>/dev/null)"
+            elif [ "$sub" = push ]; then
+                words="$(__git_checkpoint_ids)"
+            else
+                return 1
+            fi ;;
+        *)
+            case " show restore diff drop pin unpin " in
+                *" $sub "*) words="$(__git_checkpoint_ids)" ;;
+                *) return 1 ;;
+            esac ;;
     esac
-    return 1
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    return 0
 }
 
 __git_checkpoint_main() {

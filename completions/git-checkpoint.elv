@@ -38,7 +38,9 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand unpin 'Unpin a checkpoint'
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
+            cand du 'Show what the checkpoints cost on disk, per kind, and the heaviest'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -101,10 +103,10 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --version 'Print version'
         }
         &'git-checkpoint;diff'= {
-            cand -U 'Lines of context'
-            cand --unified 'Lines of context'
-            cand -M 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false'
-            cand --find-renames 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false'
+            cand -U 'Lines of context (`-U5`, `-U 5`, `--unified=5`)'
+            cand --unified 'Lines of context (`-U5`, `-U 5`, `--unified=5`)'
+            cand -M 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false'
+            cand --find-renames 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --stat 'A diffstat, as `git diff --stat`'
             cand --numstat 'Added and deleted lines per file, as `git diff --numstat`'
@@ -185,6 +187,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;prune'= {
             cand --keep 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)'
             cand --older-than 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)'
+            cand --max-size 'Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE: 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`)'
             cand --kind 'Only prune checkpoints of this kind'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --dry-run 'Print what would be pruned; delete nothing'
@@ -216,6 +219,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;push'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --all 'Push every checkpoint: pre-restore ones, and those fetched from elsewhere, too'
             cand --dry-run 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
@@ -233,8 +237,31 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;du'= {
+            cand -n 'How many of the heaviest checkpoints to list'
+            cand --max-count 'How many of the heaviest checkpoints to list'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --json 'Print a JSON object: total, notes, by_kind, by_checkpoint (each one''s id, kind and what it added)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;completions'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;install-docs'= {
+            cand --prefix 'Install under this prefix (e.g. /usr/local), in the layout of a package'
+            cand --man-dir 'The man directory, which gets man1/git-checkpoint.1 [default: share/man beside the binary''s directory, or under --prefix]'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --man-only 'Only the man page, no completion scripts'
+            cand --dry-run 'Print where the files would go; write nothing'
+            cand -q 'Print nothing on stderr (the paths are still printed on stdout)'
+            cand --quiet 'Print nothing on stderr (the paths are still printed on stdout)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -243,8 +270,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;exec'= {
             cand --name 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)'
             cand --kind 'The kind of both checkpoints'
-            cand -m 'The message of the checkpoint before the command [default: before: <CMD…>]'
-            cand --message 'The message of the checkpoint before the command [default: before: <CMD…>]'
+            cand -m 'The message of the checkpoint before the command [default: before: <CMD...>]'
+            cand --message 'The message of the checkpoint before the command [default: before: <CMD...>]'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --restore-on-failure 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual'
             cand -q 'Print nothing on stderr but errors (the command''s own output is not affected)'
@@ -283,7 +310,9 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand unpin 'Unpin a checkpoint'
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
+            cand du 'Show what the checkpoints cost on disk, per kind, and the heaviest'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -316,7 +345,11 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;help;fetch'= {
         }
+        &'git-checkpoint;help;du'= {
+        }
         &'git-checkpoint;help;completions'= {
+        }
+        &'git-checkpoint;help;install-docs'= {
         }
         &'git-checkpoint;help;exec'= {
         }

@@ -44,7 +44,9 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "pin" 
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "unpin" -d 'Unpin a checkpoint'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "push" -d 'Push checkpoints and their notes to a remote (untracked files travel too)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "fetch" -d 'Fetch a remote\'s checkpoints and merge their notes; never overwrites one'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "du" -d 'Show what the checkpoints cost on disk, per kind, and the heaviest'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "install-docs" -d 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "exec" -d 'Run a command between two checkpoints; say what it changed and how to undo it'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -92,8 +94,8 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s p
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l json -d 'Print the metadata as JSON (the note\'s fields plus "commit")'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s U -l unified -d 'Lines of context' -r
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s M -l find-renames -d 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s U -l unified -d 'Lines of context (`-U5`, `-U 5`, `--unified=5`)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s M -l find-renames -d 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
@@ -158,6 +160,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s h
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l keep -d 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l older-than -d 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l max-size -d 'Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE: 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l kind -d 'Only prune checkpoints of this kind' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
@@ -182,6 +185,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s 
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l all -d 'Push every checkpoint: pre-restore ones, and those fetched from elsewhere, too'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l dry-run -d 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -192,14 +196,31 @@ auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR o
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -s n -l max-count -d 'How many of the heaviest checkpoints to list' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -l json -d 'Print a JSON object: total, notes, by_kind, by_checkpoint (each one\'s id, kind and what it added)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l prefix -d 'Install under this prefix (e.g. /usr/local), in the layout of a package' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l man-dir -d 'The man directory, which gets man1/git-checkpoint.1 [default: share/man beside the binary\'s directory, or under --prefix]' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l man-only -d 'Only the man page, no completion scripts'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l dry-run -d 'Print where the files would go; write nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -s q -l quiet -d 'Print nothing on stderr (the paths are still printed on stdout)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l name -d 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l kind -d 'The kind of both checkpoints' -r
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s m -l message -d 'The message of the checkpoint before the command [default: before: <CMD…>]' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s m -l message -d 'The message of the checkpoint before the command [default: before: <CMD...>]' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
@@ -218,24 +239,26 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l 
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "list" -d 'List checkpoints, newest first'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "undo" -d 'Take back the last thing that happened to the working tree; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "redo" -d 'Take back the last undo; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "revert" -d 'Take back one step\'s change (A to B), keeping everything changed since; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "prune" -d 'Apply the retention policy now'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "unpin" -d 'Unpin a checkpoint'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "push" -d 'Push checkpoints and their notes to a remote (untracked files travel too)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "fetch" -d 'Fetch a remote\'s checkpoints and merge their notes; never overwrites one'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "exec" -d 'Run a command between two checkpoints; say what it changed and how to undo it'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch completions exec hooks help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "list" -d 'List checkpoints, newest first'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "undo" -d 'Take back the last thing that happened to the working tree; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "redo" -d 'Take back the last undo; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "revert" -d 'Take back one step\'s change (A to B), keeping everything changed since; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "prune" -d 'Apply the retention policy now'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "unpin" -d 'Unpin a checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "push" -d 'Push checkpoints and their notes to a remote (untracked files travel too)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "fetch" -d 'Fetch a remote\'s checkpoints and merge their notes; never overwrites one'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "du" -d 'Show what the checkpoints cost on disk, per kind, and the heaviest'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "install-docs" -d 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "exec" -d 'Run a command between two checkpoints; say what it changed and how to undo it'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
 function __git_checkpoint_ids
@@ -243,7 +266,20 @@ function __git_checkpoint_ids
     git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null | string match -v ''
     printf '%s\n' @ latest
 end
-complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin push" -f -a "(__git_checkpoint_ids)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin" -f -a "(__git_checkpoint_ids)"
+
+# How many arguments follow the subcommand on the line so far, options aside.
+function __git_checkpoint_args
+    set -l tokens (commandline -opc)
+    set -l n -1
+    for token in $tokens[2..-1]
+        string match -q -- '-*' $token; or set n (math $n + 1)
+    end
+    echo $n
+end
+# push and fetch: a remote first, as with `git push`; then (push) checkpoints.
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push fetch; and test (__git_checkpoint_args) -eq 0" -f -a "(git remote 2>/dev/null)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push; and test (__git_checkpoint_args) -ge 1" -f -a "(__git_checkpoint_ids)"
 
 # `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
 function __git_checkpoint_delegate

@@ -156,6 +156,34 @@ impl Diff {
     }
 }
 
+/// The working tree as it was at one moment, held in memory (see
+/// [`Checkpoints::working_tree`]).
+pub struct WorkingTree {
+    repo: gix::Repository,
+    tree: gix::ObjectId,
+}
+
+impl std::fmt::Debug for WorkingTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkingTree")
+            .field("tree", &self.tree)
+            .finish()
+    }
+}
+
+impl WorkingTree {
+    /// What differs from checkpoint `from` to this working tree.
+    pub fn diff_from(&self, from: &Checkpoint, options: DiffOptions) -> Result<Diff> {
+        let old = store::commit_tree(&self.repo, from.commit)?;
+        let changes = treediff::changes(&self.repo, Some(old), Some(self.tree))?;
+        let files = crate::diff::file_diffs(&self.repo, &changes, options)?;
+        Ok(Diff {
+            files,
+            repo: self.repo.clone(),
+        })
+    }
+}
+
 /// How to prune (`prune`): each field overrides its setting for this run.
 #[derive(Debug, Clone, Default)]
 pub struct PruneOptions {
@@ -165,6 +193,9 @@ pub struct PruneOptions {
     pub older_than: Option<chrono::Duration>,
     /// Only consider checkpoints of this kind.
     pub kind: Option<String>,
+    /// Then remove the oldest unpinned checkpoints until what only checkpoints hold is at
+    /// most this many bytes.
+    pub max_size: Option<u64>,
     /// Say what would go; remove nothing.
     pub dry_run: bool,
 }
@@ -332,9 +363,21 @@ impl Checkpoints {
         Ok(())
     }
 
-    /// The top of the working tree.
+    /// The top of the working tree; `None` in a bare repository.
     pub fn workdir(&self) -> Option<&Path> {
         self.repo.workdir()
+    }
+
+    /// Whether the repository is bare: its checkpoints can be listed, shown, compared with
+    /// each other, pushed and fetched, but nothing can be saved or restored there.
+    pub fn is_bare(&self) -> bool {
+        self.repo.workdir().is_none()
+    }
+
+    /// The top of the working tree, or [`Error::NoWorkingTree`] saying what there is none to
+    /// do (`save`, `restore`, `compare with`).
+    fn need_working_tree(&self, to: &'static str) -> Result<&Path> {
+        self.repo.workdir().ok_or(Error::NoWorkingTree(to))
     }
 
     /// The linked worktree's name; `None` for the main worktree.
@@ -418,6 +461,7 @@ impl Checkpoints {
         keep: &[&str],
         ctl: &Control<'_>,
     ) -> Result<SaveOutcome> {
+        self.need_working_tree("save")?;
         record::validate(options)?;
         let max_file_size = self.settings.max_file_size()?;
         let interrupted_restore =
@@ -483,6 +527,10 @@ impl Checkpoints {
         let memory = self.repo.clone().with_object_memory();
         let old = self.tree_of(&memory, from, ctl)?;
         let new = self.tree_of(&memory, to, ctl)?;
+        let on_disk = matches!(from, Side::WorkingTree) || matches!(to, Side::WorkingTree);
+        self.every_path_matches(&memory, paths, &[old, new], on_disk, || {
+            format!("{} or {}", describe(from), describe(to))
+        })?;
         let mut changes = treediff::changes(&memory, old, new)?;
         if !paths.is_empty() {
             changes.retain(|c| {
@@ -498,6 +546,19 @@ impl Checkpoints {
         })
     }
 
+    /// The working tree captured once, into memory (nothing is written to the repository),
+    /// to compare many checkpoints with: cheaper than [`diff`](Self::diff) against
+    /// [`Side::WorkingTree`] for each.
+    pub fn working_tree(&self, ctl: &Control<'_>) -> Result<WorkingTree> {
+        self.need_working_tree("compare with")?;
+        let repo = self.repo.clone().with_object_memory();
+        let max_file_size = self.settings.max_file_size()?;
+        let tree = capture::capture(&repo, self.worktree(), max_file_size, false, ctl)?
+            .snap
+            .tree;
+        Ok(WorkingTree { repo, tree })
+    }
+
     fn tree_of(
         &self,
         repo: &gix::Repository,
@@ -511,6 +572,7 @@ impl Checkpoints {
                 None => return Ok(None),
             },
             Side::WorkingTree => {
+                self.need_working_tree("compare with")?;
                 let max_file_size = self.settings.max_file_size()?;
                 capture::capture(repo, self.worktree(), max_file_size, false, ctl)?
                     .snap
@@ -524,6 +586,43 @@ impl Checkpoints {
         Quoting {
             non_ascii: self.settings.quote_path,
         }
+    }
+
+    /// A path of `paths` that matches nothing in any of `trees` is an error naming it (git's
+    /// "pathspec … did not match"): a typo must not pass for "nothing to do". `on_disk`: one
+    /// side is the working tree, so say when the path exists there but checkpoints leave it
+    /// out. `searched` says where the path was looked for.
+    fn every_path_matches(
+        &self,
+        repo: &gix::Repository,
+        paths: &[BString],
+        trees: &[Option<gix::ObjectId>],
+        on_disk: bool,
+        searched: impl FnOnce() -> String,
+    ) -> Result<()> {
+        for path in paths {
+            let mut found = false;
+            for tree in trees {
+                if treediff::has_path(repo, *tree, path.as_ref())? {
+                    found = true;
+                    break;
+                }
+            }
+            if found {
+                continue;
+            }
+            let left_out = on_disk
+                && self.repo.workdir().is_some_and(|workdir| {
+                    crate::snapshot::worktree_path(workdir, path.as_ref())
+                        .is_ok_and(|p| p.symlink_metadata().is_ok())
+                });
+            return Err(Error::PathMatchesNothing {
+                path: path.to_string(),
+                searched: searched(),
+                left_out,
+            });
+        }
+        Ok(())
     }
 
     /// Rename detection as git does it: `-M` (`flag`), `--no-renames` (`off`), else
@@ -737,6 +836,7 @@ impl Checkpoints {
         ctl: &Control<'_>,
         choose: impl FnOnce(&gix::Repository, &Captured) -> Result<(Checkpoint, Safety)>,
     ) -> Result<Restored> {
+        self.need_working_tree("restore")?;
         restore::refuse_in_progress(&self.repo, options.force)?;
         let max_file_size = self.settings.max_file_size()?;
         if options.dry_run {
@@ -744,7 +844,11 @@ impl Checkpoints {
             let memory = self.repo.clone().with_object_memory();
             let captured = capture::capture(&memory, self.worktree(), max_file_size, false, ctl)?;
             let (target, safety) = choose(&memory, &captured)?;
-            return restore::run(&memory, &captured, &target, options, None, safety, ctl);
+            self.restored_paths_match(&memory, &captured, &target, options)?;
+            let mut restored =
+                restore::run(&memory, &captured, &target, options, None, safety, ctl)?;
+            restored.index_mismatch = index_mismatch(&memory, &captured, options, &restored);
+            return Ok(restored);
         }
         let mut guard = Guard::acquire(&self.repo)?;
         let interrupted = crate::recovery::complete_locked(
@@ -756,6 +860,7 @@ impl Checkpoints {
         )?;
         let captured = self.capture(max_file_size, ctl)?;
         let (target, safety) = choose(&self.repo, &captured)?;
+        self.restored_paths_match(&self.repo, &captured, &target, options)?;
         let mut restored = restore::run(
             &self.repo,
             &captured,
@@ -766,6 +871,7 @@ impl Checkpoints {
             ctl,
         )?;
         drop(guard);
+        restored.index_mismatch = index_mismatch(&self.repo, &captured, options, &restored);
         restored.interrupted = interrupted;
         if let Some(Saved::Created(safety)) = &restored.safety {
             self.emit(CheckpointEvent::Saved(Box::new(safety.clone())));
@@ -778,6 +884,28 @@ impl Checkpoints {
             });
         }
         Ok(restored)
+    }
+
+    /// Before a restore of some paths changes anything: each must match something in the
+    /// target or in the working tree now.
+    fn restored_paths_match(
+        &self,
+        repo: &gix::Repository,
+        captured: &Captured,
+        target: &Checkpoint,
+        options: &RestoreOptions,
+    ) -> Result<()> {
+        if options.paths.is_empty() {
+            return Ok(());
+        }
+        let target_tree = store::commit_tree(repo, target.commit)?;
+        self.every_path_matches(
+            repo,
+            &options.paths,
+            &[Some(target_tree), Some(captured.snap.tree)],
+            true,
+            || format!("checkpoint {} or the working tree", target.id),
+        )
     }
 
     // --- Retention ----------------------------------------------------------------------
@@ -827,6 +955,9 @@ impl Checkpoints {
         if let Some(age) = options.older_than {
             policy.max_age = Some(age);
         }
+        if let Some(size) = options.max_size {
+            policy.max_size = Some(size);
+        }
         let pruned = retention::prune(&self.repo, &policy, options.dry_run, &[])?;
         if !options.dry_run && !pruned.removed.is_empty() {
             self.emit(CheckpointEvent::Pruned(
@@ -834,6 +965,13 @@ impl Checkpoints {
             ));
         }
         Ok(pruned)
+    }
+
+    /// What the checkpoints cost on disk: the objects only they hold, beyond branches and
+    /// tags, per kind and per checkpoint (see [`crate::disk`]).
+    pub fn du(&self) -> Result<crate::disk::Usage> {
+        let loaded = self.load()?;
+        crate::disk::usage(&self.repo, &loaded.checkpoints)
     }
 
     /// Pin (or unpin) `checkpoint`: pinned checkpoints are never pruned. Only the note's
@@ -855,6 +993,17 @@ impl Checkpoints {
     /// `remote`, or the default one: the current branch's upstream remote, else `origin`.
     pub fn remote(&self, remote: Option<&str>) -> Result<String> {
         sharing::remote_or_default(&self.repo, remote)
+    }
+
+    /// What `push` sends when no checkpoint is named: this repository's own checkpoints (of
+    /// every worktree), newest first, without the fetched ones (someone else's) and without
+    /// the `pre-restore` safety snapshots (this worktree's private undo history, which would
+    /// show a colleague your state before each restore).
+    pub fn to_push<'a>(&self, loaded: &'a Loaded) -> impl Iterator<Item = &'a Checkpoint> + 'a {
+        loaded
+            .checkpoints
+            .iter()
+            .filter(|c| c.meta.fetched.is_none() && c.meta.kind != format::KIND_PRE_RESTORE)
     }
 
     /// For each of `checkpoints`, the files it holds that its `HEAD` commit does not: what a
@@ -880,12 +1029,15 @@ impl Checkpoints {
     }
 
     /// Turn `paths`, given relative to `cwd`, into paths relative to the top of the working
-    /// tree. A path outside the working tree is an error.
+    /// tree. A path outside the working tree is an error. In a bare repository, which has no
+    /// working tree to be in, paths are taken as relative to the top of the tree.
     pub fn paths_from(&self, cwd: &Path, paths: &[std::path::PathBuf]) -> Result<Vec<BString>> {
+        let Some(workdir) = self.repo.workdir() else {
+            return paths.iter().map(|p| from_top(p)).collect();
+        };
         if paths.is_empty() {
             return Ok(Vec::new());
         }
-        let workdir = self.repo.workdir().ok_or(Error::BareRepository)?;
         let workdir = workdir
             .canonicalize()
             .unwrap_or_else(|_| workdir.to_owned());
@@ -897,11 +1049,61 @@ impl Checkpoints {
                 let rela = joined.strip_prefix(&workdir).map_err(|_| {
                     Error::InvalidInput(format!("`{}` is outside the working tree", p.display()))
                 })?;
-                let rela = gix::path::into_bstr(rela)
-                    .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", p.display())))?;
-                Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
+                git_path(rela, p)
             })
             .collect()
+    }
+}
+
+/// `path`, relative to the top of a tree, in git's form (`.` and `..` resolved); one that is
+/// absolute or climbs above the top is an error.
+fn from_top(path: &Path) -> Result<BString> {
+    use std::path::Component;
+    let mut rela = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => rela.push(part),
+            Component::CurDir => {}
+            Component::ParentDir if rela.pop() => {}
+            _ => {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` is not a path inside the repository (in a bare repository, paths are relative to the top of the tree)",
+                    path.display()
+                )));
+            }
+        }
+    }
+    git_path(&rela, path)
+}
+
+/// A relative path in git's form: `/`-separated bytes.
+fn git_path(rela: &Path, given: &Path) -> Result<BString> {
+    let rela = gix::path::into_bstr(rela)
+        .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", given.display())))?;
+    Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
+}
+
+/// After a restore that left the index alone (and `HEAD` where the checkpoint was taken): the
+/// files it changed whose index entry differs from the staged state the checkpoint recorded.
+/// Only a notice: when it cannot be worked out, the restore, done, is not failed for it.
+fn index_mismatch(
+    repo: &gix::Repository,
+    captured: &Captured,
+    options: &RestoreOptions,
+    restored: &Restored,
+) -> Vec<String> {
+    if options.staged || restored.head_moved.is_some() || restored.plan.is_empty() {
+        return Vec::new();
+    }
+    restore::index_mismatch(repo, captured, &restored.target, &restored.plan).unwrap_or_default()
+}
+
+/// How a side of a comparison is named in messages.
+fn describe(side: Side<'_>) -> String {
+    match side {
+        Side::Checkpoint(c) => format!("checkpoint {}", c.id),
+        Side::HeadOf(c) => format!("the commit checkpoint {} was taken on", c.id),
+        Side::WorkingTree => "the working tree".into(),
     }
 }
 

@@ -36,6 +36,9 @@ pub struct Policy {
     pub keep_per_kind: BTreeMap<String, usize>,
     /// Prune checkpoints older than this.
     pub max_age: Option<Duration>,
+    /// Remove the oldest unpinned checkpoints until what only checkpoints hold is at most
+    /// this many bytes (`checkpoint.maxSize`).
+    pub max_size: Option<u64>,
     /// Only consider checkpoints of this kind (`prune --kind`).
     pub only_kind: Option<String>,
 }
@@ -122,6 +125,15 @@ fn policy(config: &gix::config::Snapshot<'_>) -> Result<Policy, Problem> {
         })?),
         None => None,
     };
+    let max_size = match config.string("checkpoint.maxSize") {
+        Some(raw) => Some(
+            parse_size(raw.to_str_lossy().trim()).ok_or_else(|| Problem {
+                key: "checkpoint.maxSize".into(),
+                message: format!("`{raw}` is not a size (use e.g. 512m, 2g)"),
+            })?,
+        ),
+        None => None,
+    };
     let mut keep_per_kind = BTreeMap::new();
     if let Some(sections) = config.plumbing().sections_by_name("checkpoint") {
         for section in sections {
@@ -138,6 +150,7 @@ fn policy(config: &gix::config::Snapshot<'_>) -> Result<Policy, Problem> {
         keep,
         keep_per_kind,
         max_age,
+        max_size,
         only_kind: None,
     })
 }

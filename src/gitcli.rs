@@ -62,10 +62,7 @@ pub fn maybe_gc_in_background(repo: &gix::Repository) {
     if !gc_looks_needed(repo) {
         return;
     }
-    let Some(workdir) = repo.workdir() else {
-        return;
-    };
-    spawn_gc(workdir);
+    spawn_gc(repo.workdir().unwrap_or_else(|| repo.git_dir()));
 }
 
 fn spawn_gc(workdir: &Path) {
@@ -90,7 +87,7 @@ const REDIRECTING_VARS: &[&str] = &[
 ];
 
 /// A `git` command for the repository `repo`, run in its working tree's top directory (in its
-/// git directory when it has no working tree).
+/// git directory when it is bare).
 fn git(repo: &gix::Repository) -> Result<Command> {
     let workdir = repo.workdir().unwrap_or_else(|| repo.git_dir());
     let absolute = |path: &Path| {

@@ -134,6 +134,7 @@ impl HookInput {
         };
         SaveOptions {
             message: message.map(|m| m.replace(['\n', '\r'], " ")),
+            generated_message: true,
             kind: Some(kind.into()),
             meta,
             session: self

@@ -41,8 +41,9 @@ const LAYERS: &[(&str, u8)] = &[
     ("history", 8),
     // Taking back one step by a three-way merge.
     ("revert", 8),
-    // Retention.
+    // Retention, and what checkpoints cost on disk.
     ("retention", 9),
+    ("disk", 9),
     // Sharing through a remote.
     ("sharing", 10),
     // Agents' hook formats.

@@ -49,6 +49,7 @@ mod checkpoints;
 mod config;
 mod control;
 mod diff;
+mod disk;
 mod error;
 pub mod format;
 #[cfg(test)]
@@ -76,11 +77,12 @@ mod treediff;
 
 pub use checkpoints::{
     CheckpointEvent, Checkpoints, Diff, Dropped, Observer, PruneOptions, RevertOptions, Reverted,
-    SaveOutcome, Side, is_at_or_below,
+    SaveOutcome, Side, WorkingTree, is_at_or_below,
 };
 pub use config::{HookFailure, Policy, Problem, Settings, parse_duration, parse_size};
 pub use control::{Control, Progress};
 pub use diff::{DiffOptions, FileDiff, Hunk, Line, Status};
+pub use disk::{Added, Amount, Usage};
 pub use error::{Error, Result};
 pub use journal::{Completed, Interrupted};
 pub use naming::Loaded;

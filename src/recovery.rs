@@ -55,6 +55,7 @@ pub(crate) fn complete_locked(
                 "before completing the interrupted restore of {}",
                 entry.target
             )),
+            generated_message: true,
             kind: Some(format::KIND_PRE_RESTORE.into()),
             ..SaveOptions::default()
         },

@@ -14,8 +14,9 @@ pub const FALLBACK_NAME: &str = "git-checkpoint";
 pub const FALLBACK_EMAIL: &str = "git-checkpoint@localhost";
 
 /// Discover the repository containing `dir` (honouring `GIT_DIR` and friends, like git), and
-/// check that git-checkpoint can work in it: a working tree is required, and the repository's
-/// formats must be ones it can keep (see [`check_formats`]).
+/// check that git-checkpoint can work in it: the repository's formats must be ones it can keep
+/// (see [`check_formats`]). A bare repository is opened (its checkpoints can be read, pushed
+/// and fetched); what needs a working tree refuses later, with [`Error::NoWorkingTree`].
 ///
 /// The returned repository writes no reflog for the refs git-checkpoint changes, reads the index
 /// without verifying its checksum (as git does), and has a fallback identity, so saving never
@@ -36,9 +37,6 @@ pub fn open(dir: &Path) -> Result<gix::Repository> {
         }
     };
     let repo = check_formats(repo)?;
-    if repo.workdir().is_none() {
-        return Err(Error::BareRepository);
-    }
     configure(repo)
 }
 

@@ -125,10 +125,32 @@ pub fn prune(
     protect: &[&str],
 ) -> Result<Pruned> {
     let all = crate::naming::load_all(repo)?;
-    let selected: Vec<Checkpoint> = select(&all, policy, Utc::now(), protect)
+    let mut selected: Vec<Checkpoint> = select(&all, policy, Utc::now(), protect)
         .into_iter()
         .cloned()
         .collect();
+    if let Some(max) = policy.max_size {
+        // Then the oldest unpinned ones, until what only checkpoints hold fits.
+        let kept: Vec<Checkpoint> = all
+            .iter()
+            .filter(|c| !selected.iter().any(|s| s.id == c.id))
+            .cloned()
+            .collect();
+        let candidates: Vec<&Checkpoint> = kept
+            .iter()
+            .rev()
+            .filter(|c| {
+                !c.meta.pinned
+                    && c.note_problem.is_none()
+                    && !protect.contains(&c.id.as_str())
+                    && policy.only_kind.as_ref().is_none_or(|k| k == &c.meta.kind)
+            })
+            .collect();
+        let n = crate::disk::oldest_to_remove(repo, &kept, &candidates, max)?;
+        let mut more: Vec<Checkpoint> = candidates[..n].iter().map(|c| (*c).clone()).collect();
+        selected.append(&mut more);
+        selected.sort_by(|a, b| b.id.cmp(&a.id));
+    }
     let live: Vec<gix::ObjectId> = all.iter().map(|c| c.commit).collect();
     let orphans = store::orphan_notes(repo, &live)?;
     if !dry_run && (!selected.is_empty() || !orphans.is_empty()) {
@@ -148,7 +170,7 @@ pub fn prune(
 /// The prune that follows a save: `policy`, protecting the checkpoints just made or restored.
 /// It costs only a listing of refs when the policy cannot remove anything.
 pub fn auto_prune(repo: &gix::Repository, policy: &Policy, protect: &[&str]) -> Result<Pruned> {
-    if policy.max_age.is_none() && policy.keep_per_kind.is_empty() {
+    if policy.max_age.is_none() && policy.keep_per_kind.is_empty() && policy.max_size.is_none() {
         let count = store::refs(repo)?.len();
         if policy.keep.is_none_or(|keep| count <= keep) {
             return Ok(Pruned::default());

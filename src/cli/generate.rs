@@ -1,10 +1,11 @@
-//! Shell completions and the man page, generated from the clap definitions.
+//! Shell completions and the man page, generated from the clap definitions: what the
+//! `completions` and `install-docs` commands write, and what `completions/` and `man/` hold.
 //!
 //! Completion scripts from clap alone only fire for `git-checkpoint <TAB>`. `git checkpoint
 //! <TAB>` goes through git's own completion, which calls `_git_checkpoint` (bash),
 //! `_git-checkpoint` (zsh) or the fish rules for `git`; the scripts here add those hooks, and
 //! complete checkpoint ids and names (read with `git for-each-ref`, so completing stays fast)
-//! wherever a checkpoint goes.
+//! wherever a checkpoint goes, and remotes (`git remote`) where a remote goes.
 
 use std::io::Write;
 
@@ -12,30 +13,10 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 
 use super::Cli;
-use super::Failure;
-use super::output::Ui;
 
-/// Print a completion script for a shell.
-///
-/// Install, for example: bash: `git checkpoint completions bash >
-/// ~/.local/share/bash-completion/completions/git-checkpoint`; zsh: into a directory of
-/// `$fpath` as `_git-checkpoint`; fish: `~/.config/fish/completions/git-checkpoint.fish`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The shell.
-    #[arg(value_name = "SHELL")]
-    shell: Shell,
-}
-
-pub fn run(_ui: &Ui, args: Args) -> Result<(), Failure> {
-    std::io::stdout()
-        .lock()
-        .write_all(&completion(args.shell))?;
-    Ok(())
-}
-
-/// Subcommands whose positional arguments are checkpoints.
-const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin push";
+/// Subcommands whose positional arguments are checkpoints. (`push` takes a remote first, then
+/// checkpoints; `fetch` a remote.)
+const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin";
 
 /// The completion script for `shell`.
 pub fn completion(shell: Shell) -> Vec<u8> {
@@ -87,26 +68,38 @@ __git_checkpoint_ids() {{
     printf '%s\n' @ latest
 }}
 
-# Complete a checkpoint where one goes. $1: index in COMP_WORDS of the first word after the
-# command. Returns 1 when the word is not a checkpoint.
+# Complete a checkpoint or a remote where one goes. $1: index in COMP_WORDS of the first word
+# after the command. Returns 1 when the word is neither.
 __git_checkpoint_complete_ids() {{
-    local first=$1 cur="${{COMP_WORDS[COMP_CWORD]}}" sub="" i
+    local first=$1 cur="${{COMP_WORDS[COMP_CWORD]}}" sub="" args=0 i words
     for ((i = first; i < COMP_CWORD; i++)); do
         case "${{COMP_WORDS[i]}}" in
             --) return 1 ;;
             -*) ;;
-            *) [ -z "$sub" ] && sub="${{COMP_WORDS[i]}}" ;;
+            *) if [ -z "$sub" ]; then sub="${{COMP_WORDS[i]}}"; else args=$((args + 1)); fi ;;
         esac
     done
     [ -n "$sub" ] || return 1
     [[ "$cur" == -* ]] && return 1
-    case " {TAKES_CHECKPOINTS} " in
-        *" $sub "*)
-            local IFS=$'\n'
-            COMPREPLY=($(compgen -W "$(__git_checkpoint_ids)" -- "$cur"))
-            return 0 ;;
+    case "$sub" in
+        push | fetch)
+            # The remote first, as with `git push`; then (push) checkpoints.
+            if [ "$args" -eq 0 ]; then
+                words="$(git remote 2>/dev/null)"
+            elif [ "$sub" = push ]; then
+                words="$(__git_checkpoint_ids)"
+            else
+                return 1
+            fi ;;
+        *)
+            case " {TAKES_CHECKPOINTS} " in
+                *" $sub "*) words="$(__git_checkpoint_ids)" ;;
+                *) return 1 ;;
+            esac ;;
     esac
-    return 1
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    return 0
 }}
 
 __git_checkpoint_main() {{
@@ -139,8 +132,17 @@ fn zsh(script: String) -> String {
         ]
         .iter()
         .any(|p| line.contains(p));
+        let is_remote = line.contains(":remote -- ");
         if is_cp && line.contains(":_default") {
             out.push_str(&line.replace(":_default", ":__git_checkpoint_ids"));
+        } else if is_remote && line.contains(":_default") {
+            // The first argument is always the remote (as with `git push`), so it is completed
+            // as one, alone: not offered together with the checkpoints that may follow it.
+            out.push_str(
+                &line
+                    .replace("'::remote -- ", "':remote -- ")
+                    .replace(":_default", ":__git_checkpoint_remotes"),
+            );
         } else {
             out.push_str(line);
         }
@@ -155,6 +157,12 @@ __git_checkpoint_ids() {
          ${(f)"$(git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null)"}
          @ latest)
     compadd -a ids
+}
+(( $+functions[__git_checkpoint_remotes] )) ||
+__git_checkpoint_remotes() {
+    local -a remotes
+    remotes=(${(f)"$(git remote 2>/dev/null)"})
+    compadd -a remotes
 }
 "#;
     // The hook must be defined before the final dispatch lines clap writes.
@@ -178,6 +186,19 @@ function __git_checkpoint_ids
 end
 complete -c git-checkpoint -n "__fish_seen_subcommand_from {TAKES_CHECKPOINTS}" -f -a "(__git_checkpoint_ids)"
 
+# How many arguments follow the subcommand on the line so far, options aside.
+function __git_checkpoint_args
+    set -l tokens (commandline -opc)
+    set -l n -1
+    for token in $tokens[2..-1]
+        string match -q -- '-*' $token; or set n (math $n + 1)
+    end
+    echo $n
+end
+# push and fetch: a remote first, as with `git push`; then (push) checkpoints.
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push fetch; and test (__git_checkpoint_args) -eq 0" -f -a "(git remote 2>/dev/null)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push; and test (__git_checkpoint_args) -ge 1" -f -a "(__git_checkpoint_ids)"
+
 # `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
 function __git_checkpoint_delegate
     set -l tokens (commandline -opc)
@@ -191,9 +212,8 @@ complete -c git -n "__fish_seen_subcommand_from checkpoint" -f -a "(__git_checkp
 }
 
 /// The man page: clap's sections plus the hand-written ones. Generated by the tests into
-/// `man/git-checkpoint.1`, which is what gets installed.
-#[cfg(test)]
-fn man_page() -> Vec<u8> {
+/// `man/git-checkpoint.1`, and installed by `install-docs`.
+pub fn man_page() -> Vec<u8> {
     use clap_mangen::roff::{Roff, bold, roman};
     let cmd = Cli::command()
         .name("git-checkpoint")
@@ -260,13 +280,11 @@ fn man_page() -> Vec<u8> {
     out
 }
 
-#[cfg(test)]
 const DESCRIPTION: &[&str] = &[
     "git-checkpoint takes cheap, complete snapshots of a working tree and brings them back, without touching the branch, the index or the stash. Use it before letting something change many files: a refactor, an AI agent's edit loop, a risky script.",
     "A checkpoint is a commit on a hidden ref refs/checkpoints/<id>; its metadata is a JSON note in refs/notes/checkpoints. Everything is a plain git object in the repository itself: readable with git log and git show, shareable with a remote, collected by git gc.",
 ];
 
-#[cfg(test)]
 const SECTIONS: &[(&str, &[&str])] = &[
     (
         "STORAGE FORMAT",
@@ -309,8 +327,9 @@ const SECTIONS: &[(&str, &[&str])] = &[
     (
         "SHARING",
         &[
-            "push and fetch are the only commands that talk to a remote; they run the git binary, so the user's remotes, URLs, ssh and credential settings apply. push sends the checkpoints named (or all) and their notes; fetch brings every checkpoint of the remote, never overwriting a local checkpoint of the same id. Notes are merged as JSON, key by key, the local side winning where both have a key; git's union merge is never used. A checkpoint carries untracked files that were not ignored, possibly secrets: push warns, and push --dry-run lists them.",
+            "push and fetch are the only commands that talk to a remote; they run the git binary, so the user's remotes, URLs, ssh and credential settings apply. push sends the checkpoints named, or else this repository's own except the pre-restore ones (--all: every one), and their notes; fetch brings every checkpoint of the remote, never overwriting a local checkpoint of the same id. Notes are merged as JSON, key by key, the local side winning where both have a key; git's union merge is never used. A checkpoint carries untracked files that were not ignored, possibly secrets: push warns, and push --dry-run lists them.",
             "A fetched checkpoint is marked as such in its note and by list; @, @{N} and undo count only checkpoints taken here, and keep limits neither count nor remove fetched ones (checkpoint.maxAge and drop do). fetch stages what it fetches under refs/checkpoint-fetch/ and deletes that namespace before it ends.",
+            "In a bare repository (a server that receives pushed checkpoints) list, show, diff between two checkpoints, drop, prune, pin, push and fetch work; what needs a working tree (save, restore, undo, exec, diff against the working tree) refuses with one line.",
         ],
     ),
     (

@@ -62,7 +62,12 @@ fn hook_save(ui: &Ui, args: Args, policy: &mut HookFailure) -> Result<(), Failur
     };
     *policy = checkpoints.settings().hook_failure;
     let mut options = input.save_options(checkpoints.workdir());
-    options.message = args.message.or(options.message);
+    // A message given on the command line is the user's: like a name or a pin, it is recorded
+    // even when nothing changed. The hook's own description of the tool call is not.
+    if args.message.is_some() {
+        options.message = args.message;
+        options.generated_message = false;
+    }
     options.name = args.name;
     options.kind = args.kind.or(options.kind);
     options.session = args.session.or(options.session);

@@ -17,6 +17,7 @@ use super::{Failure, open};
 /// tool and the edited paths, are deduplicated (a tool call that changed nothing adds
 /// nothing), and never block the agent. Without --install, the configuration is printed.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The agent.
     #[arg(value_name = "AGENT")]
@@ -42,6 +43,13 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint hooks claude-code                 # print the configuration
+  git checkpoint hooks claude-code --install       # into .claude/settings.json
+  git checkpoint hooks claude-code --install --user
+  git checkpoint hooks claude-code --uninstall";
 
 /// Agents git-checkpoint has hooks for.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -94,7 +102,9 @@ fn settings_path(args: &Args) -> Result<PathBuf, Failure> {
         return Ok(dir.join("settings.json"));
     }
     let checkpoints = open()?;
-    let workdir = checkpoints.workdir().ok_or(Error::BareRepository)?;
+    let workdir = checkpoints.workdir().ok_or(Error::NoWorkingTree(
+        "install the hooks in; --user installs them for every project",
+    ))?;
     let file = if args.local {
         "settings.local.json"
     } else {

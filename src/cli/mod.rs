@@ -7,16 +7,20 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use git_checkpoint::{Checkpoints, Control};
 
+mod completions;
 mod diff;
 mod drop;
+mod du;
 mod exec;
 mod fetch;
 mod generate;
 mod hook;
 mod hooks;
+mod install_docs;
 mod list;
 mod notices;
 mod output;
+mod picker;
 mod pin;
 mod prune;
 mod push;
@@ -42,7 +46,8 @@ use output::Ui;
     name = "git-checkpoint",
     version,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    after_help = AFTER_HELP
 )]
 pub struct Cli {
     /// When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb).
@@ -52,6 +57,12 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// Said after the top-level help: git answers `git checkpoint --help` with the man page, which
+/// must be installed first.
+const AFTER_HELP: &str = "\
+`git checkpoint <COMMAND> -h` shows a command's help, `git checkpoint help <COMMAND>` its long help.
+`git checkpoint --help` is git's: it opens the man page, which `git checkpoint install-docs` installs.";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -84,8 +95,12 @@ enum Command {
     Push(push::Args),
     /// Fetch a remote's checkpoints and merge their notes; never overwrites one.
     Fetch(fetch::Args),
+    /// Show what the checkpoints cost on disk, per kind, and the heaviest.
+    Du(du::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
-    Completions(generate::Args),
+    Completions(completions::Args),
+    /// Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions.
+    InstallDocs(install_docs::Args),
     /// Run a command between two checkpoints; say what it changed and how to undo it.
     Exec(exec::Args),
     /// Print or install an agent's hooks that checkpoint before every tool call.
@@ -119,7 +134,7 @@ impl From<io::Error> for Failure {
 /// Parse the command line, run it, and turn the outcome into an exit code:
 /// 0 success, 1 error, 2 usage error.
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(arguments()) {
         Ok(cli) => cli,
         Err(err) if err.use_stderr() && std::env::args_os().any(|a| a == "--from-hook") => {
             // A hook must never stand in the agent's way, not even with flags this version
@@ -153,12 +168,14 @@ pub fn run() -> ExitCode {
         Command::Redo(args) => redo::run(&ui, args),
         Command::Revert(args) => revert::run(&ui, args),
         Command::Drop(args) => drop::run(&ui, args),
+        Command::Du(args) => du::run(&ui, args),
         Command::Prune(args) => prune::run(&ui, args),
         Command::Pin(args) => pin::run(&ui, args, true),
         Command::Unpin(args) => pin::run(&ui, args, false),
         Command::Push(args) => push::run(&ui, args),
         Command::Fetch(args) => fetch::run(&ui, args),
-        Command::Completions(args) => generate::run(&ui, args),
+        Command::Completions(args) => completions::run(&ui, args),
+        Command::InstallDocs(args) => install_docs::run(&ui, args),
         Command::Exec(args) => exec::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
     };
@@ -171,6 +188,27 @@ pub fn run() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The command line, with git's spellings that clap cannot parse as git does put in a form it
+/// can, by the verb whose arguments they are.
+fn arguments() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The subcommand: the first word after the global options (`--color` takes a value).
+    let mut at = 1;
+    while let Some(arg) = args.get(at) {
+        if arg == "--color" {
+            at += 2;
+        } else if arg.to_str().is_some_and(|a| a.starts_with('-')) {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    if args.get(at).is_some_and(|a| a == "diff") {
+        diff::git_spellings(&mut args[at + 1..]);
+    }
+    args
 }
 
 /// Whether `-q`/`--quiet` is on the command line before any `--` (progress is then not
@@ -214,6 +252,12 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         Failure::Core(Error::NoCheckpoints) => Some("make one with `git checkpoint save`"),
         Failure::Core(Error::RevertConflicts(_)) => Some(
             "--conflicts=markers writes them with conflict markers; or restore the step's start for those files: git checkpoint restore <A> -- <path>",
+        ),
+        Failure::Core(Error::NoOwnCheckpoints(_)) => Some(
+            "make one with `git checkpoint save`; `git checkpoint list --all` lists the others, which their ids name",
+        ),
+        Failure::Core(Error::NoWorkingTree(_)) => Some(
+            "in a bare repository, list, show, diff between two checkpoints, push and fetch work; the rest needs a working tree",
         ),
         Failure::Core(Error::UnknownCheckpoint(_)) => Some(
             "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",

@@ -5,6 +5,7 @@ use std::io::Write;
 use git_checkpoint::PruneOptions;
 
 use super::output::{Ui, checkpoint_json, json_line, printable};
+use super::render::{checkpoints as count_checkpoints, count};
 use super::{Failure, open};
 
 /// Apply the retention policy now: delete the checkpoints it does not keep, and notes whose
@@ -12,8 +13,10 @@ use super::{Failure, open};
 /// read (a pin there cannot be seen).
 ///
 /// The policy comes from git config: checkpoint.keep (default 50, all worktrees together),
-/// checkpoint.<kind>.keep, checkpoint.maxAge. A flag overrides its setting for this run.
+/// checkpoint.<kind>.keep, checkpoint.maxAge, checkpoint.maxSize. A flag overrides its setting
+/// for this run.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind).
     #[arg(long, value_name = "N")]
@@ -21,6 +24,10 @@ pub struct Args {
     /// Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge).
     #[arg(long, value_name = "DURATION", value_parser = git_checkpoint::parse_duration)]
     older_than: Option<chrono::Duration>,
+    /// Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE:
+    /// 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_size: Option<u64>,
     /// Only prune checkpoints of this kind.
     #[arg(long, value_name = "KIND")]
     kind: Option<String>,
@@ -35,12 +42,19 @@ pub struct Args {
     quiet: bool,
 }
 
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint prune --dry-run                   # what the configured policy would remove
+  git checkpoint prune --keep 10
+  git checkpoint prune --older-than 2w --kind auto";
+
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     let pruned = checkpoints.prune(&PruneOptions {
         keep: args.keep,
         older_than: args.older_than,
         kind: args.kind,
+        max_size: args.max_size,
         dry_run: args.dry_run,
     })?;
     let mut out = std::io::stdout().lock();
@@ -69,19 +83,21 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             "removed"
         };
         ui.info(&format!(
-            "{verb} {} checkpoint{} and {} orphaned note{}",
-            pruned.removed.len(),
-            if pruned.removed.len() == 1 { "" } else { "s" },
-            pruned.orphan_notes,
-            if pruned.orphan_notes == 1 { "" } else { "s" },
+            "{verb} {} and {}",
+            count_checkpoints(pruned.removed.len()),
+            count(pruned.orphan_notes, "orphaned note", "orphaned notes"),
         ));
         if pruned.unreadable_kept > 0 {
             ui.info(&format!(
-                "kept {} checkpoint{} whose note cannot be read (a pin there cannot be seen); `git checkpoint drop <id>` removes one",
-                pruned.unreadable_kept,
-                if pruned.unreadable_kept == 1 { "" } else { "s" },
+                "kept {} whose note cannot be read (a pin there cannot be seen); `git checkpoint drop <id>` removes one",
+                count_checkpoints(pruned.unreadable_kept),
             ));
         }
     }
     Ok(())
+}
+
+fn parse_size(text: &str) -> Result<u64, String> {
+    git_checkpoint::parse_size(text.trim())
+        .ok_or_else(|| format!("`{text}` is not a size (use e.g. 512k, 100m, 1g)"))
 }

@@ -6,6 +6,7 @@ use git_checkpoint::{Error, SaveOptions, Saved, format};
 
 use super::notices;
 use super::output::{Ui, checkpoint_json, json_line};
+use super::render::files;
 use super::{Failure, open};
 
 /// Snapshot the working tree: tracked files as they are on disk, and untracked files that are
@@ -14,6 +15,7 @@ use super::{Failure, open};
 /// Prints the new checkpoint's id. When nothing changed since this worktree's newest
 /// checkpoint, no new one is made and that checkpoint's id is printed (unless --allow-empty).
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// A message describing the checkpoint.
     #[arg(short, long, value_name = "MSG")]
@@ -53,6 +55,13 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["meta_json", "json"])]
     from_hook: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint save                              # snapshot now; prints the id
+  git checkpoint save -m \"before refactor\" --name pre-refactor
+  id=$(git checkpoint save -q)                     # the id alone, for a script
+  git checkpoint save --kind auto --meta tool=Edit --session \"$SESSION_ID\"";
 
 fn parse_key_value(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
@@ -152,8 +161,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 }
                 let s = c.meta.stats;
                 ui.info(&format!(
-                    "saved checkpoint {} ({} files; {} added, {} modified, {} deleted since HEAD)",
-                    c.id, s.files, s.added, s.modified, s.deleted
+                    "saved checkpoint {} ({}; {} added, {} modified, {} deleted since HEAD)",
+                    c.id,
+                    files(s.files as usize),
+                    s.added,
+                    s.modified,
+                    s.deleted
                 ));
             }
             Saved::Unchanged(c) => ui.info(&format!(
