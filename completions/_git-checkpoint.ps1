@@ -46,6 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('install-docs', 'install-docs', [CompletionResultType]::ParameterValue, 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Run the MCP server on stdio, or register it in an agent''s MCP configuration')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -57,13 +58,13 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--meta', '--meta', [CompletionResultType]::ParameterName, 'Free-form metadata stored in the note''s "meta" object; repeatable')
             [CompletionResult]::new('--meta-json', '--meta-json', [CompletionResultType]::ParameterName, 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The agent session this checkpoint belongs to; `session:<ID>` then names the session''s first checkpoint, and `list --session <ID>` lists them')
+            [CompletionResult]::new('--from-hook', '--from-hook', [CompletionResultType]::ParameterName, 'Run as an agent''s hook: read the hook''s JSON from stdin (the agent''s, recognised when AGENT is not given), record the agent, session, event, tool, turn and call ids, edited paths and transcript path in the note (never a file''s or prompt''s content), kind auto (session at a session''s start), print nothing but the answer the agent expects, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block`, which refuses the tool call in the agent''s own way (never at a session''s start or a turn''s end)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--pin', '--pin', [CompletionResultType]::ParameterName, 'Pin the checkpoint: it is never pruned')
             [CompletionResult]::new('--allow-empty', '--allow-empty', [CompletionResultType]::ParameterName, 'Make a checkpoint even if nothing changed since the newest one')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the id is still printed on stdout)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr (the id is still printed on stdout)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the checkpoint''s metadata as JSON instead of its id')
-            [CompletionResult]::new('--from-hook', '--from-hook', [CompletionResultType]::ParameterName, 'Run as an agent''s hook: read the hook''s JSON from stdin (session id, tool name, edited paths go into the note), kind auto (session for a session''s start), print nothing, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block` (then exit 2)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -306,11 +307,27 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
         }
         'git-checkpoint;hooks' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
-            [CompletionResult]::new('--install', '--install', [CompletionResultType]::ParameterName, 'Merge the hooks into the agent''s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing')
-            [CompletionResult]::new('--uninstall', '--uninstall', [CompletionResultType]::ParameterName, 'Remove git-checkpoint''s hooks from the settings file, keeping everything else')
-            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s settings, shared through the repository: .claude/settings.json at the top of the working tree (the default)')
-            [CompletionResult]::new('--local', '--local', [CompletionResultType]::ParameterName, 'The project''s settings for you only: .claude/settings.local.json')
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Your settings for every project: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)')
+            [CompletionResult]::new('--install', '--install', [CompletionResultType]::ParameterName, 'Merge the hooks into the agent''s configuration, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing')
+            [CompletionResult]::new('--uninstall', '--uninstall', [CompletionResultType]::ParameterName, 'Remove git-checkpoint''s hooks from the agent''s configuration, keeping everything else')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s configuration, shared through the repository (the default; for Cline''s MCP server, which has none, --user is)')
+            [CompletionResult]::new('--local', '--local', [CompletionResultType]::ParameterName, 'The project''s configuration for you only: Claude Code''s .claude/settings.local.json (no other agent has this level)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Your configuration, for every project')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-checkpoint;mcp' {
+            [CompletionResult]::new('--install', '--install', [CompletionResultType]::ParameterName, 'Register the server in this agent''s MCP configuration')
+            [CompletionResult]::new('--uninstall', '--uninstall', [CompletionResultType]::ParameterName, 'Remove the server from this agent''s MCP configuration, keeping everything else')
+            [CompletionResult]::new('--print', '--print', [CompletionResultType]::ParameterName, 'Print what --install would add for this agent, and where')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s configuration, shared through the repository (the default; for Cline''s MCP server, which has none, --user is)')
+            [CompletionResult]::new('--local', '--local', [CompletionResultType]::ParameterName, 'The project''s configuration for you only: Claude Code''s .claude/settings.local.json (no other agent has this level)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Your configuration, for every project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -339,6 +356,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('install-docs', 'install-docs', [CompletionResultType]::ParameterValue, 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions')
             [CompletionResult]::new('exec', 'exec', [CompletionResultType]::ParameterValue, 'Run a command between two checkpoints; say what it changed and how to undo it')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Print or install an agent''s hooks that checkpoint before every tool call')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Run the MCP server on stdio, or register it in an agent''s MCP configuration')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -397,6 +415,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;help;hooks' {
+            break
+        }
+        'git-checkpoint;help;mcp' {
             break
         }
         'git-checkpoint;help;help' {

@@ -49,6 +49,9 @@ _gitcheckpoint() {
             gitcheckpoint,ls)
                 cmd="gitcheckpoint__subcmd__list"
                 ;;
+            gitcheckpoint,mcp)
+                cmd="gitcheckpoint__subcmd__mcp"
+                ;;
             gitcheckpoint,pin)
                 cmd="gitcheckpoint__subcmd__pin"
                 ;;
@@ -109,6 +112,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,list)
                 cmd="gitcheckpoint__subcmd__help__subcmd__list"
                 ;;
+            gitcheckpoint__subcmd__help,mcp)
+                cmd="gitcheckpoint__subcmd__help__subcmd__mcp"
+                ;;
             gitcheckpoint__subcmd__help,pin)
                 cmd="gitcheckpoint__subcmd__help__subcmd__pin"
                 ;;
@@ -146,7 +152,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help"
+            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -312,7 +318,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks help"
+            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -452,6 +458,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -606,7 +626,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__hooks)
-            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --help --version claude-code"
+            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --help --version claude-code gemini codex cursor copilot cline opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -670,6 +690,36 @@ _gitcheckpoint() {
                     ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__mcp)
+            opts="-q -h -V --install --uninstall --print --project --local --user --quiet --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --install)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --uninstall)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --print)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -844,6 +894,10 @@ _gitcheckpoint() {
                     ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-hook)
+                    COMPREPLY=($(compgen -W "auto claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
                     return 0
                     ;;
                 --color)

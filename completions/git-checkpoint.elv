@@ -43,6 +43,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
+            cand mcp 'Run the MCP server on stdio, or register it in an agent''s MCP configuration'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;save'= {
@@ -53,13 +54,13 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --meta 'Free-form metadata stored in the note''s "meta" object; repeatable'
             cand --meta-json 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin'
             cand --session 'The agent session this checkpoint belongs to; `session:<ID>` then names the session''s first checkpoint, and `list --session <ID>` lists them'
+            cand --from-hook 'Run as an agent''s hook: read the hook''s JSON from stdin (the agent''s, recognised when AGENT is not given), record the agent, session, event, tool, turn and call ids, edited paths and transcript path in the note (never a file''s or prompt''s content), kind auto (session at a session''s start), print nothing but the answer the agent expects, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block`, which refuses the tool call in the agent''s own way (never at a session''s start or a turn''s end)'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --pin 'Pin the checkpoint: it is never pruned'
             cand --allow-empty 'Make a checkpoint even if nothing changed since the newest one'
             cand -q 'Print nothing on stderr (the id is still printed on stdout)'
             cand --quiet 'Print nothing on stderr (the id is still printed on stdout)'
             cand --json 'Print the checkpoint''s metadata as JSON instead of its id'
-            cand --from-hook 'Run as an agent''s hook: read the hook''s JSON from stdin (session id, tool name, edited paths go into the note), kind auto (session for a session''s start), print nothing, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block` (then exit 2)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -283,11 +284,26 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;hooks'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
-            cand --install 'Merge the hooks into the agent''s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
-            cand --uninstall 'Remove git-checkpoint''s hooks from the settings file, keeping everything else'
-            cand --project 'The project''s settings, shared through the repository: .claude/settings.json at the top of the working tree (the default)'
-            cand --local 'The project''s settings for you only: .claude/settings.local.json'
-            cand --user 'Your settings for every project: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)'
+            cand --install 'Merge the hooks into the agent''s configuration, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
+            cand --uninstall 'Remove git-checkpoint''s hooks from the agent''s configuration, keeping everything else'
+            cand --project 'The project''s configuration, shared through the repository (the default; for Cline''s MCP server, which has none, --user is)'
+            cand --local 'The project''s configuration for you only: Claude Code''s .claude/settings.local.json (no other agent has this level)'
+            cand --user 'Your configuration, for every project'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;mcp'= {
+            cand --install 'Register the server in this agent''s MCP configuration'
+            cand --uninstall 'Remove the server from this agent''s MCP configuration, keeping everything else'
+            cand --print 'Print what --install would add for this agent, and where'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --project 'The project''s configuration, shared through the repository (the default; for Cline''s MCP server, which has none, --user is)'
+            cand --local 'The project''s configuration for you only: Claude Code''s .claude/settings.local.json (no other agent has this level)'
+            cand --user 'Your configuration, for every project'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -315,6 +331,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
+            cand mcp 'Run the MCP server on stdio, or register it in an agent''s MCP configuration'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;help;save'= {
@@ -354,6 +371,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;exec'= {
         }
         &'git-checkpoint;help;hooks'= {
+        }
+        &'git-checkpoint;help;mcp'= {
         }
         &'git-checkpoint;help;help'= {
         }

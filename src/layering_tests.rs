@@ -46,12 +46,19 @@ const LAYERS: &[(&str, u8)] = &[
     ("disk", 9),
     // Sharing through a remote.
     ("sharing", 10),
-    // Agents' hook formats.
-    ("hooks", 11),
+    // Agents' hook formats and configuration files.
+    ("hooks/mod", 11),
+    ("hooks/input", 11),
+    ("hooks/install", 11),
+    ("hooks/mcp", 11),
     // The façade.
     ("checkpoints", 12),
     ("lib", 13),
 ];
+
+/// The binary's front ends, beside `main`: they use the library through its public face and
+/// are no layer of it.
+const FRONT_ENDS: &[&str] = &["cli", "mcp"];
 
 /// The library's source files, by module name, without their tests and comments.
 fn sources() -> BTreeMap<String, String> {
@@ -65,7 +72,10 @@ fn sources() -> BTreeMap<String, String> {
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "cli") {
+                if path
+                    .file_name()
+                    .is_some_and(|n| !FRONT_ENDS.iter().any(|f| n == *f))
+                {
                     dirs.push(path);
                 }
                 continue;
@@ -76,6 +86,7 @@ fn sources() -> BTreeMap<String, String> {
             let name = rel.with_extension("").to_string_lossy().replace('\\', "/");
             if path.extension().is_none_or(|e| e != "rs")
                 || name == "main"
+                || FRONT_ENDS.contains(&name.as_str())
                 || name.ends_with("_tests")
             {
                 continue;

@@ -232,6 +232,7 @@ pub(crate) mod tests {
                 head: Default::default(),
                 worktree: worktree.map(Into::into),
                 session: session.map(Into::into),
+                agent: None,
                 fetched: None,
                 operation: None,
                 index: Default::default(),

@@ -37,6 +37,9 @@ pub struct SaveOptions {
     /// only against a checkpoint of the same session, so that every session has a first
     /// checkpoint of its own, taken before it changed anything.
     pub session: Option<String>,
+    /// The coding agent whose hook asks for this save (`claude-code`, `gemini`, …), recorded
+    /// in the note's `agent` field.
+    pub agent: Option<String>,
 }
 
 impl SaveOptions {
@@ -94,6 +97,9 @@ pub fn validate(options: &SaveOptions) -> Result<()> {
     }
     if let Some(session) = &options.session {
         format::validate_session(session).map_err(Error::InvalidInput)?;
+    }
+    if let Some(agent) = &options.agent {
+        format::validate_agent(agent).map_err(Error::InvalidInput)?;
     }
     Ok(())
 }
@@ -206,6 +212,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             },
             worktree: worktree.clone(),
             session: options.session.clone(),
+            agent: options.agent.clone(),
             fetched: None,
             operation: options.operation.clone(),
             index: index_state,

@@ -327,6 +327,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         },
         worktree: fields.worktree,
         session: fields.session,
+        agent: None,
         fetched: None,
         operation: None,
         index,
@@ -548,8 +549,12 @@ pub fn create(
                     &[(commit, Some(blob))],
                     &message,
                 )?;
-                edits.push(notes_edit(tip, notes_commit));
-                names.push(NOTES_REF);
+                // The note first: on the files backend the refs of one transaction are renamed
+                // into place one after the other, in this order, and a process killed between
+                // the two must leave an unused note (harmless) rather than a checkpoint without
+                // its note. (On reftable both change in one table write.)
+                edits.insert(0, notes_edit(tip, notes_commit));
+                names.insert(0, NOTES_REF);
                 None
             }
             Err(why) => Some(format!("its note was not written: {why}")),
@@ -660,7 +665,10 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
                 .map(|r| r.commit)
                 .collect();
             for annotated in note_targets(repo, notes.as_ref())? {
-                if !keep.contains(&annotated) && !note_edits.iter().any(|(c, _)| *c == annotated) {
+                if !keep.contains(&annotated)
+                    && !note_edits.iter().any(|(c, _)| *c == annotated)
+                    && !maybe_in_flight(repo, annotated)
+                {
                     note_edits.push((annotated, None));
                 }
             }
@@ -761,6 +769,31 @@ pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool)
 }
 
 /// The objects annotated in the notes tree of `tip` (names in git's fanout layout).
+/// Whether the note of `commit` may belong to a save that is putting its checkpoint in place
+/// right now: [`create`] moves the notes ref into place before the checkpoint ref, holding the
+/// checkpoint ref's lock until then, so a fresh lock of the ref the commit names means the
+/// ref is about to exist. Orphan cleaning leaves such a note for a later prune. (In a reftable
+/// repository a save's two refs change together, in one table: there is no such moment, and
+/// no such lock file.)
+fn maybe_in_flight(repo: &gix::Repository, commit: ObjectId) -> bool {
+    let Ok(commit) = repo.find_commit(commit) else {
+        return false;
+    };
+    let Ok(message) = commit.message_raw() else {
+        return false;
+    };
+    let Some(id) = format::parse_commit_message(&message.to_str_lossy()).id else {
+        return false;
+    };
+    if !format::is_id(&id) {
+        return false;
+    }
+    let lock = repo
+        .common_dir()
+        .join(format!("{}.lock", format::ref_name(&id)));
+    lock_age(&lock).is_some_and(|age| age < Duration::from_secs(60))
+}
+
 fn note_targets(repo: &gix::Repository, notes: Option<&NotesTip>) -> Result<Vec<ObjectId>> {
     let Some(notes) = notes else {
         return Ok(Vec::new());

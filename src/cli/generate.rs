@@ -319,7 +319,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "* checkpoint.<kind>.keep :: Most checkpoints of one kind kept.",
             "* checkpoint.maxAge :: Checkpoints older than this are pruned: 90m, 12h, 30d, 2w.",
             "* checkpoint.autoPrune :: Apply the retention policy after every save. Default true.",
-            "* checkpoint.hookFailure :: What save --from-hook does when it cannot save: warn (the default: a warning, exit 0, the agent goes on) or block (exit 2, which makes Claude Code refuse the tool call).",
+            "* checkpoint.hookFailure :: What save --from-hook does when it cannot save before a tool call: warn (the default: a warning, exit 0, the agent goes on) or block (the tool call is refused the way the agent understands: exit 2 for Claude Code and the OpenCode plugin, the agent's deny JSON for the others). Never at a session's start or a turn's end.",
             "* color.diff, color.ui, diff.renames :: Read as git reads them, for diff and show -p.",
             "Pinned checkpoints are never pruned and do not count toward any keep. The first checkpoint of an agent session is not pruned by a keep limit while a later checkpoint of that session is kept.",
         ],
@@ -335,9 +335,17 @@ const SECTIONS: &[(&str, &[&str])] = &[
     (
         "AGENT HOOKS AND SESSIONS",
         &[
-            "git checkpoint hooks claude-code --install adds two hooks to Claude Code's settings: PreToolUse on the tools that change files (Edit, MultiEdit, Write, NotebookEdit, Bash) and SessionStart. Both run git checkpoint save --from-hook, which reads the hook's JSON from standard input: the checkpoint is of kind auto (session at a session's start), records the tool name, the session id and the edited paths in meta and the session in the note, prints nothing, and is deduplicated, so a tool call that changed nothing makes nothing. It never blocks the agent: a failure is a warning and exit 0, unless checkpoint.hookFailure is block.",
+            "git checkpoint hooks <AGENT> --install writes hooks into the agent's own configuration, in its own format, merged with what is there (the old file is kept as <file>.bak; running it again changes nothing; --uninstall removes only git-checkpoint's hooks): claude-code (.claude/settings.json: PreToolUse on Edit, MultiEdit, Write, NotebookEdit, Bash and PowerShell, SessionStart, Stop), gemini (.gemini/settings.json: BeforeTool on write_file, replace and run_shell_command, SessionStart, AfterAgent), codex (.codex/hooks.json: PreToolUse on Bash and apply_patch, SessionStart, Stop; Codex runs them only once trusted in its /hooks), cursor (.cursor/hooks.json: preToolUse, sessionStart, stop), copilot (.github/hooks/git-checkpoint.json: preToolUse on bash, powershell, create and edit, sessionStart, agentStop), cline (executable files PreToolUse, TaskStart, TaskResume, TaskComplete, TaskCancel in .clinerules/hooks/) and opencode (a plugin, .opencode/plugins/git-checkpoint.js). --user writes the agent's user-level file instead; --local exists only for Claude Code (.claude/settings.local.json).",
+            "Every hook runs git checkpoint save --from-hook=<AGENT>, which reads the hook's JSON from standard input (bare --from-hook recognises the agent from it): a checkpoint of kind auto before a tool call that can change files and at the end of a turn, of kind session at a session's start, recording the agent and the session in the note and, in meta, the event, tool, turn and tool-call ids, the edited paths relative to the work tree and the transcript's path; never a file's or a prompt's content. It is deduplicated, so a tool call that changed nothing makes nothing, and tools known to change nothing are not even looked at. It prints nothing (Cline alone gets its answer, {\"cancel\":false}) and never blocks the agent: a failure is a warning and exit 0, unless checkpoint.hookFailure is block.",
             "Any agent that can run a command before a tool call can do the same: pipe a JSON object with session_id, tool_name and tool_input.file_path into git checkpoint save --from-hook, or run git checkpoint save --kind auto -q --session <ID>.",
-            "A session's checkpoints are listed with list --session <ID>, and session:<ID> names its first checkpoint, taken before the session changed anything: git checkpoint diff session:@ shows everything the latest session changed, git checkpoint restore session:@ undoes it.",
+            "A session's checkpoints are listed with list --session <ID>, and session:<ID> names its first checkpoint, taken before the session changed anything: git checkpoint diff session:@ shows everything the latest session changed, git checkpoint revert session:@ takes it back while keeping later changes, git checkpoint restore session:@ puts the whole tree back to the session's start; git checkpoint undo takes back one step.",
+        ],
+    ),
+    (
+        "MCP SERVER",
+        &[
+            "git checkpoint mcp serves the Model Context Protocol on standard input and output, with the tools checkpoint_save, checkpoint_list, checkpoint_show, checkpoint_diff, checkpoint_restore (dry_run, paths; annotated destructive), checkpoint_undo and checkpoint_revert (from, to, markers, dry_run). Each returns the JSON that the matching command prints with --json, as structured content and as text (checkpoint_list as {\"checkpoints\": [...]}); a failure is a tool error. Every tool takes an optional directory, the working tree to act on.",
+            "git checkpoint mcp --install <AGENT> registers the server as git-checkpoint in the agent's MCP configuration (claude-code .mcp.json, gemini .gemini/settings.json, codex .codex/config.toml, cursor .cursor/mcp.json, copilot .github/mcp.json or ~/.copilot/mcp-config.json, cline its cline_mcp_settings.json, opencode opencode.json), merged as the hooks are; --uninstall removes it, --print shows it.",
         ],
     ),
     (
@@ -357,8 +365,9 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "Hand checkpoints to a colleague or CI; first see what untracked files travel:",
             "$ git checkpoint push --dry-run && git checkpoint push origin pre-refactor",
             "$ git checkpoint fetch origin",
-            "Checkpoint before every tool call of Claude Code in this repository, then see and undo what its latest session changed:",
+            "Checkpoint before every tool call of Claude Code (or gemini, codex, cursor, copilot, cline, opencode) in this repository, then see and undo what its latest session changed:",
             "$ git checkpoint hooks claude-code --install",
+            "$ git checkpoint mcp --install claude-code",
             "$ git checkpoint diff session:@ --stat",
             "$ git checkpoint restore session:@",
         ],
@@ -368,7 +377,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "* 0 :: Success.",
             "* 1 :: An error; one line starting with error: on standard error, sometimes followed by a hint.",
-            "* 2 :: A usage error: unknown flag, missing argument. Also save --from-hook when checkpoint.hookFailure is block and the save failed.",
+            "* 2 :: A usage error: unknown flag, missing argument, a level an agent does not have. Also save --from-hook when checkpoint.hookFailure is block, the save before a tool call failed, and the agent (Claude Code, the OpenCode plugin) refuses on exit 2.",
             "* 126, 127, 128+N :: From exec: the command could not be run, was not found, or was killed by signal N; otherwise exec exits with the command's own code.",
         ],
     ),

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use git_checkpoint::{Checkpoints, Control};
 
+mod agents;
 mod completions;
 mod diff;
 mod drop;
@@ -18,6 +19,7 @@ mod hook;
 mod hooks;
 mod install_docs;
 mod list;
+mod mcp;
 mod notices;
 mod output;
 mod picker;
@@ -103,8 +105,9 @@ enum Command {
     InstallDocs(install_docs::Args),
     /// Run a command between two checkpoints; say what it changed and how to undo it.
     Exec(exec::Args),
-    /// Print or install an agent's hooks that checkpoint before every tool call.
+    // `hooks` and `mcp` take their help, short and long, from their Args.
     Hooks(hooks::Args),
+    Mcp(mcp::Args),
 }
 
 /// Why a command failed.
@@ -136,13 +139,20 @@ impl From<io::Error> for Failure {
 pub fn run() -> ExitCode {
     let cli = match Cli::try_parse_from(arguments()) {
         Ok(cli) => cli,
-        Err(err) if err.use_stderr() && std::env::args_os().any(|a| a == "--from-hook") => {
-            // A hook must never stand in the agent's way, not even with flags this version
-            // does not know.
+        Err(err) if err.use_stderr() && from_hook().is_some() => {
+            // A hook must never stand in the agent's way, not even with flags (or an agent)
+            // this version does not know.
             let message = err.to_string();
             let first = message.lines().next().unwrap_or_default();
             let first = first.strip_prefix("error: ").unwrap_or(first);
             eprintln!("warning: git-checkpoint hook: no checkpoint was made: {first}");
+            let agent = from_hook().flatten();
+            if let Some(line) = git_checkpoint::hooks::HookInput::of_agent(agent)
+                .allow()
+                .stdout
+            {
+                println!("{line}");
+            }
             return ExitCode::SUCCESS;
         }
         Err(err) => {
@@ -178,6 +188,7 @@ pub fn run() -> ExitCode {
         Command::InstallDocs(args) => install_docs::run(&ui, args),
         Command::Exec(args) => exec::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
+        Command::Mcp(args) => mcp::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -209,6 +220,19 @@ fn arguments() -> Vec<std::ffi::OsString> {
         diff::git_spellings(&mut args[at + 1..]);
     }
     args
+}
+
+/// `--from-hook` (`Some(None)`) or `--from-hook=<AGENT>` on the command line, read without
+/// clap (for when clap refuses the command line).
+fn from_hook() -> Option<Option<git_checkpoint::hooks::Agent>> {
+    std::env::args_os().take_while(|a| a != "--").find_map(|a| {
+        let a = a.to_str()?;
+        if a == "--from-hook" {
+            return Some(None);
+        }
+        a.strip_prefix("--from-hook=")
+            .map(git_checkpoint::hooks::Agent::from_name)
+    })
 }
 
 /// Whether `-q`/`--quiet` is on the command line before any `--` (progress is then not

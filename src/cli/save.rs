@@ -4,6 +4,7 @@ use std::io::{Read, Write};
 
 use git_checkpoint::{Error, SaveOptions, Saved, format};
 
+use super::agents::{HookAgent, hook_agent_parser};
 use super::notices;
 use super::output::{Ui, checkpoint_json, json_line};
 use super::render::files;
@@ -48,12 +49,23 @@ pub struct Args {
     /// first checkpoint, and `list --session <ID>` lists them.
     #[arg(long, value_name = "ID")]
     session: Option<String>,
-    /// Run as an agent's hook: read the hook's JSON from stdin (session id, tool name, edited
-    /// paths go into the note), kind auto (session for a session's start), print nothing, and
+    /// Run as an agent's hook: read the hook's JSON from stdin (the agent's, recognised when
+    /// AGENT is not given), record the agent, session, event, tool, turn and call ids, edited
+    /// paths and transcript path in the note (never a file's or prompt's content), kind auto
+    /// (session at a session's start), print nothing but the answer the agent expects, and
     /// never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is
-    /// `block` (then exit 2).
-    #[arg(long, conflicts_with_all = ["meta_json", "json"])]
-    from_hook: bool,
+    /// `block`, which refuses the tool call in the agent's own way (never at a session's start
+    /// or a turn's end).
+    #[arg(
+        long,
+        value_name = "AGENT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "auto",
+        value_parser = hook_agent_parser(),
+        conflicts_with_all = ["meta_json", "json"]
+    )]
+    from_hook: Option<HookAgent>,
 }
 
 const EXAMPLES: &str = "\
@@ -115,8 +127,9 @@ fn meta_object(
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    if args.from_hook {
+    if let Some(HookAgent(agent)) = args.from_hook {
         let hook_args = super::hook::Args {
+            agent,
             message: args.message,
             name: args.name,
             kind: args.kind,
@@ -138,6 +151,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             pin: args.pin,
             allow_empty: args.allow_empty,
             session: args.session,
+            agent: None,
             ..SaveOptions::default()
         },
         &ui.ctl,

@@ -28,15 +28,7 @@ pub fn bin() -> &'static str {
 /// `ci/test-matrix` counts and lists what each combination skipped.
 pub fn skip(reason: &str) {
     let test = std::thread::current().name().unwrap_or("?").to_string();
-    eprintln!("skipped: {test}: {reason}");
-    if let Some(file) = std::env::var_os("GIT_CHECKPOINT_TEST_SKIPS") {
-        let mut file = fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(file)
-            .unwrap();
-        writeln!(file, "{test}: {reason}").unwrap();
-    }
+    skipped(&test, reason);
 }
 
 /// `git --version` of the git on `PATH`.
@@ -77,7 +69,91 @@ const REMOVED_VARS: &[&str] = &[
     "GIT_PAGER_IN_USE",
     "GIT_EDITOR",
     "EMAIL",
+    // What coding agents put in their hooks' environment, and the variables that move their
+    // configuration: the tests run under such an agent too.
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_CONFIG_DIR",
+    "CURSOR_PROJECT_DIR",
+    "CURSOR_VERSION",
+    "GEMINI_PROJECT_DIR",
+    "GEMINI_SESSION_ID",
+    "CODEX_HOME",
+    "COPILOT_HOME",
+    "CLINE_DATA_DIR",
+    "CLINE_MCP_SETTINGS_PATH",
 ];
+
+/// Say, past the test harness's capture, that a test could not run here, and count it (also in
+/// `GIT_CHECKPOINT_TEST_SKIPS`'s file, see [`skip`]): a skipped test must never look like a
+/// passing one.
+pub fn skipped(test: &str, reason: &str) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static SKIPPED: AtomicUsize = AtomicUsize::new(0);
+    let n = SKIPPED.fetch_add(1, Ordering::SeqCst) + 1;
+    // Written to the process's stderr directly: `eprintln!` would be captured.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "SKIPPED ({n} in this run): {test}: {reason}"
+    );
+    if let Some(file) = std::env::var_os("GIT_CHECKPOINT_TEST_SKIPS") {
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .unwrap();
+        writeln!(file, "{test}: {reason}").unwrap();
+    }
+}
+
+/// `program args…` in `dir`, in the repository's environment with the tool's directory first
+/// on `PATH` (so `git checkpoint` runs it), `input` on stdin.
+pub fn run_with_stdin(repo: &Repo, program: &str, args: &[&str], dir: &Path, input: &[u8]) -> Run {
+    let bin_dir = Path::new(bin()).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(dir);
+    repo.env(&mut cmd);
+    cmd.env("PATH", path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let _ = child.stdin.take().unwrap().write_all(input);
+    child.wait_with_output().unwrap().into()
+}
+
+/// `program args…` in `dir`, in the repository's environment plus `envs`, with the tool's
+/// directory first on `PATH`, nothing on stdin.
+pub fn run_with_env(
+    repo: &Repo,
+    program: &str,
+    args: &[&str],
+    dir: &Path,
+    envs: &[(&str, &str)],
+) -> Run {
+    let bin_dir = Path::new(bin()).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(dir);
+    repo.env(&mut cmd);
+    cmd.env("PATH", path)
+        .envs(envs.iter().copied())
+        .stdin(Stdio::null());
+    cmd.output().unwrap().into()
+}
+
+/// A hook's command run the way agents run it: `sh -c <command>`, the hook's JSON on stdin.
+pub fn run_hook_command(repo: &Repo, dir: &Path, command: &str, input: &str) -> Run {
+    run_with_stdin(repo, "sh", &["-c", command], dir, input.as_bytes())
+}
 
 /// The identity variables, removed by [`Repo::cp_no_identity`].
 pub const IDENTITY_VARS: &[&str] = &[

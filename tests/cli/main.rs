@@ -6,6 +6,7 @@
 // Tests fail by panicking.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod agents;
 mod common;
 mod completion;
 mod crash;
@@ -17,6 +18,7 @@ mod faults;
 mod formats;
 mod hooks;
 mod list_show;
+mod mcp;
 mod naming;
 mod odd_configs;
 mod picker;
