@@ -16,6 +16,10 @@ measures, as medians of repeated runs in the same process, side by side:
     `git restore --source=<commit> --worktree -- . && git clean -fd`;
   - peak memory (max RSS) of every command measured.
 
+With `--plain N`: a plain directory (no git repository) of N files, whose checkpoints go to a
+private store, against `git status -uall` in a repository of the same files: the first save
+(which hashes every file), a save after the agent change, and a save with nothing changed.
+
 Then a large untracked directory that is not ignored, and `list` of 500 checkpoints against
 `git log --no-walk --notes=checkpoints` over the same refs, both right after the saves (loose
 objects) and after `git gc` (packed, as a repository usually is). Prints Markdown tables.
@@ -213,6 +217,36 @@ def bench_size(files, runs, tmp, untracked=0):
     return result
 
 
+def bench_plain(files, runs, tmp):
+    """A plain directory of `files` files against `git status` in a repository of the same."""
+    repo = os.path.join(tmp, f"plain-repo-{files}")
+    make_repo(repo, files)
+    plain = os.path.join(tmp, f"plain-{files}")
+    shutil.copytree(repo, plain, ignore=shutil.ignore_patterns(".git"))
+    env = dict(ENV, HOME=os.path.join(tmp, "plain-home"), XDG_DATA_HOME=os.path.join(tmp, "plain-data"))
+    env.pop("GIT_CHECKPOINT_STORE", None)
+    time.sleep(1.1)
+    rows = {}
+    first_t, first_m, _ = run([BIN, "save", "-q"], plain, env=env)
+    rows["first"] = (first_t, first_m)
+    agent_change(plain, files, 0)
+    agent_change(repo, files, 0)
+    rows["status"] = median_of(runs, ["git", "status", "--untracked-files=all", "--porcelain"], repo)
+
+    def median_env(cmd):
+        times, rss = [], []
+        for _ in range(runs):
+            t, m, _ = run(cmd, plain, env=env)
+            times.append(t)
+            rss.append(m)
+        return statistics.median(times), max(rss)
+
+    run([BIN, "save", "-q", "--allow-empty"], plain, env=env)
+    rows["save"] = median_env([BIN, "save", "-q", "--allow-empty"])
+    rows["nochange"] = median_env([BIN, "save", "-q"])
+    return rows
+
+
 def bench_list(runs, tmp, count=500):
     path = os.path.join(tmp, "repo-list")
     make_repo(path, 100)
@@ -232,6 +266,8 @@ def main():
     parser.add_argument("--untracked", type=int, default=20000, help="files in the untracked-directory case (0: skip)")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the generated repositories")
+    parser.add_argument("--plain", type=int, default=0, help="files in the plain-directory case (0: skip)")
+    parser.add_argument("--no-list", action="store_true", help="skip the `list` measurement")
     args = parser.parse_args()
 
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
@@ -278,6 +314,18 @@ def main():
             print("|---:|---:|---:|---:|---:|---:|")
             print(f"| {fmt_ms(r['status'][0])} | {fmt_ms(r['save'][0])} | {fmt_ms(r['git'][0])} | "
                   f"{r['save'][0] / r['git'][0]:.2f} | {fmt_ms(r['nochange'][0])} | {r['nochange'][0] / r['status'][0]:.2f} |")
+        if args.plain:
+            n = args.plain
+            print(f"plain directory of {n} files...", file=sys.stderr)
+            r = bench_plain(n, args.runs, tmp)
+            print(f"\nPlain directory (no repository, private store) of {n:,} files, against `git status -uall` in a repository of the same files:\n")
+            print("| `git status -uall` (repository) | first save | save | save / status | no-change save | no-change / status | save peak RSS |")
+            print("|---:|---:|---:|---:|---:|---:|---:|")
+            st = r["status"][0]
+            print(f"| {fmt_ms(st)} | {fmt_ms(r['first'][0])} | {fmt_ms(r['save'][0])} | {r['save'][0] / st:.2f} | "
+                  f"{fmt_ms(r['nochange'][0])} | {r['nochange'][0] / st:.2f} | {fmt_mb(r['save'][1])} |")
+        if args.no_list:
+            return
         print("size list...", file=sys.stderr)
         loose, packed = bench_list(args.runs, tmp)
         print("\n`list` of 500 checkpoints:\n")

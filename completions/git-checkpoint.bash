@@ -73,8 +73,14 @@ _gitcheckpoint() {
             gitcheckpoint,save)
                 cmd="gitcheckpoint__subcmd__save"
                 ;;
+            gitcheckpoint,serve)
+                cmd="gitcheckpoint__subcmd__serve"
+                ;;
             gitcheckpoint,show)
                 cmd="gitcheckpoint__subcmd__show"
+                ;;
+            gitcheckpoint,stores)
+                cmd="gitcheckpoint__subcmd__stores"
                 ;;
             gitcheckpoint,undo)
                 cmd="gitcheckpoint__subcmd__undo"
@@ -136,8 +142,14 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,save)
                 cmd="gitcheckpoint__subcmd__help__subcmd__save"
                 ;;
+            gitcheckpoint__subcmd__help,serve)
+                cmd="gitcheckpoint__subcmd__help__subcmd__serve"
+                ;;
             gitcheckpoint__subcmd__help,show)
                 cmd="gitcheckpoint__subcmd__help__subcmd__show"
+                ;;
+            gitcheckpoint__subcmd__help,stores)
+                cmd="gitcheckpoint__subcmd__help__subcmd__stores"
                 ;;
             gitcheckpoint__subcmd__help,undo)
                 cmd="gitcheckpoint__subcmd__help__subcmd__undo"
@@ -152,7 +164,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp help"
+            opts="-h -V --color --store --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -160,6 +172,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -170,7 +186,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__completions)
-            opts="-h -V --color --help --version bash elvish fish powershell zsh"
+            opts="-h -V --color --store --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -178,6 +194,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -188,7 +208,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__diff)
-            opts="-U -M -h -V --stat --numstat --name-status --name-only --json --unified --find-renames --no-renames --binary --color --help --version"
+            opts="-U -M -h -V --stat --numstat --name-status --name-only --json --unified --find-renames --no-renames --binary --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -214,6 +234,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -222,7 +246,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__drop)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -230,6 +254,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -240,7 +268,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__du)
-            opts="-n -h -V --max-count --json --color --help --version"
+            opts="-n -h -V --max-count --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -258,6 +286,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -266,7 +298,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__exec)
-            opts="-m -q -h -V --name --kind --message --restore-on-failure --quiet --color --help --version"
+            opts="-m -q -h -V --name --kind --message --restore-on-failure --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -292,6 +324,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -300,7 +336,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__fetch)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -308,6 +344,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -318,7 +358,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp help"
+            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -583,7 +623,35 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__stores)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -626,7 +694,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__hooks)
-            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --help --version claude-code gemini codex cursor copilot cline opencode"
+            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --store --help --version claude-code gemini codex cursor copilot cline opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -634,6 +702,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -644,7 +716,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__install__subcmd__docs)
-            opts="-q -h -V --prefix --man-dir --man-only --dry-run --quiet --color --help --version"
+            opts="-q -h -V --prefix --man-dir --man-only --dry-run --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -662,6 +734,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -670,7 +746,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__list)
-            opts="-n -h -V --max-count --kind --all --session --json --color --help --version"
+            opts="-n -h -V --max-count --kind --all --session --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -696,6 +772,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -704,7 +784,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__mcp)
-            opts="-q -h -V --install --uninstall --print --project --local --user --quiet --color --help --version"
+            opts="-q -h -V --install --uninstall --print --project --local --user --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -726,6 +806,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -734,7 +818,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__pin)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -742,6 +826,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -752,7 +840,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__prune)
-            opts="-q -h -V --keep --older-than --max-size --kind --dry-run --json --quiet --color --help --version"
+            opts="-q -h -V --keep --older-than --max-size --kind --dry-run --json --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -778,6 +866,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -786,7 +878,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__push)
-            opts="-q -h -V --all --dry-run --quiet --color --help --version"
+            opts="-q -h -V --all --dry-run --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -794,6 +886,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -804,7 +900,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__redo)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -812,6 +908,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -822,7 +922,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__restore)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -830,6 +930,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -840,7 +944,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__revert)
-            opts="-q -h -V --conflicts --dry-run --force --quiet --json --color --help --version"
+            opts="-q -h -V --conflicts --dry-run --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -854,6 +958,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -862,7 +970,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__save)
-            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --session --from-hook --color --help --version"
+            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --session --from-hook --force --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -904,6 +1012,40 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__serve)
+            opts="-q -h -V --port --open --listen --quiet --color --store --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -912,7 +1054,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__show)
-            opts="-p -h -V --stat --patch --json --color --help --version"
+            opts="-p -h -V --stat --patch --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -920,6 +1062,32 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__stores)
+            opts="-h -V --prune --dry-run --json --color --store --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -930,7 +1098,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__undo)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -938,6 +1106,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -948,7 +1120,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__unpin)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -956,6 +1128,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

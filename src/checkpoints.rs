@@ -5,13 +5,13 @@
 //! anything in the working tree changes, retention and `git gc --auto` after every new
 //! checkpoint.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use gix::bstr::{BStr, BString};
 
 use crate::capture::{self, Captured};
-use crate::config::Settings;
+use crate::config::{Capture, Settings};
 use crate::control::Control;
 use crate::diff::{DiffOptions, FileDiff};
 use crate::error::{Error, Result};
@@ -269,6 +269,82 @@ pub struct Checkpoints {
     worktree: Option<String>,
     settings: Settings,
     observer: Option<Arc<dyn Observer>>,
+    /// A plain directory's private store, when the working tree is not a git repository's.
+    plain: Option<Plain>,
+    /// How it was opened (to open it again).
+    options: OpenOptions,
+}
+
+/// How [`Checkpoints::open_with`] finds, or makes, the store of a directory that is in no git
+/// working tree.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct OpenOptions {
+    /// The store to use: a git directory, made when missing, whose working tree is the
+    /// directory (`--store`; [`OpenOptions::default`] reads `GIT_CHECKPOINT_STORE`). Used even
+    /// inside a git repository.
+    pub store: Option<PathBuf>,
+    /// Make the private store when the directory has none yet (what saving needs). Without
+    /// it, opening such a directory fails with [`Error::NoStore`].
+    pub create: bool,
+    /// Make a store even for a home directory itself or a file system root.
+    pub force: bool,
+}
+
+impl Default for OpenOptions {
+    /// The store `GIT_CHECKPOINT_STORE` names, if any; made when missing; home directories
+    /// and file system roots refused.
+    fn default() -> Self {
+        OpenOptions {
+            store: std::env::var_os("GIT_CHECKPOINT_STORE")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+            create: true,
+            force: false,
+        }
+    }
+}
+
+/// The private store of a plain directory.
+#[derive(Debug, Clone)]
+struct Plain {
+    /// The store (a git directory).
+    store: PathBuf,
+    /// Whether this opening made it.
+    created: bool,
+}
+
+/// A plain directory's private store, as [`Checkpoints::stores`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoreInfo {
+    /// The store: a git directory.
+    pub store: PathBuf,
+    /// The directory whose checkpoints it keeps (`None`: its config does not say).
+    pub directory: Option<PathBuf>,
+    /// Whether that directory still exists.
+    pub exists: bool,
+    /// Whether that directory is now inside a git working tree (whose repository is then used
+    /// instead of the store).
+    pub in_repository: bool,
+    /// How many checkpoints it holds.
+    pub checkpoints: usize,
+    /// Its size on disk, in bytes.
+    pub size: u64,
+}
+
+impl StoreInfo {
+    /// The JSON object `stores --json` gives for it.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "store": self.store.to_string_lossy(),
+            "directory": self.directory.as_ref().map(|d| d.to_string_lossy().into_owned()),
+            "exists": self.exists,
+            "in_repository": self.in_repository,
+            "checkpoints": self.checkpoints,
+            "size": self.size,
+        })
+    }
 }
 
 impl std::fmt::Debug for Checkpoints {
@@ -332,8 +408,63 @@ impl Checkpoints {
     /// # Ok(())
     /// # }
     /// ```
+    ///
+    /// Outside any git working tree, `dir` is a plain directory: its checkpoints are kept in a
+    /// private store (see [`OpenOptions`]), made on the first opening.
     pub fn open(dir: &Path) -> Result<Checkpoints> {
-        let repo = crate::repo::open(dir)?;
+        Checkpoints::open_with(dir, &OpenOptions::default())
+    }
+
+    /// [`open`](Self::open), choosing how a plain directory's store is found or made.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let tmp = tempfile::tempdir()?;
+    /// # let dir = tmp.path().join("notes");
+    /// # std::fs::create_dir(&dir)?;
+    /// use git_checkpoint::{Checkpoints, Control, OpenOptions, SaveOptions};
+    ///
+    /// std::fs::write(dir.join("draft.md"), "first draft\n")?;
+    /// let mut options = OpenOptions::default();
+    /// options.store = Some(tmp.path().join("store"));
+    /// let checkpoints = Checkpoints::open_with(&dir, &options)?;
+    /// assert_eq!(checkpoints.store(), Some(tmp.path().join("store").as_path()));
+    /// checkpoints.save(&SaveOptions::default(), &Control::default())?;
+    /// // Nothing was written into the directory.
+    /// assert_eq!(std::fs::read_dir(&dir)?.count(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn open_with(dir: &Path, options: &OpenOptions) -> Result<Checkpoints> {
+        let (repo, plain) = match &options.store {
+            Some(store) => {
+                let (repo, created) = open_store(dir, store, options)?;
+                (
+                    repo,
+                    Some(Plain {
+                        store: store.clone(),
+                        created,
+                    }),
+                )
+            }
+            None => match crate::repo::open(dir) {
+                Ok(repo) => (repo, None),
+                Err(Error::NotARepository(_)) => {
+                    let canonical = crate::plain::canonical(dir)?;
+                    let root = crate::plain::stores_root()?;
+                    let (store, directory) =
+                        crate::plain::find(&root, &canonical).unwrap_or_else(|| {
+                            (
+                                crate::plain::store_path(&root, &canonical),
+                                canonical.clone(),
+                            )
+                        });
+                    let (repo, created) = open_store(&directory, &store, options)?;
+                    (repo, Some(Plain { store, created }))
+                }
+                Err(err) => return Err(err),
+            },
+        };
         let worktree = crate::repo::worktree_name(&repo)?;
         let settings = Settings::load(&repo);
         Ok(Checkpoints {
@@ -341,7 +472,66 @@ impl Checkpoints {
             worktree,
             settings,
             observer: None,
+            plain,
+            options: options.clone(),
         })
+    }
+
+    /// A plain directory's private store (a git directory whose working tree is the
+    /// directory); `None` in a git repository.
+    pub fn store(&self) -> Option<&Path> {
+        self.plain.as_ref().map(|p| p.store.as_path())
+    }
+
+    /// Whether opening made the private store just now (the first save of a plain directory).
+    pub fn store_created(&self) -> bool {
+        self.plain.as_ref().is_some_and(|p| p.created)
+    }
+
+    /// The private stores of plain directories (under
+    /// `${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores`), sorted by path.
+    pub fn stores() -> Result<Vec<StoreInfo>> {
+        let root = crate::plain::stores_root()?;
+        let mut out = Vec::new();
+        for listed in crate::plain::list(&root)? {
+            let exists = listed.directory.as_ref().is_some_and(|d| d.is_dir());
+            let in_repository = exists
+                && listed
+                    .directory
+                    .as_ref()
+                    .is_some_and(|d| crate::repo::open(d).is_ok());
+            let checkpoints = gix::open(&listed.store)
+                .ok()
+                .and_then(|repo| naming::load_all(&repo).ok())
+                .map_or(0, |all| all.len());
+            out.push(StoreInfo {
+                size: crate::plain::size_on_disk(&listed.store),
+                store: listed.store,
+                directory: listed.directory,
+                exists,
+                in_repository,
+                checkpoints,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Remove the private stores whose directory is gone (or unrecorded), with their
+    /// checkpoints; `dry_run` only says which. Returns them.
+    pub fn prune_stores(dry_run: bool) -> Result<Vec<StoreInfo>> {
+        let gone: Vec<StoreInfo> = Checkpoints::stores()?
+            .into_iter()
+            .filter(|s| !s.exists)
+            .collect();
+        if !dry_run {
+            for store in &gone {
+                std::fs::remove_dir_all(&store.store).map_err(|source| Error::Io {
+                    context: format!("cannot remove the store `{}`", store.store.display()),
+                    source,
+                })?;
+            }
+        }
+        Ok(gone)
     }
 
     /// Report every [`CheckpointEvent`] to `observer`.
@@ -358,7 +548,11 @@ impl Checkpoints {
             .unwrap_or_else(|| self.repo.git_dir())
             .to_owned();
         let observer = self.observer.take();
-        *self = Checkpoints::open(&dir)?;
+        let mut options = self.options.clone();
+        if let Some(plain) = &self.plain {
+            options.store = Some(plain.store.clone());
+        }
+        *self = Checkpoints::open_with(&dir, &options)?;
         self.observer = observer;
         Ok(())
     }
@@ -407,6 +601,13 @@ impl Checkpoints {
     /// whether the notes ref is damaged.
     pub fn load(&self) -> Result<Loaded> {
         naming::load_all_reporting(&self.repo)
+    }
+
+    /// A token that changes whenever a checkpoint is saved, dropped, pruned, pinned or unpinned,
+    /// by this process or any other: cheap (it reads refs, not notes), for watching the
+    /// checkpoints without loading them all (`serve`'s live updates).
+    pub fn revision(&self) -> Result<u64> {
+        store::revision(&self.repo)
     }
 
     /// The checkpoint `spec` names among `loaded` (see the naming rules in
@@ -463,10 +664,10 @@ impl Checkpoints {
     ) -> Result<SaveOutcome> {
         self.need_working_tree("save")?;
         record::validate(options)?;
-        let max_file_size = self.settings.max_file_size()?;
+        let scope = self.scope()?;
         let interrupted_restore =
-            crate::recovery::complete_interrupted(&self.repo, self.worktree(), max_file_size, ctl)?;
-        let captured = self.capture(max_file_size, ctl)?;
+            crate::recovery::complete_interrupted(&self.repo, self.worktree(), &scope, ctl)?;
+        let captured = self.capture(&scope, ctl)?;
         let saved = record::record(&self.repo, &captured, options)?;
         let mut housekeeping = Housekeeping::default();
         if let Saved::Created(c) = &saved {
@@ -482,8 +683,30 @@ impl Checkpoints {
         })
     }
 
-    fn capture(&self, max_file_size: u64, ctl: &Control<'_>) -> Result<Captured> {
-        capture::capture(&self.repo, self.worktree(), max_file_size, true, ctl)
+    fn capture(&self, scope: &Capture, ctl: &Control<'_>) -> Result<Captured> {
+        capture::capture(&self.repo, self.worktree(), scope, true, ctl)
+    }
+
+    /// What a snapshot holds here: the size guard, `checkpoint.exclude` and
+    /// `checkpoint.include`, and in a plain directory the default excludes.
+    fn scope(&self) -> Result<Capture> {
+        let mut scope = self.settings.capture(self.plain.is_some())?;
+        // A store inside its own directory (a forced home directory's) is never captured.
+        if let (Some(plain), Some(workdir)) = (&self.plain, self.repo.workdir()) {
+            let stores_root = crate::plain::stores_root().ok();
+            for dir in [Some(plain.store.as_path()), stores_root.as_deref()]
+                .into_iter()
+                .flatten()
+            {
+                let dir = crate::plain::canonical(dir).unwrap_or_else(|_| dir.to_owned());
+                if let Ok(rela) = dir.strip_prefix(workdir)
+                    && let Some(rela) = rela.to_str().filter(|r| !r.is_empty())
+                {
+                    scope.exclude.push(format!("/{}/", rela.replace('\\', "/")));
+                }
+            }
+        }
+        Ok(scope)
     }
 
     /// After a new checkpoint: the configured retention (`checkpoint.autoPrune`), never
@@ -552,8 +775,8 @@ impl Checkpoints {
     pub fn working_tree(&self, ctl: &Control<'_>) -> Result<WorkingTree> {
         self.need_working_tree("compare with")?;
         let repo = self.repo.clone().with_object_memory();
-        let max_file_size = self.settings.max_file_size()?;
-        let tree = capture::capture(&repo, self.worktree(), max_file_size, false, ctl)?
+        let scope = self.scope()?;
+        let tree = capture::capture(&repo, self.worktree(), &scope, false, ctl)?
             .snap
             .tree;
         Ok(WorkingTree { repo, tree })
@@ -573,8 +796,8 @@ impl Checkpoints {
             },
             Side::WorkingTree => {
                 self.need_working_tree("compare with")?;
-                let max_file_size = self.settings.max_file_size()?;
-                capture::capture(repo, self.worktree(), max_file_size, false, ctl)?
+                let scope = self.scope()?;
+                capture::capture(repo, self.worktree(), &scope, false, ctl)?
                     .snap
                     .tree
             }
@@ -838,11 +1061,11 @@ impl Checkpoints {
     ) -> Result<Restored> {
         self.need_working_tree("restore")?;
         restore::refuse_in_progress(&self.repo, options.force)?;
-        let max_file_size = self.settings.max_file_size()?;
+        let scope = self.scope()?;
         if options.dry_run {
             // A dry run writes no object: the snapshot of the working tree stays in memory.
             let memory = self.repo.clone().with_object_memory();
-            let captured = capture::capture(&memory, self.worktree(), max_file_size, false, ctl)?;
+            let captured = capture::capture(&memory, self.worktree(), &scope, false, ctl)?;
             let (target, safety) = choose(&memory, &captured)?;
             self.restored_paths_match(&memory, &captured, &target, options)?;
             let mut restored =
@@ -851,14 +1074,9 @@ impl Checkpoints {
             return Ok(restored);
         }
         let mut guard = Guard::acquire(&self.repo)?;
-        let interrupted = crate::recovery::complete_locked(
-            &self.repo,
-            self.worktree(),
-            max_file_size,
-            &mut guard,
-            ctl,
-        )?;
-        let captured = self.capture(max_file_size, ctl)?;
+        let interrupted =
+            crate::recovery::complete_locked(&self.repo, self.worktree(), &scope, &mut guard, ctl)?;
+        let captured = self.capture(&scope, ctl)?;
         let (target, safety) = choose(&self.repo, &captured)?;
         self.restored_paths_match(&self.repo, &captured, &target, options)?;
         let mut restored = restore::run(
@@ -1053,6 +1271,45 @@ impl Checkpoints {
             })
             .collect()
     }
+}
+
+/// Open (or make, as `options` allow) the store `store` of the plain directory `dir`: a store
+/// that exists keeps the directory it records, which must be `dir` or above it. Returns the
+/// repository, its working tree that directory, and whether the store was made now.
+fn open_store(dir: &Path, store: &Path, options: &OpenOptions) -> Result<(gix::Repository, bool)> {
+    let canonical = crate::plain::canonical(dir)?;
+    let mut created = false;
+    let directory = if crate::plain::is_store(store) {
+        let recorded = crate::plain::recorded_directory(store)
+            .and_then(|d| d.canonicalize().ok())
+            .ok_or_else(|| {
+                Error::InvalidInput(format!(
+                    "the store `{}` records no directory that exists (checkpoint.directory)",
+                    store.display()
+                ))
+            })?;
+        if !canonical.starts_with(&recorded) {
+            return Err(Error::InvalidInput(format!(
+                "the store `{}` keeps the checkpoints of `{}`, not of `{}`",
+                store.display(),
+                recorded.display(),
+                canonical.display()
+            )));
+        }
+        recorded
+    } else {
+        if !options.create {
+            return Err(Error::NoStore(canonical));
+        }
+        if !options.force {
+            crate::plain::refuse(&canonical)?;
+        }
+        crate::plain::create(store, &canonical)?;
+        created = true;
+        canonical
+    };
+    let repo = crate::plain::open(store, &directory)?;
+    Ok((crate::repo::configure(repo)?, created))
 }
 
 /// `path`, relative to the top of a tree, in git's form (`.` and `..` resolved); one that is

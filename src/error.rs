@@ -13,6 +13,19 @@ pub enum Error {
     /// No git repository at or above the directory.
     #[error("not a git repository (or any of the parent directories): {}", .0.display())]
     NotARepository(PathBuf),
+    /// A plain directory (in no git working tree) where nothing was saved yet: it has no
+    /// private store, and only a save makes one.
+    #[error("no checkpoints yet: `{}` is not in a git repository, and nothing was saved here", .0.display())]
+    NoStore(PathBuf),
+    /// A home directory itself or a file system root, where a first save would copy a whole
+    /// disk into a store: refused unless forced.
+    #[error("refusing to checkpoint `{}`: it is {why}, and a first save would copy all of it into a store", .dir.display())]
+    RefusedDirectory {
+        /// The directory.
+        dir: PathBuf,
+        /// What it is: "your home directory", "a file system root".
+        why: &'static str,
+    },
     /// The repository has no working tree.
     #[error("this is a bare repository: a checkpoint needs a working tree")]
     BareRepository,

@@ -62,17 +62,15 @@ pub fn maybe_gc_in_background(repo: &gix::Repository) {
     if !gc_looks_needed(repo) {
         return;
     }
-    spawn_gc(repo.workdir().unwrap_or_else(|| repo.git_dir()));
-}
-
-fn spawn_gc(workdir: &Path) {
-    let _ = Command::new("git")
-        .args(["gc", "--auto", "--quiet"])
-        .current_dir(workdir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
+    if let Ok(mut cmd) = git(repo) {
+        // A plain directory's store names its working tree in its config; `--git-dir` finds
+        // it from anywhere.
+        let _ = cmd
+            .args(["gc", "--auto", "--quiet"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+    }
 }
 
 /// Variables that would point a git process at another repository, index or object store than

@@ -268,6 +268,14 @@ pub(crate) fn edit(repo: &gix::Repository, edits: &[Edit]) -> std::result::Resul
                 Ok(_) => Ok(()),
                 Err(err) if err.classify().is_conflict() => Err(EditError::Conflict(Box::new(err))),
                 Err(err) if err.classify().is_retryable() => Err(EditError::Locked(Box::new(err))),
+                // Rewriting `packed-refs` (to delete a packed checkpoint ref) can fail at its
+                // very end when another process (`git pack-refs` run by `git gc --auto`, or
+                // another writer) replaced or removed that file meanwhile. The transaction's
+                // other refs may already be in place, but nothing is deleted, and doing it all
+                // again from a fresh read is safe: that moment passes like a held lock.
+                Err(err) if err.to_string().contains("packed-ref transaction") => {
+                    Err(EditError::Locked(Box::new(err)))
+                }
                 Err(err) => Err(EditError::Failed(Error::Git {
                     context: "cannot update refs".into(),
                     source: Box::new(err),

@@ -139,7 +139,7 @@ fn find_git_dir(dir: &Path) -> Option<std::path::PathBuf> {
     None
 }
 
-fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
+pub(crate) fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
     let needs_committer = repo.committer().is_none();
     let needs_author = repo.author().is_none();
     let mut config = repo.config_snapshot_mut();

@@ -114,6 +114,29 @@ pub fn refs_reporting(repo: &gix::Repository) -> Result<(Vec<CheckpointRef>, Vec
     Ok((out, broken))
 }
 
+/// A cheap token of the checkpoint refs and the notes ref as they are now: it changes when a
+/// checkpoint is created or deleted, and when a note is written (a save, a pin or unpin).
+/// Reads refs only, never an object, so it can be polled to notice other processes' changes.
+pub fn revision(repo: &gix::Repository) -> Result<u64> {
+    use std::hash::{Hash, Hasher};
+    let (refs, broken) = refs_reporting(repo)?;
+    let mut hasher = std::hash::DefaultHasher::new();
+    for r in &refs {
+        r.id.hash(&mut hasher);
+        r.commit.hash(&mut hasher);
+    }
+    for b in &broken {
+        b.id.hash(&mut hasher);
+        b.target.hash(&mut hasher);
+    }
+    let notes = refdb::find(repo, NOTES_REF)
+        .ok()
+        .flatten()
+        .and_then(|value| value.object());
+    notes.hash(&mut hasher);
+    Ok(hasher.finish())
+}
+
 /// Read access to the notes of checkpoints.
 pub struct Notes {
     state: Option<NotesState>,

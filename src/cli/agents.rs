@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use git_checkpoint::hooks::{Agent, Change, Installed, Level, Places};
 
+use super::Failure;
 use super::output::Ui;
-use super::{Failure, open};
 
 /// Parses an agent's name (`claude-code`, `gemini`, …), listing them in `--help` and in the
 /// completions.
@@ -63,10 +63,17 @@ impl LevelFlags {
 /// Where the agents' files are: the top of the working tree (needed only when `project`), the
 /// home directory and the environment variables that move them.
 pub fn places(project: bool) -> Result<Places, Failure> {
+    // Installing hooks in a plain directory makes its private store, as its first save would.
+    let open = |create: bool| -> Result<git_checkpoint::Checkpoints, Failure> {
+        Ok(git_checkpoint::Checkpoints::open_with(
+            &super::cwd()?,
+            &super::open_options(create, false),
+        )?)
+    };
     let workdir = if project {
-        open()?.workdir().map(|p| p.to_path_buf())
+        open(true)?.workdir().map(|p| p.to_path_buf())
     } else {
-        open()
+        open(false)
             .ok()
             .and_then(|c| c.workdir().map(|p| p.to_path_buf()))
             .or_else(|| std::env::current_dir().ok())

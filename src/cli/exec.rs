@@ -8,9 +8,9 @@ use git_checkpoint::{
     Checkpoint, Checkpoints, Error, RestoreOptions, Restored, SaveOptions, Summary,
 };
 
+use super::Failure;
 use super::notices;
 use super::output::Ui;
-use super::{Failure, open};
 
 /// Save a checkpoint, run a command, save another checkpoint, and print on stderr what the
 /// command changed and how to undo it. Exits with the command's own exit code (see
@@ -76,20 +76,22 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     // Before: with --name or -m always a new checkpoint, so that what the user asked to record
     // is recorded (and the name finds this one); otherwise an unchanged working tree reuses the
     // newest checkpoint.
-    let before = open().and_then(|checkpoints| {
-        let saved = checkpoints.save(
-            &SaveOptions {
-                generated_message: args.message.is_none(),
-                message: Some(args.message.unwrap_or_else(|| format!("before: {line}"))),
-                name: args.name.clone(),
-                kind: Some(args.kind.clone()),
-                meta: meta(&argv, None),
-                ..SaveOptions::default()
-            },
-            &ui.ctl,
-        )?;
-        Ok((checkpoints, saved))
-    });
+    let before = super::cwd()
+        .and_then(|dir| super::open_creating(ui, &dir, false, false))
+        .and_then(|checkpoints| {
+            let saved = checkpoints.save(
+                &SaveOptions {
+                    generated_message: args.message.is_none(),
+                    message: Some(args.message.unwrap_or_else(|| format!("before: {line}"))),
+                    name: args.name.clone(),
+                    kind: Some(args.kind.clone()),
+                    meta: meta(&argv, None),
+                    ..SaveOptions::default()
+                },
+                &ui.ctl,
+            )?;
+            Ok((checkpoints, saved))
+        });
     let (mut checkpoints, before) = match before {
         Ok(opened_and_saved) => opened_and_saved,
         Err(failure) => {

@@ -5,12 +5,12 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use git_checkpoint::hooks::{Agent, HookInput, Reply};
-use git_checkpoint::{Checkpoints, Control, HookFailure};
+use git_checkpoint::{Control, HookFailure};
 
+use super::Failure;
 use super::notices;
 use super::output::Ui;
 use super::render::human_size;
-use super::{Failure, open};
 
 /// The largest hook input read from stdin; the rest is drained and the input treated as
 /// unreadable (a tool's input may carry a whole file's content).
@@ -28,6 +28,8 @@ pub struct Args {
     pub pin: bool,
     pub allow_empty: bool,
     pub meta: Vec<(String, String)>,
+    /// Checkpoint even a home directory itself or a file system root (`save --force`).
+    pub force: bool,
 }
 
 /// `save --from-hook`: save, then answer the agent. Prints nothing on stdout but the answer
@@ -105,10 +107,12 @@ fn hook_save(
     input: &HookInput,
     policy: &mut HookFailure,
 ) -> Result<(), Failure> {
-    let checkpoints = match directory(input) {
-        Some(dir) => Checkpoints::open(&dir)?,
-        None => open()?,
+    // A plain directory gets its private store, as a save there does.
+    let dir = match directory(input) {
+        Some(dir) => dir,
+        None => super::cwd()?,
     };
+    let checkpoints = super::open_creating(ui, &dir, args.force, true)?;
     *policy = checkpoints.settings().hook_failure;
     let mut options = input.save_options(checkpoints.workdir());
     // A message given on the command line is the user's: like a name or a pin, it is recorded

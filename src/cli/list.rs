@@ -45,7 +45,18 @@ Examples:
   git checkpoint list --json";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let checkpoints = open()?;
+    let checkpoints = match open() {
+        // A plain directory where nothing was saved: no checkpoints, like any empty list.
+        Err(Failure::Core(git_checkpoint::Error::NoStore(_))) => {
+            if args.json {
+                writeln!(std::io::stdout().lock(), "[]")?;
+            } else {
+                ui.info("no checkpoints yet; make one with `git checkpoint save`");
+            }
+            return Ok(());
+        }
+        opened => opened?,
+    };
     notices::warn_interrupted(ui, &checkpoints);
     let worktree = checkpoints.worktree().map(str::to_string);
     let loaded = checkpoints.load()?;

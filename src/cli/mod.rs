@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use git_checkpoint::{Checkpoints, Control};
+use git_checkpoint::{Checkpoints, Control, OpenOptions};
 
 mod agents;
 mod completions;
@@ -32,8 +32,10 @@ mod restore;
 mod restoring;
 mod revert;
 mod save;
+mod serve;
 mod show;
 mod stat;
+mod stores;
 mod undo;
 
 pub use output::ColorChoice;
@@ -55,6 +57,13 @@ pub struct Cli {
     /// When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb).
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
     color: ColorChoice,
+
+    /// The store to keep checkpoints in: a git directory (made when missing) whose working
+    /// tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git
+    /// repository. Outside any repository, without it, a private store under
+    /// ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used.
+    #[arg(long, global = true, value_name = "PATH")]
+    store: Option<std::path::PathBuf>,
 
     #[command(subcommand)]
     command: Command,
@@ -108,6 +117,11 @@ enum Command {
     // `hooks` and `mcp` take their help, short and long, from their Args.
     Hooks(hooks::Args),
     Mcp(mcp::Args),
+    /// Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo).
+    Serve(serve::Args),
+    /// List the private stores of plain directories; --prune removes those whose directory is
+    /// gone.
+    Stores(stores::Args),
 }
 
 /// Why a command failed.
@@ -164,6 +178,9 @@ pub fn run() -> ExitCode {
             };
         }
     };
+    if let Some(store) = cli.store {
+        let _ = STORE.set(store);
+    }
     let mut ui = Ui::new(cli.color);
     if std::io::IsTerminal::is_terminal(&io::stderr()) && !quiet_requested() {
         ui.ctl = Control::default().with_progress(&output::print_progress);
@@ -189,6 +206,8 @@ pub fn run() -> ExitCode {
         Command::Exec(args) => exec::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
         Command::Mcp(args) => mcp::run(&ui, args),
+        Command::Serve(args) => serve::run(&ui, args),
+        Command::Stores(args) => stores::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -208,7 +227,7 @@ fn arguments() -> Vec<std::ffi::OsString> {
     // The subcommand: the first word after the global options (`--color` takes a value).
     let mut at = 1;
     while let Some(arg) = args.get(at) {
-        if arg == "--color" {
+        if arg == "--color" || arg == "--store" {
             at += 2;
         } else if arg.to_str().is_some_and(|a| a.starts_with('-')) {
             at += 1;
@@ -292,6 +311,12 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         Failure::Core(Error::NotARepository(_)) => {
             Some("run git checkpoint inside a git working tree, or create one with `git init`")
         }
+        Failure::Core(Error::NoStore(_)) => Some(
+            "make the first with `git checkpoint save`: a plain directory's checkpoints are kept in a private store (`git checkpoint stores` lists them)",
+        ),
+        Failure::Core(Error::RefusedDirectory { .. }) => {
+            Some("run it in a project's directory, or pass --force if you really mean all of it")
+        }
         Failure::Core(Error::InTheWay { no_save: false, .. }) => Some(
             "move them away, or use --force: their content is kept in the pre-restore checkpoint, then replaced",
         ),
@@ -321,9 +346,52 @@ fn cwd() -> Result<std::path::PathBuf, Failure> {
     })
 }
 
-/// Open the checkpoints of the repository around the current directory.
+/// The store `--store` names, if given.
+static STORE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// How to open the checkpoints of a directory: the store `--store` or `GIT_CHECKPOINT_STORE`
+/// names; `create` a plain directory's store when it has none (what saving needs); `force`
+/// even for a home directory or a file system root.
+fn open_options(create: bool, force: bool) -> OpenOptions {
+    let mut options = OpenOptions::default();
+    if let Some(store) = STORE.get() {
+        options.store = Some(store.clone());
+    }
+    options.create = create;
+    options.force = force;
+    options
+}
+
+/// Open the checkpoints of the repository (or plain directory) around the current directory,
+/// for a command that only works with checkpoints already made: a plain directory without a
+/// store is [`git_checkpoint::Error::NoStore`].
 fn open() -> Result<Checkpoints, Failure> {
-    Ok(Checkpoints::open(&cwd()?)?)
+    Ok(Checkpoints::open_with(
+        &cwd()?,
+        &open_options(false, false),
+    )?)
+}
+
+/// Open the checkpoints of `dir` for a command that makes checkpoints: a plain directory's
+/// store is made when missing (said once on stderr, unless `quiet`).
+fn open_creating(
+    ui: &Ui,
+    dir: &std::path::Path,
+    force: bool,
+    quiet: bool,
+) -> Result<Checkpoints, Failure> {
+    let checkpoints = Checkpoints::open_with(dir, &open_options(true, force))?;
+    if checkpoints.store_created()
+        && !quiet
+        && let (Some(store), Some(workdir)) = (checkpoints.store(), checkpoints.workdir())
+    {
+        ui.info(&format!(
+            "`{}` is not in a git repository: its checkpoints are kept in `{}`",
+            workdir.display(),
+            store.display()
+        ));
+    }
+    Ok(checkpoints)
 }
 
 /// Turn paths given relative to the current directory into paths relative to the top of the

@@ -8,7 +8,7 @@ use super::agents::{HookAgent, hook_agent_parser};
 use super::notices;
 use super::output::{Ui, checkpoint_json, json_line};
 use super::render::files;
-use super::{Failure, open};
+use super::{Failure, open_creating};
 
 /// Snapshot the working tree: tracked files as they are on disk, and untracked files that are
 /// not ignored. Nothing else changes: not HEAD, not the branch, not the index, not the stash.
@@ -66,6 +66,10 @@ pub struct Args {
         conflicts_with_all = ["meta_json", "json"]
     )]
     from_hook: Option<HookAgent>,
+    /// Outside any git repository, checkpoint even a home directory itself or a file system
+    /// root (refused otherwise: a first save would copy all of it into a store).
+    #[arg(long)]
+    force: bool,
 }
 
 const EXAMPLES: &str = "\
@@ -137,11 +141,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             pin: args.pin,
             allow_empty: args.allow_empty,
             meta: args.meta,
+            force: args.force,
         };
         return super::hook::run(ui, hook_args);
     }
     let meta = meta_object(args.meta_json.as_deref(), &args.meta)?;
-    let checkpoints = open()?;
+    let checkpoints = open_creating(ui, &super::cwd()?, args.force, args.quiet)?;
     let outcome = checkpoints.save(
         &SaveOptions {
             message: args.message,

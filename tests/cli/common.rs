@@ -69,6 +69,8 @@ const REMOVED_VARS: &[&str] = &[
     "GIT_PAGER_IN_USE",
     "GIT_EDITOR",
     "EMAIL",
+    "XDG_DATA_HOME",
+    "GIT_CHECKPOINT_STORE",
     // What coding agents put in their hooks' environment, and the variables that move their
     // configuration: the tests run under such an agent too.
     "CLAUDE_PROJECT_DIR",
@@ -410,6 +412,9 @@ pub struct Repo {
     _tmp: tempfile::TempDir,
     root: PathBuf,
     home: PathBuf,
+    /// A plain directory (no `git init`): git runs with `--git-dir=<its private store>` once
+    /// that exists, so the helpers and the oracle work the same.
+    plain: bool,
 }
 
 impl Repo {
@@ -430,6 +435,7 @@ impl Repo {
             _tmp: tmp,
             root,
             home,
+            plain: false,
         };
         let mut init = vec!["init", "-q", "-b", "main"];
         init.extend_from_slice(args);
@@ -474,6 +480,59 @@ impl Repo {
         });
         if let Some(mismatch) = mismatch {
             panic!("{mismatch}");
+        }
+    }
+
+    /// A plain directory `proj` (not a git repository), with `HOME` beside it: its private
+    /// store is made under `HOME/.local/share/git-checkpoint/stores` by the first save.
+    pub fn plain() -> Repo {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        fs::create_dir_all(&home).unwrap();
+        fs::write(home.join(".gitconfig"), "").unwrap();
+        let root = tmp.path().join("proj");
+        fs::create_dir_all(&root).unwrap();
+        Repo {
+            _tmp: tmp,
+            root,
+            home,
+            plain: true,
+        }
+    }
+
+    /// Whether this is a plain directory.
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
+    /// Where private stores are made.
+    pub fn stores_root(&self) -> PathBuf {
+        self.home.join(".local/share/git-checkpoint/stores")
+    }
+
+    /// The private stores made so far, sorted.
+    pub fn stores(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = fs::read_dir(self.stores_root())
+            .map(|entries| entries.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        out.sort();
+        out
+    }
+
+    /// The private store of a plain directory (there must be exactly one).
+    #[track_caller]
+    pub fn store(&self) -> PathBuf {
+        let stores = self.stores();
+        assert_eq!(stores.len(), 1, "exactly one store: {stores:?}");
+        stores[0].clone()
+    }
+
+    /// The git directory: `.git`, or a plain directory's store.
+    pub fn git_dir(&self) -> PathBuf {
+        if self.plain {
+            self.store()
+        } else {
+            self.root.join(".git")
         }
     }
 
@@ -542,6 +601,11 @@ impl Repo {
 
     fn git_command(&self, dir: &Path, args: &[&str]) -> Command {
         let mut cmd = Command::new("git");
+        if self.plain
+            && let [store] = self.stores().as_slice()
+        {
+            cmd.arg(format!("--git-dir={}", store.display()));
+        }
         cmd.args(args).current_dir(dir);
         self.env(&mut cmd);
         cmd
@@ -1004,8 +1068,8 @@ impl Repo {
     pub fn object_files(&self) -> Vec<String> {
         let mut out = Vec::new();
         walk_files(
-            &self.root.join(".git/objects"),
-            &self.root.join(".git/objects"),
+            &self.git_dir().join("objects"),
+            &self.git_dir().join("objects"),
             &mut out,
         );
         out.sort();
@@ -1015,7 +1079,7 @@ impl Repo {
     /// Every file name under `.git`, relative to it.
     pub fn git_dir_manifest(&self) -> Vec<String> {
         let mut out = Vec::new();
-        walk_files(&self.root.join(".git"), &self.root.join(".git"), &mut out);
+        walk_files(&self.git_dir(), &self.git_dir(), &mut out);
         out.sort();
         out
     }

@@ -626,15 +626,11 @@ fn a_failed_first_save_runs_nothing() {
     assert!(!repo.path().join("b").exists());
     assert!(repo.checkpoint_ids().is_empty());
 
-    // Outside a repository.
-    let outside = repo.scratch();
+    // Where nothing can be saved: a home directory, in no repository.
+    let outside = repo.home();
     let out = repo.cp_in_dir(outside, &["exec", "--", "sh", "-c", "echo > ran"]);
     let out = out.fails_with(1);
-    assert!(
-        out.stderr.contains("not a git repository"),
-        "{}",
-        out.stderr
-    );
+    assert!(out.stderr.contains("home directory"), "{}", out.stderr);
     assert!(out.stderr.ends_with("was not run\n"), "{}", out.stderr);
     assert!(!outside.join("ran").exists());
 }

@@ -218,9 +218,9 @@ fn save_session_and_list_session_by_hand() {
 #[test]
 fn a_failing_hook_never_blocks_the_agent_unless_configured_to() {
     let repo = Repo::with_commit(&[("a", "1\n")]);
-    // Outside any repository: a warning, exit 0, nothing made.
-    let outside = repo.scratch().join("elsewhere");
-    fs::create_dir_all(&outside).unwrap();
+    // Where nothing can be saved (a home directory, in no repository): a warning, exit 0,
+    // nothing made.
+    let outside = repo.home().to_path_buf();
     let input = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"/nonexistent/dir"}"#;
     let out = hook_in(&repo, &outside, input);
     assert_eq!(out.code, 0, "{}", out.stderr);

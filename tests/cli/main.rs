@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod agents;
+mod browser;
 mod common;
 mod completion;
 mod crash;
@@ -22,11 +23,13 @@ mod mcp;
 mod naming;
 mod odd_configs;
 mod picker;
+mod plain;
 mod races;
 mod restore;
 mod restore_promise;
 mod retention;
 mod revert;
 mod save;
+mod serve;
 mod share;
 mod undo;
