@@ -84,7 +84,7 @@ impl StatCache {
             new: HashMap::new(),
         };
         if let Ok(data) = std::fs::read(&cache.path)
-            && let Some((entries, started)) = parse(&data, digest)
+            && let Some((entries, started)) = parse(&data, digest, repo.object_hash())
         {
             cache.old = entries;
             cache.old_started = started;
@@ -157,8 +157,9 @@ fn now_secs() -> i64 {
 
 type Entries = HashMap<BString, (Stamp, EntryKind, ObjectId)>;
 
-/// Parse the cache file; `None` when it is damaged or of another digest.
-fn parse(data: &[u8], digest: u64) -> Option<(Entries, i64)> {
+/// Parse the cache file; `None` when it is damaged, of another digest, or names an object id
+/// of another format than `kind`.
+fn parse(data: &[u8], digest: u64, kind: gix::hash::Kind) -> Option<(Entries, i64)> {
     let mut lines = data.split(|b| *b == b'\n');
     if lines.next()? != MAGIC.as_bytes() {
         return None;
@@ -176,8 +177,10 @@ fn parse(data: &[u8], digest: u64) -> Option<(Entries, i64)> {
         }
         let mut fields = line.splitn(9, |b| *b == b' ');
         let mut next = || fields.next().and_then(|f| f.to_str().ok());
-        let id = ObjectId::from_hex(next()?.as_bytes()).ok()?;
-        let kind = kind_of(next()?)?;
+        let id = ObjectId::from_hex(next()?.as_bytes())
+            .ok()
+            .filter(|id| id.kind() == kind)?;
+        let entry_kind = kind_of(next()?)?;
         let size = next()?.parse().ok()?;
         let mtime = (next()?.parse().ok()?, next()?.parse().ok()?);
         let ctime = (next()?.parse().ok()?, next()?.parse().ok()?);
@@ -192,7 +195,7 @@ fn parse(data: &[u8], digest: u64) -> Option<(Entries, i64)> {
                     ctime,
                     ino,
                 },
-                kind,
+                entry_kind,
                 id,
             ),
         );
@@ -262,7 +265,8 @@ mod tests {
         let path = cache.path.clone();
         cache.store();
         let data = std::fs::read(&path).unwrap_or_default();
-        let Some((entries, started)) = parse(&data, 7) else {
+        let sha1 = gix::hash::Kind::Sha1;
+        let Some((entries, started)) = parse(&data, 7, sha1) else {
             unreachable!("cache did not parse")
         };
         assert_eq!(started, 100);
@@ -270,8 +274,12 @@ mod tests {
             entries.get(b"a b/c".as_bstr()),
             Some(&(stamp, EntryKind::BlobExecutable, id))
         );
-        assert!(parse(&data, 8).is_none(), "another digest");
-        assert!(parse(b"garbage", 7).is_none());
+        assert!(parse(&data, 8, sha1).is_none(), "another digest");
+        assert!(parse(b"garbage", 7, sha1).is_none());
+        assert!(
+            parse(&data, 7, gix::hash::Kind::Sha256).is_none(),
+            "ids of another object format"
+        );
         assert_ne!(digest(&[b"a", b"b"]), digest(&[b"ab"]));
     }
 }
