@@ -1191,3 +1191,62 @@ impl Hasher<'_, '_> {
         kind
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    fn git(dir: &std::path::Path, args: &[&str]) -> TestResult {
+        let status = std::process::Command::new("git")
+            .args(["-c", "user.name=T", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .status()?;
+        assert!(status.success(), "git {args:?}");
+        Ok(())
+    }
+
+    #[test]
+    fn a_stamp_proves_a_file_unchanged_only_when_it_settled_before_the_capture() -> TestResult {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path();
+        git(root, &["init", "-q"])?;
+        std::fs::write(root.join("tracked"), "t\n")?;
+        std::fs::write(root.join("edited"), "e\n")?;
+        git(root, &["add", "tracked", "edited"])?;
+        std::fs::write(root.join("edited"), "E\n")?;
+        std::fs::write(root.join("untracked"), "u\n")?;
+        // Everything above is in an earlier second than the capture.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        git(root, &["update-index", "-q", "--refresh"])?;
+        // Early in a second, so that the capture begins in the same second as this write.
+        while std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)?
+            .subsec_millis()
+            > 300
+        {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::fs::write(root.join("racy"), "r\n")?;
+        let repo = gix::open(root)?;
+        let index = repo.index_or_empty()?;
+        let snap = snapshot(&repo, &index, Options::default(), &Control::default())?;
+        let md = |path: &str| std::fs::symlink_metadata(root.join(path));
+        // From the index, from a rehash, from the untracked hashing: all settled.
+        for path in ["tracked", "edited", "untracked"] {
+            assert!(snap.proves_unchanged(path.into(), &md(path)?), "{path}");
+        }
+        // Written in the same second as the capture began: unsure.
+        assert!(!snap.proves_unchanged("racy".into(), &md("racy")?));
+        // Changed after the capture, even to the same size: unsure.
+        for path in ["tracked", "edited", "untracked"] {
+            std::fs::write(root.join(path), "X\n")?;
+            assert!(!snap.proves_unchanged(path.into(), &md(path)?), "{path}");
+        }
+        Ok(())
+    }
+}
