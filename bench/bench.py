@@ -17,7 +17,11 @@ load on a shared machine falls on all of them alike:
   - a save with nothing changed (what agents hit most);
   - `git checkpoint restore` of a checkpoint 40 files away against
     `git restore --source=<commit> --worktree -- . && git clean -fd`;
-  - peak memory (max RSS) of every command measured.
+  - peak memory (max RSS) of every command measured (with GNU time, /usr/bin/time).
+
+With `--plain N`: a plain directory (no git repository) of N files, whose checkpoints go to a
+private store, against `git status -uall` in a repository of the same files: the first save
+(which hashes every file), a save after the agent change, and a save with nothing changed.
 
 Then a large untracked directory that is not ignored; a real-shaped tree (crate sources from
 the local cargo registry, about 9,000 files, when there is one); `list` of 500 checkpoints
@@ -38,6 +42,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no bench/__pycache__ from importing generate.py
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generate  # noqa: E402
 
@@ -59,8 +64,23 @@ ENV.update(
 ENV["PATH"] = os.path.dirname(BIN) + os.pathsep + ENV.get("PATH", "")
 
 
-def run(cmd, cwd, env=None, check=True):
-    """Run a command; return (seconds, max RSS in KiB, stdout)."""
+TIME = "/usr/bin/time"
+
+
+def run(cmd, cwd, env=None, check=True, rss=False):
+    """Run a command; return (seconds, peak RSS in KiB or 0, stdout).
+
+    Peak memory comes from /usr/bin/time (GNU time) when it is installed: a child of this
+    process inherits Python's own peak RSS (about 15 MB) until it executes the command, so
+    wait4 on it never reports less; a child of `time` starts small. `time` costs the same
+    fork and exec, a few milliseconds here, so times are measured without it."""
+    measure = rss and os.path.exists(TIME)
+    rss_file = None
+    if measure:
+        fd, rss_file = tempfile.mkstemp(prefix="bench-rss-")
+        os.close(fd)
+        argv = ["bash", "-c", cmd] if isinstance(cmd, str) else cmd
+        cmd = [TIME, "-f", "%M", "-o", rss_file, *argv]
     start = time.perf_counter()
     proc = subprocess.Popen(
         cmd,
@@ -72,55 +92,36 @@ def run(cmd, cwd, env=None, check=True):
     )
     out, err = proc.communicate()
     elapsed = time.perf_counter() - start
-    # Peak memory of the whole process tree is not available per child; wait4 gives the
-    # child's own (for shell pipelines: the largest of the processes it waited for).
-    rss = resource_usage_of(proc)
+    peak = 0
+    if rss_file:
+        with open(rss_file) as f:
+            lines = f.read().split()
+        os.unlink(rss_file)
+        peak = int(lines[-1]) if lines and lines[-1].isdigit() else 0
     if check and proc.returncode != 0:
         sys.exit(f"failed: {cmd}\n{err.decode(errors='replace')}")
-    return elapsed, rss, out.decode(errors="replace")
-
-
-_last_rusage = {}
-
-
-def resource_usage_of(proc):
-    return _last_rusage.pop(proc.pid, 0)
-
-
-_orig_wait = subprocess.Popen._try_wait
-
-
-def _try_wait(self, wait_flags):
-    # Popen uses waitpid; use wait4 instead to keep the child's peak memory.
-    try:
-        pid, status, usage = os.wait4(self.pid, wait_flags)
-    except ChildProcessError:
-        pid, status = self.pid, 0
-        usage = None
-    if pid == self.pid and usage is not None:
-        _last_rusage[pid] = usage.ru_maxrss
-    return (pid, status)
-
-
-subprocess.Popen._try_wait = _try_wait
+    return elapsed, peak, out.decode(errors="replace")
 
 
 def interleaved(runs, cmds, cwd):
     """Run each of `cmds` (name -> command, or (command, setup run before it)) once per round,
-    in turn, for `runs` rounds; return name -> (median seconds, max peak RSS in KiB)."""
+    in turn, for `runs` rounds, then one more round under GNU time for the peak memory (which
+    adds a few milliseconds to a run); return name -> (median seconds, peak RSS in KiB)."""
     times = {name: [] for name in cmds}
-    rss = {name: [] for name in cmds}
-    for _ in range(runs):
+    peak = {}
+    for round_no in range(runs + 1):
         for name, cmd in cmds.items():
             before = None
             if isinstance(cmd, tuple):
                 cmd, before = cmd
             if before:
                 before()
-            t, m, _ = run(cmd, cwd)
-            times[name].append(t)
-            rss[name].append(m)
-    return {name: (statistics.median(times[name]), max(rss[name])) for name in cmds}
+            t, m, _ = run(cmd, cwd, rss=round_no == runs)
+            if round_no == runs:
+                peak[name] = m
+            else:
+                times[name].append(t)
+    return {name: (statistics.median(times[name]), peak[name]) for name in cmds}
 
 
 def git(cwd, *args):
@@ -258,6 +259,40 @@ def real_shape(tmp, target=9000):
     return path, paths
 
 
+def bench_plain(files, runs, tmp):
+    """A plain directory of `files` files against `git status` in a repository of the same."""
+    repo = os.path.join(tmp, f"plain-repo-{files}")
+    make_repo(repo, files)
+    plain = os.path.join(tmp, f"plain-{files}")
+    shutil.copytree(repo, plain, ignore=shutil.ignore_patterns(".git"))
+    env = dict(ENV, HOME=os.path.join(tmp, "plain-home"), XDG_DATA_HOME=os.path.join(tmp, "plain-data"))
+    env.pop("GIT_CHECKPOINT_STORE", None)
+    time.sleep(1.1)
+    rows = {}
+    first_t, first_m, _ = run([BIN, "save", "-q"], plain, env=env)
+    rows["first"] = (first_t, first_m)
+    agent_change(plain, files, 0)
+    agent_change(repo, files, 0)
+    run([BIN, "save", "-q", "--allow-empty"], plain, env=env)
+    # Interleaved, as everywhere here: status in the repository, the saves in the directory.
+    times = {"status": [], "save": [], "nochange": []}
+    rss = {"status": [], "save": [], "nochange": []}
+    for round_no in range(runs + 1):
+        for name, cmd, cwd, e in (
+            ("status", STATUS, repo, None),
+            ("save", [BIN, "save", "-q", "--allow-empty"], plain, env),
+            ("nochange", [BIN, "save", "-q"], plain, env),
+        ):
+            # The last round, under GNU time, for the peak memory only.
+            t, m, _ = run(cmd, cwd, env=e, rss=round_no == runs)
+            if round_no == runs:
+                rss[name].append(m)
+            else:
+                times[name].append(t)
+    rows.update({name: (statistics.median(times[name]), max(rss[name])) for name in times})
+    return rows
+
+
 def bench_list(runs, tmp, count=500):
     path = os.path.join(tmp, "repo-list")
     make_repo(path, 100)
@@ -265,9 +300,10 @@ def bench_list(runs, tmp, count=500):
         run([BIN, "save", "-q", "--allow-empty", "-m", f"checkpoint {i}"], path)
     # An argument list, not a shell line: a shell's start-up would count against git.
     git_list = ["git", "log", "--no-walk", "--notes=checkpoints", "--format=%H %s%n%N", "--glob=refs/checkpoints/*"]
-    loose = interleaved(runs, {"ours": [BIN, "list"], "git": git_list}, path)
+    cmds = {"ours": [BIN, "list"], "git": git_list}
+    loose = interleaved(runs, cmds, path)
     git(path, "gc", "-q")
-    packed = interleaved(runs, {"ours": [BIN, "list"], "git": git_list}, path)
+    packed = interleaved(runs, cmds, path)
     return loose, packed
 
 
@@ -311,6 +347,7 @@ def main():
     parser.add_argument("--shadow", type=int, default=100000, help="files in the shadow-repository baseline (0: skip)")
     parser.add_argument("--turns", type=int, default=10, help="agent turns in the shadow baseline")
     parser.add_argument("--million", action="store_true", help="also 1,000,000 files")
+    parser.add_argument("--plain", type=int, default=0, help="files in the plain-directory case (0: skip)")
     parser.add_argument("--no-build", action="store_true", help="use target/release as it is")
     parser.add_argument("--keep", action="store_true", help="keep the generated repositories")
     args = parser.parse_args()
@@ -378,6 +415,16 @@ def main():
                       f"{fmt_ms(r['git'][0])} | {fmt_ms(r['nochange'][0])} | {r['nochange'][0] / r['status'][0]:.2f} | "
                       f"{fmt_ms(r['restore'][0])} | {fmt_ms(r['git_restore'][0])} | "
                       f"{r['restore'][0] / r['git_restore'][0]:.2f} | {r['restore'][0] / r['status'][0]:.2f} |", flush=True)
+        if args.plain:
+            n = args.plain
+            print(f"plain directory of {n} files...", file=sys.stderr)
+            r = bench_plain(n, args.runs, tmp)
+            print(f"\nPlain directory (no repository, private store) of {n:,} files, against `git status -uall` in a repository of the same files:\n")
+            print("| `git status -uall` (repository) | first save | save | save / status | no-change save | no-change / status | save peak RSS |")
+            print("|---:|---:|---:|---:|---:|---:|---:|")
+            st = r["status"][0]
+            print(f"| {fmt_ms(st)} | {fmt_ms(r['first'][0])} | {fmt_ms(r['save'][0])} | {r['save'][0] / st:.2f} | "
+                  f"{fmt_ms(r['nochange'][0])} | {r['nochange'][0] / st:.2f} | {fmt_mb(r['save'][1])} |", flush=True)
         if not args.no_list:
             print("size list...", file=sys.stderr)
             loose, packed = bench_list(max(args.runs, 15), tmp)

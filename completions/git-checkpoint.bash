@@ -40,11 +40,17 @@ _gitcheckpoint() {
             gitcheckpoint,hooks)
                 cmd="gitcheckpoint__subcmd__hooks"
                 ;;
+            gitcheckpoint,install-docs)
+                cmd="gitcheckpoint__subcmd__install__subcmd__docs"
+                ;;
             gitcheckpoint,list)
                 cmd="gitcheckpoint__subcmd__list"
                 ;;
             gitcheckpoint,ls)
                 cmd="gitcheckpoint__subcmd__list"
+                ;;
+            gitcheckpoint,mcp)
+                cmd="gitcheckpoint__subcmd__mcp"
                 ;;
             gitcheckpoint,pin)
                 cmd="gitcheckpoint__subcmd__pin"
@@ -67,8 +73,14 @@ _gitcheckpoint() {
             gitcheckpoint,save)
                 cmd="gitcheckpoint__subcmd__save"
                 ;;
+            gitcheckpoint,serve)
+                cmd="gitcheckpoint__subcmd__serve"
+                ;;
             gitcheckpoint,show)
                 cmd="gitcheckpoint__subcmd__show"
+                ;;
+            gitcheckpoint,stores)
+                cmd="gitcheckpoint__subcmd__stores"
                 ;;
             gitcheckpoint,undo)
                 cmd="gitcheckpoint__subcmd__undo"
@@ -100,8 +112,14 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,hooks)
                 cmd="gitcheckpoint__subcmd__help__subcmd__hooks"
                 ;;
+            gitcheckpoint__subcmd__help,install-docs)
+                cmd="gitcheckpoint__subcmd__help__subcmd__install__subcmd__docs"
+                ;;
             gitcheckpoint__subcmd__help,list)
                 cmd="gitcheckpoint__subcmd__help__subcmd__list"
+                ;;
+            gitcheckpoint__subcmd__help,mcp)
+                cmd="gitcheckpoint__subcmd__help__subcmd__mcp"
                 ;;
             gitcheckpoint__subcmd__help,pin)
                 cmd="gitcheckpoint__subcmd__help__subcmd__pin"
@@ -124,8 +142,14 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,save)
                 cmd="gitcheckpoint__subcmd__help__subcmd__save"
                 ;;
+            gitcheckpoint__subcmd__help,serve)
+                cmd="gitcheckpoint__subcmd__help__subcmd__serve"
+                ;;
             gitcheckpoint__subcmd__help,show)
                 cmd="gitcheckpoint__subcmd__help__subcmd__show"
+                ;;
+            gitcheckpoint__subcmd__help,stores)
+                cmd="gitcheckpoint__subcmd__help__subcmd__stores"
                 ;;
             gitcheckpoint__subcmd__help,undo)
                 cmd="gitcheckpoint__subcmd__help__subcmd__undo"
@@ -140,7 +164,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help"
+            opts="-h -V --color --store --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -148,6 +172,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -158,7 +186,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__completions)
-            opts="-h -V --color --help --version bash elvish fish powershell zsh"
+            opts="-h -V --color --store --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -166,6 +194,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -176,7 +208,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__diff)
-            opts="-U -M -h -V --stat --numstat --name-status --name-only --json --unified --find-renames --no-renames --binary --color --help --version"
+            opts="-U -M -h -V --stat --numstat --name-status --name-only --json --unified --find-renames --no-renames --binary --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -202,6 +234,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -210,7 +246,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__drop)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -218,6 +254,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -228,7 +268,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__du)
-            opts="-n -h -V --max-count --json --color --help --version"
+            opts="-n -h -V --max-count --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -246,6 +286,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -254,7 +298,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__exec)
-            opts="-m -q -h -V --name --kind --message --restore-on-failure --quiet --color --help --version"
+            opts="-m -q -h -V --name --kind --message --restore-on-failure --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -280,6 +324,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -288,7 +336,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__fetch)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -296,6 +344,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -306,7 +358,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help"
+            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -431,7 +483,35 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__help__subcmd__install__subcmd__docs)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -543,7 +623,35 @@ _gitcheckpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gitcheckpoint__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gitcheckpoint__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__stores)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -586,7 +694,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__hooks)
-            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --help --version claude-code"
+            opts="-q -h -V --install --uninstall --project --local --user --quiet --color --store --help --version claude-code gemini codex cursor copilot cline opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -594,6 +702,40 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__install__subcmd__docs)
+            opts="-q -h -V --prefix --man-dir --man-only --dry-run --quiet --color --store --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --man-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -604,7 +746,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__list)
-            opts="-n -h -V --max-count --kind --all --session --json --color --help --version"
+            opts="-n -h -V --max-count --kind --all --session --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -630,6 +772,44 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__mcp)
+            opts="-q -h -V --install --uninstall --print --project --local --user --quiet --color --store --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --install)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --uninstall)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --print)
+                    COMPREPLY=($(compgen -W "claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -638,7 +818,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__pin)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -646,6 +826,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -656,7 +840,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__prune)
-            opts="-q -h -V --keep --older-than --max-size --kind --dry-run --json --quiet --color --help --version"
+            opts="-q -h -V --keep --older-than --max-size --kind --dry-run --json --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,6 +866,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -690,7 +878,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__push)
-            opts="-q -h -V --dry-run --quiet --color --help --version"
+            opts="-q -h -V --all --dry-run --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -698,6 +886,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -708,7 +900,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__redo)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -716,6 +908,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -726,7 +922,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__restore)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,6 +930,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -744,7 +944,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__revert)
-            opts="-q -h -V --conflicts --dry-run --force --quiet --json --color --help --version"
+            opts="-q -h -V --conflicts --dry-run --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -758,6 +958,10 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -766,7 +970,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__save)
-            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --session --from-hook --color --help --version"
+            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --session --from-hook --force --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -800,8 +1004,46 @@ _gitcheckpoint() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --from-hook)
+                    COMPREPLY=($(compgen -W "auto claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__serve)
+            opts="-q -h -V --port --open --listen --quiet --color --store --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -812,7 +1054,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__show)
-            opts="-p -h -V --stat --patch --json --color --help --version"
+            opts="-p -h -V --stat --patch --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -820,6 +1062,32 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__stores)
+            opts="-h -V --prune --dry-run --json --color --store --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -830,7 +1098,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__undo)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -838,6 +1106,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -848,7 +1120,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__unpin)
-            opts="-q -h -V --quiet --color --help --version"
+            opts="-q -h -V --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -856,6 +1128,10 @@ _gitcheckpoint() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -883,26 +1159,38 @@ __git_checkpoint_ids() {
     printf '%s\n' @ latest
 }
 
-# Complete a checkpoint where one goes. $1: index in COMP_WORDS of the first word after the
-# command. Returns 1 when the word is not a checkpoint.
+# Complete a checkpoint or a remote where one goes. $1: index in COMP_WORDS of the first word
+# after the command. Returns 1 when the word is neither.
 __git_checkpoint_complete_ids() {
-    local first=$1 cur="${COMP_WORDS[COMP_CWORD]}" sub="" i
+    local first=$1 cur="${COMP_WORDS[COMP_CWORD]}" sub="" args=0 i words
     for ((i = first; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
             --) return 1 ;;
             -*) ;;
-            *) [ -z "$sub" ] && sub="${COMP_WORDS[i]}" ;;
+            *) if [ -z "$sub" ]; then sub="${COMP_WORDS[i]}"; else args=$((args + 1)); fi ;;
         esac
     done
     [ -n "$sub" ] || return 1
     [[ "$cur" == -* ]] && return 1
-    case " show restore diff drop pin unpin push " in
-        *" $sub "*)
-            local IFS=$'\n'
-            COMPREPLY=($(compgen -W "$(__git_checkpoint_ids)" -- "$cur"))
-            return 0 ;;
+    case "$sub" in
+        push | fetch)
+            # The remote first, as with `git push`; then (push) checkpoints.
+            if [ "$args" -eq 0 ]; then
+                words="$(git remote 2>/dev/null)"
+            elif [ "$sub" = push ]; then
+                words="$(__git_checkpoint_ids)"
+            else
+                return 1
+            fi ;;
+        *)
+            case " show restore diff drop pin unpin " in
+                *" $sub "*) words="$(__git_checkpoint_ids)" ;;
+                *) return 1 ;;
+            esac ;;
     esac
-    return 1
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    return 0
 }
 
 __git_checkpoint_main() {

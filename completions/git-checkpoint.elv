@@ -19,6 +19,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
     var completions = [
         &'git-checkpoint'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -40,8 +41,12 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand du 'Show what the checkpoints cost on disk, per kind, and the heaviest'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
+            cand mcp 'Run the MCP server on stdio, or register it in an agent''s MCP configuration'
+            cand serve 'Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo)'
+            cand stores 'List the private stores of plain directories; --prune removes those whose directory is gone'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;save'= {
@@ -52,13 +57,15 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --meta 'Free-form metadata stored in the note''s "meta" object; repeatable'
             cand --meta-json 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin'
             cand --session 'The agent session this checkpoint belongs to; `session:<ID>` then names the session''s first checkpoint, and `list --session <ID>` lists them'
+            cand --from-hook 'Run as an agent''s hook: read the hook''s JSON from stdin (the agent''s, recognised when AGENT is not given), record the agent, session, event, tool, turn and call ids, edited paths and transcript path in the note (never a file''s or prompt''s content), kind auto (session at a session''s start), print nothing but the answer the agent expects, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block`, which refuses the tool call in the agent''s own way (never at a session''s start or a turn''s end)'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --pin 'Pin the checkpoint: it is never pruned'
             cand --allow-empty 'Make a checkpoint even if nothing changed since the newest one'
             cand -q 'Print nothing on stderr (the id is still printed on stdout)'
             cand --quiet 'Print nothing on stderr (the id is still printed on stdout)'
             cand --json 'Print the checkpoint''s metadata as JSON instead of its id'
-            cand --from-hook 'Run as an agent''s hook: read the hook''s JSON from stdin (session id, tool name, edited paths go into the note), kind auto (session for a session''s start), print nothing, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block` (then exit 2)'
+            cand --force 'Outside any git repository, checkpoint even a home directory itself or a file system root (refused otherwise: a first save would copy all of it into a store)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -70,6 +77,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --kind 'Only checkpoints of this kind'
             cand --session 'Only the checkpoints of this agent session (an id, a unique prefix of one, or `@` for the newest session), from whichever worktree'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --all 'Checkpoints of every worktree, not just this one'
             cand --json 'Print a JSON array of the checkpoints'' metadata'
             cand -h 'Print help (see more with ''--help'')'
@@ -83,6 +91,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --kind 'Only checkpoints of this kind'
             cand --session 'Only the checkpoints of this agent session (an id, a unique prefix of one, or `@` for the newest session), from whichever worktree'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --all 'Checkpoints of every worktree, not just this one'
             cand --json 'Print a JSON array of the checkpoints'' metadata'
             cand -h 'Print help (see more with ''--help'')'
@@ -92,6 +101,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;show'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --stat 'A diffstat of what it changed relative to its HEAD (the default)'
             cand -p 'The patch of what it changed relative to its HEAD'
             cand --patch 'The patch of what it changed relative to its HEAD'
@@ -102,11 +112,12 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --version 'Print version'
         }
         &'git-checkpoint;diff'= {
-            cand -U 'Lines of context'
-            cand --unified 'Lines of context'
-            cand -M 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false'
-            cand --find-renames 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false'
+            cand -U 'Lines of context (`-U5`, `-U 5`, `--unified=5`)'
+            cand --unified 'Lines of context (`-U5`, `-U 5`, `--unified=5`)'
+            cand -M 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false'
+            cand --find-renames 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --stat 'A diffstat, as `git diff --stat`'
             cand --numstat 'Added and deleted lines per file, as `git diff --numstat`'
             cand --name-status 'Status letter and path per file, as `git diff --name-status`'
@@ -121,6 +132,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;restore'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
             cand --staged 'Also restore the index (staged changes) recorded in the checkpoint'
             cand --no-save 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
@@ -135,6 +147,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;undo'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
             cand --staged 'Also restore the index (staged changes) recorded in the checkpoint'
             cand --no-save 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
@@ -149,6 +162,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;redo'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
             cand --staged 'Also restore the index (staged changes) recorded in the checkpoint'
             cand --no-save 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
@@ -164,6 +178,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;revert'= {
             cand --conflicts 'What to do when the step''s change and later changes conflict: refuse the whole revert (the default), or write the files with conflict markers'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
             cand --force 'Revert during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)'
             cand -q 'Print nothing on stderr'
@@ -176,6 +191,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;drop'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -189,6 +205,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --max-size 'Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE: 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`)'
             cand --kind 'Only prune checkpoints of this kind'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --dry-run 'Print what would be pruned; delete nothing'
             cand --json 'Print the pruned checkpoints as a JSON array'
             cand -q 'Print nothing on stderr'
@@ -200,6 +217,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;pin'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -209,6 +227,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;unpin'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -218,6 +237,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;push'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
+            cand --all 'Push every checkpoint: pre-restore ones, and those fetched from elsewhere, too'
             cand --dry-run 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
@@ -228,6 +249,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;fetch'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -239,6 +261,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -n 'How many of the heaviest checkpoints to list'
             cand --max-count 'How many of the heaviest checkpoints to list'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --json 'Print a JSON object: total, notes, by_kind, by_checkpoint (each one''s id, kind and what it added)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -247,6 +270,21 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;completions'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;install-docs'= {
+            cand --prefix 'Install under this prefix (e.g. /usr/local), in the layout of a package'
+            cand --man-dir 'The man directory, which gets man1/git-checkpoint.1 [default: share/man beside the binary''s directory, or under --prefix]'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
+            cand --man-only 'Only the man page, no completion scripts'
+            cand --dry-run 'Print where the files would go; write nothing'
+            cand -q 'Print nothing on stderr (the paths are still printed on stdout)'
+            cand --quiet 'Print nothing on stderr (the paths are still printed on stdout)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -255,9 +293,10 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;exec'= {
             cand --name 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)'
             cand --kind 'The kind of both checkpoints'
-            cand -m 'The message of the checkpoint before the command [default: before: <CMD…>]'
-            cand --message 'The message of the checkpoint before the command [default: before: <CMD…>]'
+            cand -m 'The message of the checkpoint before the command [default: before: <CMD...>]'
+            cand --message 'The message of the checkpoint before the command [default: before: <CMD...>]'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --restore-on-failure 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual'
             cand -q 'Print nothing on stderr but errors (the command''s own output is not affected)'
             cand --quiet 'Print nothing on stderr but errors (the command''s own output is not affected)'
@@ -268,13 +307,54 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;hooks'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
-            cand --install 'Merge the hooks into the agent''s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
-            cand --uninstall 'Remove git-checkpoint''s hooks from the settings file, keeping everything else'
-            cand --project 'The project''s settings, shared through the repository: .claude/settings.json at the top of the working tree (the default)'
-            cand --local 'The project''s settings for you only: .claude/settings.local.json'
-            cand --user 'Your settings for every project: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
+            cand --install 'Merge the hooks into the agent''s configuration, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
+            cand --uninstall 'Remove git-checkpoint''s hooks from the agent''s configuration, keeping everything else'
+            cand --project 'The project''s configuration, shared through the repository (the default; for Cline''s MCP server, which has none, --user is)'
+            cand --local 'The project''s configuration for you only: Claude Code''s .claude/settings.local.json (no other agent has this level)'
+            cand --user 'Your configuration, for every project'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;mcp'= {
+            cand --install 'Register the server in this agent''s MCP configuration'
+            cand --uninstall 'Remove the server from this agent''s MCP configuration, keeping everything else'
+            cand --print 'Print what --install would add for this agent, and where'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
+            cand --project 'The project''s configuration, shared through the repository (the default; for Cline''s MCP server, which has none, --user is)'
+            cand --local 'The project''s configuration for you only: Claude Code''s .claude/settings.local.json (no other agent has this level)'
+            cand --user 'Your configuration, for every project'
+            cand -q 'Print nothing on stderr'
+            cand --quiet 'Print nothing on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;serve'= {
+            cand --port 'The port to listen on; 0 picks a free one'
+            cand --listen 'The address to listen on. Anything but a loopback address lets other machines reach the server (the token still guards it, but travels unencrypted)'
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
+            cand --open 'Open the page in the web browser'
+            cand -q 'Print only the URL'
+            cand --quiet 'Print only the URL'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-checkpoint;stores'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
+            cand --prune 'Remove the stores whose directory no longer exists, with their checkpoints'
+            cand --dry-run 'With --prune: only say which stores would be removed'
+            cand --json 'Print a JSON array: each store''s path, directory, whether it exists and is now in a git repository, checkpoints and size in bytes'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -297,8 +377,12 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand du 'Show what the checkpoints cost on disk, per kind, and the heaviest'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+            cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
             cand hooks 'Print or install an agent''s hooks that checkpoint before every tool call'
+            cand mcp 'Run the MCP server on stdio, or register it in an agent''s MCP configuration'
+            cand serve 'Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo)'
+            cand stores 'List the private stores of plain directories; --prune removes those whose directory is gone'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-checkpoint;help;save'= {
@@ -333,9 +417,17 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         }
         &'git-checkpoint;help;completions'= {
         }
+        &'git-checkpoint;help;install-docs'= {
+        }
         &'git-checkpoint;help;exec'= {
         }
         &'git-checkpoint;help;hooks'= {
+        }
+        &'git-checkpoint;help;mcp'= {
+        }
+        &'git-checkpoint;help;serve'= {
+        }
+        &'git-checkpoint;help;stores'= {
         }
         &'git-checkpoint;help;help'= {
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_git_checkpoint_global_optspecs
-    string join \n color= h/help V/version
+    string join \n color= store= h/help V/version
 end
 
 function __fish_git_checkpoint_needs_command
@@ -27,6 +27,7 @@ end
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
@@ -46,8 +47,12 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "push"
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "fetch" -d 'Fetch a remote\'s checkpoints and merge their notes; never overwrites one'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "du" -d 'Show what the checkpoints cost on disk, per kind, and the heaviest'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "install-docs" -d 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "exec" -d 'Run a command between two checkpoints; say what it changed and how to undo it'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "mcp" -d 'Run the MCP server on stdio, or register it in an agent\'s MCP configuration'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "serve" -d 'Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "stores" -d 'List the private stores of plain directories; --prune removes those whose directory is gone'
 complete -c git-checkpoint -n "__fish_git_checkpoint_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s m -l message -d 'A message describing the checkpoint' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l name -d 'A name to find the checkpoint by later (the newest of a name wins)' -r
@@ -55,14 +60,23 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l k
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l meta -d 'Free-form metadata stored in the note\'s "meta" object; repeatable' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l meta-json -d 'Metadata as a JSON object (merged into "meta"); `-` reads it from stdin' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l session -d 'The agent session this checkpoint belongs to; `session:<ID>` then names the session\'s first checkpoint, and `list --session <ID>` lists them' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l from-hook -d 'Run as an agent\'s hook: read the hook\'s JSON from stdin (the agent\'s, recognised when AGENT is not given), record the agent, session, event, tool, turn and call ids, edited paths and transcript path in the note (never a file\'s or prompt\'s content), kind auto (session at a session\'s start), print nothing but the answer the agent expects, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block`, which refuses the tool call in the agent\'s own way (never at a session\'s start or a turn\'s end)' -r -f -a "auto\t''
+claude-code\t''
+gemini\t''
+codex\t''
+cursor\t''
+copilot\t''
+cline\t''
+opencode\t''"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l pin -d 'Pin the checkpoint: it is never pruned'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l allow-empty -d 'Make a checkpoint even if nothing changed since the newest one'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s q -l quiet -d 'Print nothing on stderr (the id is still printed on stdout)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l json -d 'Print the checkpoint\'s metadata as JSON instead of its id'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l from-hook -d 'Run as an agent\'s hook: read the hook\'s JSON from stdin (session id, tool name, edited paths go into the note), kind auto (session for a session\'s start), print nothing, and never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is `block` (then exit 2)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l force -d 'Outside any git repository, checkpoint even a home directory itself or a file system root (refused otherwise: a first save would copy all of it into a store)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s n -l max-count -d 'Show at most N checkpoints' -r
@@ -71,6 +85,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l s
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l all -d 'Checkpoints of every worktree, not just this one'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -l json -d 'Print a JSON array of the checkpoints\' metadata'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -81,6 +96,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l ses
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l all -d 'Checkpoints of every worktree, not just this one'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l json -d 'Print a JSON array of the checkpoints\' metadata'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -88,16 +104,18 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -s V -
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l stat -d 'A diffstat of what it changed relative to its HEAD (the default)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s p -l patch -d 'The patch of what it changed relative to its HEAD'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l json -d 'Print the metadata as JSON (the note\'s fields plus "commit")'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s U -l unified -d 'Lines of context' -r
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s M -l find-renames -d 'Detect renames, optionally with a minimal similarity in percent (default 50). On by default, as in git, unless `diff.renames` is false' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s U -l unified -d 'Lines of context (`-U5`, `-U 5`, `--unified=5`)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s M -l find-renames -d 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l stat -d 'A diffstat, as `git diff --stat`'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat`'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l name-status -d 'Status letter and path per file, as `git diff --name-status`'
@@ -110,6 +128,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s V
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l no-save -d 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
@@ -121,6 +140,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l no-save -d 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
@@ -132,6 +152,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -s V
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l no-save -d 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
@@ -145,6 +166,7 @@ markers\t'Write conflicting files with conflict markers, as `git revert` leaves 
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l force -d 'Revert during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -s q -l quiet -d 'Print nothing on stderr'
@@ -154,6 +176,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -s
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s V -l version -d 'Print version'
@@ -164,6 +187,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l 
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l dry-run -d 'Print what would be pruned; delete nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l json -d 'Print the pruned checkpoints as a JSON array'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -s q -l quiet -d 'Print nothing on stderr'
@@ -172,18 +196,22 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -s 
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand pin" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand pin" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand pin" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand pin" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand pin" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand unpin" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l all -d 'Push every checkpoint: pre-restore ones, and those fetched from elsewhere, too'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l dry-run -d 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -191,6 +219,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s V
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -s V -l version -d 'Print version'
@@ -198,20 +227,34 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -s n -
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -l json -d 'Print a JSON object: total, notes, by_kind, by_checkpoint (each one\'s id, kind and what it added)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l prefix -d 'Install under this prefix (e.g. /usr/local), in the layout of a package' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l man-dir -d 'The man directory, which gets man1/git-checkpoint.1 [default: share/man beside the binary\'s directory, or under --prefix]' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l man-only -d 'Only the man page, no completion scripts'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -l dry-run -d 'Print where the files would go; write nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -s q -l quiet -d 'Print nothing on stderr (the paths are still printed on stdout)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand install-docs" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l name -d 'A name for the checkpoint before the command (always a new checkpoint, so the name finds it)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l kind -d 'The kind of both checkpoints' -r
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s m -l message -d 'The message of the checkpoint before the command [default: before: <CMD…>]' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s m -l message -d 'The message of the checkpoint before the command [default: before: <CMD...>]' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -l restore-on-failure -d 'When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint taken before it; that restore is undoable as usual'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s q -l quiet -d 'Print nothing on stderr but errors (the command\'s own output is not affected)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -219,33 +262,88 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand exec" -s V
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l install -d 'Merge the hooks into the agent\'s settings file, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l uninstall -d 'Remove git-checkpoint\'s hooks from the settings file, keeping everything else'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l project -d 'The project\'s settings, shared through the repository: .claude/settings.json at the top of the working tree (the default)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l local -d 'The project\'s settings for you only: .claude/settings.local.json'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l user -d 'Your settings for every project: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l install -d 'Merge the hooks into the agent\'s configuration, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l uninstall -d 'Remove git-checkpoint\'s hooks from the agent\'s configuration, keeping everything else'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l project -d 'The project\'s configuration, shared through the repository (the default; for Cline\'s MCP server, which has none, --user is)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l local -d 'The project\'s configuration for you only: Claude Code\'s .claude/settings.local.json (no other agent has this level)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l user -d 'Your configuration, for every project'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "list" -d 'List checkpoints, newest first'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "undo" -d 'Take back the last thing that happened to the working tree; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "redo" -d 'Take back the last undo; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "revert" -d 'Take back one step\'s change (A to B), keeping everything changed since; undoable'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "prune" -d 'Apply the retention policy now'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "unpin" -d 'Unpin a checkpoint'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "push" -d 'Push checkpoints and their notes to a remote (untracked files travel too)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "fetch" -d 'Fetch a remote\'s checkpoints and merge their notes; never overwrites one'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "du" -d 'Show what the checkpoints cost on disk, per kind, and the heaviest'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "exec" -d 'Run a command between two checkpoints; say what it changed and how to undo it'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions exec hooks help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -l install -d 'Register the server in this agent\'s MCP configuration' -r -f -a "claude-code\t''
+gemini\t''
+codex\t''
+cursor\t''
+copilot\t''
+cline\t''
+opencode\t''"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -l uninstall -d 'Remove the server from this agent\'s MCP configuration, keeping everything else' -r -f -a "claude-code\t''
+gemini\t''
+codex\t''
+cursor\t''
+copilot\t''
+cline\t''
+opencode\t''"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -l print -d 'Print what --install would add for this agent, and where' -r -f -a "claude-code\t''
+gemini\t''
+codex\t''
+cursor\t''
+copilot\t''
+cline\t''
+opencode\t''"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -l project -d 'The project\'s configuration, shared through the repository (the default; for Cline\'s MCP server, which has none, --user is)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -l local -d 'The project\'s configuration for you only: Claude Code\'s .claude/settings.local.json (no other agent has this level)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -l user -d 'Your configuration, for every project'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand mcp" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -l port -d 'The port to listen on; 0 picks a free one' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -l listen -d 'The address to listen on. Anything but a loopback address lets other machines reach the server (the token still guards it, but travels unencrypted)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -l open -d 'Open the page in the web browser'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -s q -l quiet -d 'Print only the URL'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
+never\t'Never colour'
+auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l prune -d 'Remove the stores whose directory no longer exists, with their checkpoints'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l dry-run -d 'With --prune: only say which stores would be removed'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l json -d 'Print a JSON array: each store\'s path, directory, whether it exists and is now in a git repository, checkpoints and size in bytes'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "list" -d 'List checkpoints, newest first'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "show" -d 'Show a checkpoint\'s metadata and what it changed relative to its HEAD'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "diff" -d 'Show changes between checkpoints, or a checkpoint and the working tree, as a patch'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "restore" -d 'Make the working tree equal to a checkpoint; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "undo" -d 'Take back the last thing that happened to the working tree; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "redo" -d 'Take back the last undo; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "revert" -d 'Take back one step\'s change (A to B), keeping everything changed since; undoable'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "drop" -d 'Delete checkpoints (refs and notes)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "prune" -d 'Apply the retention policy now'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "pin" -d 'Pin a checkpoint: it is never pruned'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "unpin" -d 'Unpin a checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "push" -d 'Push checkpoints and their notes to a remote (untracked files travel too)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "fetch" -d 'Fetch a remote\'s checkpoints and merge their notes; never overwrites one'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "du" -d 'Show what the checkpoints cost on disk, per kind, and the heaviest'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "install-docs" -d 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "exec" -d 'Run a command between two checkpoints; say what it changed and how to undo it'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "hooks" -d 'Print or install an agent\'s hooks that checkpoint before every tool call'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "mcp" -d 'Run the MCP server on stdio, or register it in an agent\'s MCP configuration'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "serve" -d 'Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "stores" -d 'List the private stores of plain directories; --prune removes those whose directory is gone'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 
 # --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
 function __git_checkpoint_ids
@@ -253,7 +351,20 @@ function __git_checkpoint_ids
     git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null | string match -v ''
     printf '%s\n' @ latest
 end
-complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin push" -f -a "(__git_checkpoint_ids)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin" -f -a "(__git_checkpoint_ids)"
+
+# How many arguments follow the subcommand on the line so far, options aside.
+function __git_checkpoint_args
+    set -l tokens (commandline -opc)
+    set -l n -1
+    for token in $tokens[2..-1]
+        string match -q -- '-*' $token; or set n (math $n + 1)
+    end
+    echo $n
+end
+# push and fetch: a remote first, as with `git push`; then (push) checkpoints.
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push fetch; and test (__git_checkpoint_args) -eq 0" -f -a "(git remote 2>/dev/null)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push; and test (__git_checkpoint_args) -ge 1" -f -a "(__git_checkpoint_ids)"
 
 # `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
 function __git_checkpoint_delegate

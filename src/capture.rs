@@ -3,6 +3,7 @@
 
 use gix::ObjectId;
 
+use crate::config::Capture;
 use crate::control::Control;
 use crate::error::{Context, Result};
 use crate::format::IndexState;
@@ -27,13 +28,13 @@ pub struct Captured {
 }
 
 /// Snapshot the working tree (blobs and trees are written to `repo`'s object store, which may
-/// be an in-memory one) and read `HEAD`. Untracked files larger than `max_file_size` are left
-/// out; `stat_cache` uses and updates the stat cache of untracked files (leave it off when
+/// be an in-memory one) and read `HEAD`. What `capture` leaves out (untracked files larger
+/// than its size guard, `checkpoint.exclude`) is left out, what it includes is captured; `stat_cache` uses and updates the stat cache of untracked files (leave it off when
 /// objects are kept in memory).
 pub fn capture(
     repo: &gix::Repository,
     worktree: Option<&str>,
-    max_file_size: u64,
+    capture: &Capture,
     stat_cache: bool,
     ctl: &Control<'_>,
 ) -> Result<Captured> {
@@ -48,7 +49,7 @@ pub fn capture(
         repo,
         &index,
         snapshot::Options {
-            max_file_size,
+            capture,
             stat_cache,
         },
         ctl,

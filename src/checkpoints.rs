@@ -5,13 +5,13 @@
 //! anything in the working tree changes, retention and `git gc --auto` after every new
 //! checkpoint.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use gix::bstr::{BStr, BString};
 
 use crate::capture::{self, Captured};
-use crate::config::Settings;
+use crate::config::{Capture, Settings};
 use crate::control::Control;
 use crate::diff::{DiffOptions, FileDiff};
 use crate::error::{Error, Result};
@@ -156,6 +156,34 @@ impl Diff {
     }
 }
 
+/// The working tree as it was at one moment, held in memory (see
+/// [`Checkpoints::working_tree`]).
+pub struct WorkingTree {
+    repo: gix::Repository,
+    tree: gix::ObjectId,
+}
+
+impl std::fmt::Debug for WorkingTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkingTree")
+            .field("tree", &self.tree)
+            .finish()
+    }
+}
+
+impl WorkingTree {
+    /// What differs from checkpoint `from` to this working tree.
+    pub fn diff_from(&self, from: &Checkpoint, options: DiffOptions) -> Result<Diff> {
+        let old = store::commit_tree(&self.repo, from.commit)?;
+        let changes = treediff::changes(&self.repo, Some(old), Some(self.tree))?;
+        let files = crate::diff::file_diffs(&self.repo, &changes, options)?;
+        Ok(Diff {
+            files,
+            repo: self.repo.clone(),
+        })
+    }
+}
+
 /// How to prune (`prune`): each field overrides its setting for this run.
 #[derive(Debug, Clone, Default)]
 pub struct PruneOptions {
@@ -241,6 +269,82 @@ pub struct Checkpoints {
     worktree: Option<String>,
     settings: Settings,
     observer: Option<Arc<dyn Observer>>,
+    /// A plain directory's private store, when the working tree is not a git repository's.
+    plain: Option<Plain>,
+    /// How it was opened (to open it again).
+    options: OpenOptions,
+}
+
+/// How [`Checkpoints::open_with`] finds, or makes, the store of a directory that is in no git
+/// working tree.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct OpenOptions {
+    /// The store to use: a git directory, made when missing, whose working tree is the
+    /// directory (`--store`; [`OpenOptions::default`] reads `GIT_CHECKPOINT_STORE`). Used even
+    /// inside a git repository.
+    pub store: Option<PathBuf>,
+    /// Make the private store when the directory has none yet (what saving needs). Without
+    /// it, opening such a directory fails with [`Error::NoStore`].
+    pub create: bool,
+    /// Make a store even for a home directory itself or a file system root.
+    pub force: bool,
+}
+
+impl Default for OpenOptions {
+    /// The store `GIT_CHECKPOINT_STORE` names, if any; made when missing; home directories
+    /// and file system roots refused.
+    fn default() -> Self {
+        OpenOptions {
+            store: std::env::var_os("GIT_CHECKPOINT_STORE")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+            create: true,
+            force: false,
+        }
+    }
+}
+
+/// The private store of a plain directory.
+#[derive(Debug, Clone)]
+struct Plain {
+    /// The store (a git directory).
+    store: PathBuf,
+    /// Whether this opening made it.
+    created: bool,
+}
+
+/// A plain directory's private store, as [`Checkpoints::stores`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoreInfo {
+    /// The store: a git directory.
+    pub store: PathBuf,
+    /// The directory whose checkpoints it keeps (`None`: its config does not say).
+    pub directory: Option<PathBuf>,
+    /// Whether that directory still exists.
+    pub exists: bool,
+    /// Whether that directory is now inside a git working tree (whose repository is then used
+    /// instead of the store).
+    pub in_repository: bool,
+    /// How many checkpoints it holds.
+    pub checkpoints: usize,
+    /// Its size on disk, in bytes.
+    pub size: u64,
+}
+
+impl StoreInfo {
+    /// The JSON object `stores --json` gives for it.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "store": self.store.to_string_lossy(),
+            "directory": self.directory.as_ref().map(|d| d.to_string_lossy().into_owned()),
+            "exists": self.exists,
+            "in_repository": self.in_repository,
+            "checkpoints": self.checkpoints,
+            "size": self.size,
+        })
+    }
 }
 
 impl std::fmt::Debug for Checkpoints {
@@ -304,8 +408,63 @@ impl Checkpoints {
     /// # Ok(())
     /// # }
     /// ```
+    ///
+    /// Outside any git working tree, `dir` is a plain directory: its checkpoints are kept in a
+    /// private store (see [`OpenOptions`]), made on the first opening.
     pub fn open(dir: &Path) -> Result<Checkpoints> {
-        let repo = crate::repo::open(dir)?;
+        Checkpoints::open_with(dir, &OpenOptions::default())
+    }
+
+    /// [`open`](Self::open), choosing how a plain directory's store is found or made.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let tmp = tempfile::tempdir()?;
+    /// # let dir = tmp.path().join("notes");
+    /// # std::fs::create_dir(&dir)?;
+    /// use git_checkpoint::{Checkpoints, Control, OpenOptions, SaveOptions};
+    ///
+    /// std::fs::write(dir.join("draft.md"), "first draft\n")?;
+    /// let mut options = OpenOptions::default();
+    /// options.store = Some(tmp.path().join("store"));
+    /// let checkpoints = Checkpoints::open_with(&dir, &options)?;
+    /// assert_eq!(checkpoints.store(), Some(tmp.path().join("store").as_path()));
+    /// checkpoints.save(&SaveOptions::default(), &Control::default())?;
+    /// // Nothing was written into the directory.
+    /// assert_eq!(std::fs::read_dir(&dir)?.count(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn open_with(dir: &Path, options: &OpenOptions) -> Result<Checkpoints> {
+        let (repo, plain) = match &options.store {
+            Some(store) => {
+                let (repo, created) = open_store(dir, store, options)?;
+                (
+                    repo,
+                    Some(Plain {
+                        store: store.clone(),
+                        created,
+                    }),
+                )
+            }
+            None => match crate::repo::open(dir) {
+                Ok(repo) => (repo, None),
+                Err(Error::NotARepository(_)) => {
+                    let canonical = crate::plain::canonical(dir)?;
+                    let root = crate::plain::stores_root()?;
+                    let (store, directory) =
+                        crate::plain::find(&root, &canonical).unwrap_or_else(|| {
+                            (
+                                crate::plain::store_path(&root, &canonical),
+                                canonical.clone(),
+                            )
+                        });
+                    let (repo, created) = open_store(&directory, &store, options)?;
+                    (repo, Some(Plain { store, created }))
+                }
+                Err(err) => return Err(err),
+            },
+        };
         let worktree = crate::repo::worktree_name(&repo)?;
         let settings = Settings::load(&repo);
         Ok(Checkpoints {
@@ -313,7 +472,66 @@ impl Checkpoints {
             worktree,
             settings,
             observer: None,
+            plain,
+            options: options.clone(),
         })
+    }
+
+    /// A plain directory's private store (a git directory whose working tree is the
+    /// directory); `None` in a git repository.
+    pub fn store(&self) -> Option<&Path> {
+        self.plain.as_ref().map(|p| p.store.as_path())
+    }
+
+    /// Whether opening made the private store just now (the first save of a plain directory).
+    pub fn store_created(&self) -> bool {
+        self.plain.as_ref().is_some_and(|p| p.created)
+    }
+
+    /// The private stores of plain directories (under
+    /// `${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores`), sorted by path.
+    pub fn stores() -> Result<Vec<StoreInfo>> {
+        let root = crate::plain::stores_root()?;
+        let mut out = Vec::new();
+        for listed in crate::plain::list(&root)? {
+            let exists = listed.directory.as_ref().is_some_and(|d| d.is_dir());
+            let in_repository = exists
+                && listed
+                    .directory
+                    .as_ref()
+                    .is_some_and(|d| crate::repo::open(d).is_ok());
+            let checkpoints = gix::open(&listed.store)
+                .ok()
+                .and_then(|repo| naming::load_all(&repo).ok())
+                .map_or(0, |all| all.len());
+            out.push(StoreInfo {
+                size: crate::plain::size_on_disk(&listed.store),
+                store: listed.store,
+                directory: listed.directory,
+                exists,
+                in_repository,
+                checkpoints,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Remove the private stores whose directory is gone (or unrecorded), with their
+    /// checkpoints; `dry_run` only says which. Returns them.
+    pub fn prune_stores(dry_run: bool) -> Result<Vec<StoreInfo>> {
+        let gone: Vec<StoreInfo> = Checkpoints::stores()?
+            .into_iter()
+            .filter(|s| !s.exists)
+            .collect();
+        if !dry_run {
+            for store in &gone {
+                std::fs::remove_dir_all(&store.store).map_err(|source| Error::Io {
+                    context: format!("cannot remove the store `{}`", store.store.display()),
+                    source,
+                })?;
+            }
+        }
+        Ok(gone)
     }
 
     /// Report every [`CheckpointEvent`] to `observer`.
@@ -330,14 +548,30 @@ impl Checkpoints {
             .unwrap_or_else(|| self.repo.git_dir())
             .to_owned();
         let observer = self.observer.take();
-        *self = Checkpoints::open(&dir)?;
+        let mut options = self.options.clone();
+        if let Some(plain) = &self.plain {
+            options.store = Some(plain.store.clone());
+        }
+        *self = Checkpoints::open_with(&dir, &options)?;
         self.observer = observer;
         Ok(())
     }
 
-    /// The top of the working tree.
+    /// The top of the working tree; `None` in a bare repository.
     pub fn workdir(&self) -> Option<&Path> {
         self.repo.workdir()
+    }
+
+    /// Whether the repository is bare: its checkpoints can be listed, shown, compared with
+    /// each other, pushed and fetched, but nothing can be saved or restored there.
+    pub fn is_bare(&self) -> bool {
+        self.repo.workdir().is_none()
+    }
+
+    /// The top of the working tree, or [`Error::NoWorkingTree`] saying what there is none to
+    /// do (`save`, `restore`, `compare with`).
+    fn need_working_tree(&self, to: &'static str) -> Result<&Path> {
+        self.repo.workdir().ok_or(Error::NoWorkingTree(to))
     }
 
     /// The linked worktree's name; `None` for the main worktree.
@@ -367,6 +601,13 @@ impl Checkpoints {
     /// whether the notes ref is damaged.
     pub fn load(&self) -> Result<Loaded> {
         naming::load_all_reporting(&self.repo)
+    }
+
+    /// A token that changes whenever a checkpoint is saved, dropped, pruned, pinned or unpinned,
+    /// by this process or any other: cheap (it reads refs, not notes), for watching the
+    /// checkpoints without loading them all (`serve`'s live updates).
+    pub fn revision(&self) -> Result<u64> {
+        store::revision(&self.repo)
     }
 
     /// The checkpoint `spec` names among `loaded` (see the naming rules in
@@ -421,11 +662,12 @@ impl Checkpoints {
         keep: &[&str],
         ctl: &Control<'_>,
     ) -> Result<SaveOutcome> {
+        self.need_working_tree("save")?;
         record::validate(options)?;
-        let max_file_size = self.settings.max_file_size()?;
+        let scope = self.scope()?;
         let interrupted_restore =
-            crate::recovery::complete_interrupted(&self.repo, self.worktree(), max_file_size, ctl)?;
-        let captured = self.capture(max_file_size, ctl)?;
+            crate::recovery::complete_interrupted(&self.repo, self.worktree(), &scope, ctl)?;
+        let captured = self.capture(&scope, ctl)?;
         let saved = record::record(&self.repo, &captured, options)?;
         // The checkpoint made or found holds exactly the snapshot's tree, so every object the
         // stat cache names.
@@ -447,8 +689,30 @@ impl Checkpoints {
         })
     }
 
-    fn capture(&self, max_file_size: u64, ctl: &Control<'_>) -> Result<Captured> {
-        capture::capture(&self.repo, self.worktree(), max_file_size, true, ctl)
+    fn capture(&self, scope: &Capture, ctl: &Control<'_>) -> Result<Captured> {
+        capture::capture(&self.repo, self.worktree(), scope, true, ctl)
+    }
+
+    /// What a snapshot holds here: the size guard, `checkpoint.exclude` and
+    /// `checkpoint.include`, and in a plain directory the default excludes.
+    fn scope(&self) -> Result<Capture> {
+        let mut scope = self.settings.capture(self.plain.is_some())?;
+        // A store inside its own directory (a forced home directory's) is never captured.
+        if let (Some(plain), Some(workdir)) = (&self.plain, self.repo.workdir()) {
+            let stores_root = crate::plain::stores_root().ok();
+            for dir in [Some(plain.store.as_path()), stores_root.as_deref()]
+                .into_iter()
+                .flatten()
+            {
+                let dir = crate::plain::canonical(dir).unwrap_or_else(|_| dir.to_owned());
+                if let Ok(rela) = dir.strip_prefix(workdir)
+                    && let Some(rela) = rela.to_str().filter(|r| !r.is_empty())
+                {
+                    scope.exclude.push(format!("/{}/", rela.replace('\\', "/")));
+                }
+            }
+        }
+        Ok(scope)
     }
 
     /// After a new checkpoint: the configured retention (`checkpoint.autoPrune`), never
@@ -492,6 +756,10 @@ impl Checkpoints {
         let memory = self.repo.clone().with_object_memory();
         let old = self.tree_of(&memory, from, ctl)?;
         let new = self.tree_of(&memory, to, ctl)?;
+        let on_disk = matches!(from, Side::WorkingTree) || matches!(to, Side::WorkingTree);
+        self.every_path_matches(&memory, paths, &[old, new], on_disk, || {
+            format!("{} or {}", describe(from), describe(to))
+        })?;
         let mut changes = treediff::changes(&memory, old, new)?;
         if !paths.is_empty() {
             changes.retain(|c| {
@@ -507,6 +775,19 @@ impl Checkpoints {
         })
     }
 
+    /// The working tree captured once, into memory (nothing is written to the repository),
+    /// to compare many checkpoints with: cheaper than [`diff`](Self::diff) against
+    /// [`Side::WorkingTree`] for each.
+    pub fn working_tree(&self, ctl: &Control<'_>) -> Result<WorkingTree> {
+        self.need_working_tree("compare with")?;
+        let repo = self.repo.clone().with_object_memory();
+        let scope = self.scope()?;
+        let tree = capture::capture(&repo, self.worktree(), &scope, false, ctl)?
+            .snap
+            .tree;
+        Ok(WorkingTree { repo, tree })
+    }
+
     fn tree_of(
         &self,
         repo: &gix::Repository,
@@ -520,8 +801,9 @@ impl Checkpoints {
                 None => return Ok(None),
             },
             Side::WorkingTree => {
-                let max_file_size = self.settings.max_file_size()?;
-                capture::capture(repo, self.worktree(), max_file_size, false, ctl)?
+                self.need_working_tree("compare with")?;
+                let scope = self.scope()?;
+                capture::capture(repo, self.worktree(), &scope, false, ctl)?
                     .snap
                     .tree
             }
@@ -533,6 +815,43 @@ impl Checkpoints {
         Quoting {
             non_ascii: self.settings.quote_path,
         }
+    }
+
+    /// A path of `paths` that matches nothing in any of `trees` is an error naming it (git's
+    /// "pathspec … did not match"): a typo must not pass for "nothing to do". `on_disk`: one
+    /// side is the working tree, so say when the path exists there but checkpoints leave it
+    /// out. `searched` says where the path was looked for.
+    fn every_path_matches(
+        &self,
+        repo: &gix::Repository,
+        paths: &[BString],
+        trees: &[Option<gix::ObjectId>],
+        on_disk: bool,
+        searched: impl FnOnce() -> String,
+    ) -> Result<()> {
+        for path in paths {
+            let mut found = false;
+            for tree in trees {
+                if treediff::has_path(repo, *tree, path.as_ref())? {
+                    found = true;
+                    break;
+                }
+            }
+            if found {
+                continue;
+            }
+            let left_out = on_disk
+                && self.repo.workdir().is_some_and(|workdir| {
+                    crate::snapshot::worktree_path(workdir, path.as_ref())
+                        .is_ok_and(|p| p.symlink_metadata().is_ok())
+                });
+            return Err(Error::PathMatchesNothing {
+                path: path.to_string(),
+                searched: searched(),
+                left_out,
+            });
+        }
+        Ok(())
     }
 
     /// Rename detection as git does it: `-M` (`flag`), `--no-renames` (`off`), else
@@ -746,25 +1065,26 @@ impl Checkpoints {
         ctl: &Control<'_>,
         choose: impl FnOnce(&gix::Repository, &Captured) -> Result<(Checkpoint, Safety)>,
     ) -> Result<Restored> {
+        self.need_working_tree("restore")?;
         restore::refuse_in_progress(&self.repo, options.force)?;
-        let max_file_size = self.settings.max_file_size()?;
+        let scope = self.scope()?;
         if options.dry_run {
             // A dry run writes no object: the snapshot of the working tree stays in memory.
             let memory = self.repo.clone().with_object_memory();
-            let captured = capture::capture(&memory, self.worktree(), max_file_size, false, ctl)?;
+            let captured = capture::capture(&memory, self.worktree(), &scope, false, ctl)?;
             let (target, safety) = choose(&memory, &captured)?;
-            return restore::run(&memory, &captured, &target, options, None, safety, ctl);
+            self.restored_paths_match(&memory, &captured, &target, options)?;
+            let mut restored =
+                restore::run(&memory, &captured, &target, options, None, safety, ctl)?;
+            restored.index_mismatch = index_mismatch(&memory, &captured, options, &restored);
+            return Ok(restored);
         }
         let mut guard = Guard::acquire(&self.repo)?;
-        let interrupted = crate::recovery::complete_locked(
-            &self.repo,
-            self.worktree(),
-            max_file_size,
-            &mut guard,
-            ctl,
-        )?;
-        let captured = self.capture(max_file_size, ctl)?;
+        let interrupted =
+            crate::recovery::complete_locked(&self.repo, self.worktree(), &scope, &mut guard, ctl)?;
+        let captured = self.capture(&scope, ctl)?;
         let (target, safety) = choose(&self.repo, &captured)?;
+        self.restored_paths_match(&self.repo, &captured, &target, options)?;
         let mut restored = restore::run(
             &self.repo,
             &captured,
@@ -775,6 +1095,7 @@ impl Checkpoints {
             ctl,
         )?;
         drop(guard);
+        restored.index_mismatch = index_mismatch(&self.repo, &captured, options, &restored);
         restored.interrupted = interrupted;
         if let Some(Saved::Created(safety)) = &restored.safety {
             self.emit(CheckpointEvent::Saved(Box::new(safety.clone())));
@@ -787,6 +1108,28 @@ impl Checkpoints {
             });
         }
         Ok(restored)
+    }
+
+    /// Before a restore of some paths changes anything: each must match something in the
+    /// target or in the working tree now.
+    fn restored_paths_match(
+        &self,
+        repo: &gix::Repository,
+        captured: &Captured,
+        target: &Checkpoint,
+        options: &RestoreOptions,
+    ) -> Result<()> {
+        if options.paths.is_empty() {
+            return Ok(());
+        }
+        let target_tree = store::commit_tree(repo, target.commit)?;
+        self.every_path_matches(
+            repo,
+            &options.paths,
+            &[Some(target_tree), Some(captured.snap.tree)],
+            true,
+            || format!("checkpoint {} or the working tree", target.id),
+        )
     }
 
     // --- Retention ----------------------------------------------------------------------
@@ -876,6 +1219,17 @@ impl Checkpoints {
         sharing::remote_or_default(&self.repo, remote)
     }
 
+    /// What `push` sends when no checkpoint is named: this repository's own checkpoints (of
+    /// every worktree), newest first, without the fetched ones (someone else's) and without
+    /// the `pre-restore` safety snapshots (this worktree's private undo history, which would
+    /// show a colleague your state before each restore).
+    pub fn to_push<'a>(&self, loaded: &'a Loaded) -> impl Iterator<Item = &'a Checkpoint> + 'a {
+        loaded
+            .checkpoints
+            .iter()
+            .filter(|c| c.meta.fetched.is_none() && c.meta.kind != format::KIND_PRE_RESTORE)
+    }
+
     /// For each of `checkpoints`, the files it holds that its `HEAD` commit does not: what a
     /// push sends that the branch does not.
     pub fn exposure(&self, checkpoints: &[Checkpoint]) -> Result<Vec<Exposure>> {
@@ -899,12 +1253,15 @@ impl Checkpoints {
     }
 
     /// Turn `paths`, given relative to `cwd`, into paths relative to the top of the working
-    /// tree. A path outside the working tree is an error.
+    /// tree. A path outside the working tree is an error. In a bare repository, which has no
+    /// working tree to be in, paths are taken as relative to the top of the tree.
     pub fn paths_from(&self, cwd: &Path, paths: &[std::path::PathBuf]) -> Result<Vec<BString>> {
+        let Some(workdir) = self.repo.workdir() else {
+            return paths.iter().map(|p| from_top(p)).collect();
+        };
         if paths.is_empty() {
             return Ok(Vec::new());
         }
-        let workdir = self.repo.workdir().ok_or(Error::BareRepository)?;
         let workdir = workdir
             .canonicalize()
             .unwrap_or_else(|_| workdir.to_owned());
@@ -916,11 +1273,100 @@ impl Checkpoints {
                 let rela = joined.strip_prefix(&workdir).map_err(|_| {
                     Error::InvalidInput(format!("`{}` is outside the working tree", p.display()))
                 })?;
-                let rela = gix::path::into_bstr(rela)
-                    .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", p.display())))?;
-                Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
+                git_path(rela, p)
             })
             .collect()
+    }
+}
+
+/// Open (or make, as `options` allow) the store `store` of the plain directory `dir`: a store
+/// that exists keeps the directory it records, which must be `dir` or above it. Returns the
+/// repository, its working tree that directory, and whether the store was made now.
+fn open_store(dir: &Path, store: &Path, options: &OpenOptions) -> Result<(gix::Repository, bool)> {
+    let canonical = crate::plain::canonical(dir)?;
+    let mut created = false;
+    let directory = if crate::plain::is_store(store) {
+        let recorded = crate::plain::recorded_directory(store)
+            .and_then(|d| d.canonicalize().ok())
+            .ok_or_else(|| {
+                Error::InvalidInput(format!(
+                    "the store `{}` records no directory that exists (checkpoint.directory)",
+                    store.display()
+                ))
+            })?;
+        if !canonical.starts_with(&recorded) {
+            return Err(Error::InvalidInput(format!(
+                "the store `{}` keeps the checkpoints of `{}`, not of `{}`",
+                store.display(),
+                recorded.display(),
+                canonical.display()
+            )));
+        }
+        recorded
+    } else {
+        if !options.create {
+            return Err(Error::NoStore(canonical));
+        }
+        if !options.force {
+            crate::plain::refuse(&canonical)?;
+        }
+        crate::plain::create(store, &canonical)?;
+        created = true;
+        canonical
+    };
+    let repo = crate::plain::open(store, &directory)?;
+    Ok((crate::repo::configure(repo)?, created))
+}
+
+/// `path`, relative to the top of a tree, in git's form (`.` and `..` resolved); one that is
+/// absolute or climbs above the top is an error.
+fn from_top(path: &Path) -> Result<BString> {
+    use std::path::Component;
+    let mut rela = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => rela.push(part),
+            Component::CurDir => {}
+            Component::ParentDir if rela.pop() => {}
+            _ => {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` is not a path inside the repository (in a bare repository, paths are relative to the top of the tree)",
+                    path.display()
+                )));
+            }
+        }
+    }
+    git_path(&rela, path)
+}
+
+/// A relative path in git's form: `/`-separated bytes.
+fn git_path(rela: &Path, given: &Path) -> Result<BString> {
+    let rela = gix::path::into_bstr(rela)
+        .map_err(|e| Error::InvalidInput(format!("`{}`: {e}", given.display())))?;
+    Ok(gix::path::to_unix_separators_on_windows(rela).into_owned())
+}
+
+/// After a restore that left the index alone (and `HEAD` where the checkpoint was taken): the
+/// files it changed whose index entry differs from the staged state the checkpoint recorded.
+/// Only a notice: when it cannot be worked out, the restore, done, is not failed for it.
+fn index_mismatch(
+    repo: &gix::Repository,
+    captured: &Captured,
+    options: &RestoreOptions,
+    restored: &Restored,
+) -> Vec<String> {
+    if options.staged || restored.head_moved.is_some() || restored.plan.is_empty() {
+        return Vec::new();
+    }
+    restore::index_mismatch(repo, captured, &restored.target, &restored.plan).unwrap_or_default()
+}
+
+/// How a side of a comparison is named in messages.
+fn describe(side: Side<'_>) -> String {
+    match side {
+        Side::Checkpoint(c) => format!("checkpoint {}", c.id),
+        Side::HeadOf(c) => format!("the commit checkpoint {} was taken on", c.id),
+        Side::WorkingTree => "the working tree".into(),
     }
 }
 

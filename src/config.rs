@@ -17,6 +17,35 @@ pub const DEFAULT_KEEP: usize = 50;
 /// Default for `checkpoint.maxFileSize`: 100 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 100 * 1024 * 1024;
 
+/// What a plain directory's checkpoints leave out unless `checkpoint.defaultExcludes` is false:
+/// dependency, virtual-environment, cache and build directories, which are large, rebuilt from
+/// the project's own files, and what a `.gitignore` would list in a repository.
+pub const DEFAULT_EXCLUDES: &[&str] = &[
+    "node_modules/",
+    ".venv/",
+    "venv/",
+    "__pycache__/",
+    ".tox/",
+    ".mypy_cache/",
+    ".pytest_cache/",
+    ".gradle/",
+    ".next/",
+    "target/",
+];
+
+/// What a snapshot holds beyond git's rules: the size guard, and the patterns (gitignore syntax)
+/// of `checkpoint.exclude` and `checkpoint.include`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Capture {
+    /// Untracked files larger than this many bytes are left out (`checkpoint.maxFileSize`).
+    pub max_file_size: u64,
+    /// Left out of every checkpoint, tracked or not (`checkpoint.exclude`, and in a plain
+    /// directory [`DEFAULT_EXCLUDES`]).
+    pub exclude: Vec<String>,
+    /// Captured even though git ignores them (`checkpoint.include`).
+    pub include: Vec<String>,
+}
+
 /// What `checkpoint.hookFailure` asks for when a hook's save fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum HookFailure {
@@ -74,6 +103,14 @@ pub struct Settings {
     pub diff_renames: bool,
     /// `core.quotePath` (default true): quote non-ASCII bytes in paths, as git does.
     pub quote_path: bool,
+    /// `checkpoint.exclude` (multi-valued, gitignore patterns): never captured, never touched
+    /// by restore.
+    pub exclude: Vec<String>,
+    /// `checkpoint.include` (multi-valued, gitignore patterns): ignored paths captured anyway.
+    pub include: Vec<String>,
+    /// `checkpoint.defaultExcludes` (default true): in a plain directory, leave out
+    /// [`DEFAULT_EXCLUDES`].
+    pub default_excludes: bool,
 }
 
 impl Settings {
@@ -99,6 +136,9 @@ impl Settings {
             hook_failure,
             diff_renames: boolean("diff.renames", true),
             quote_path: boolean("core.quotePath", true),
+            exclude: patterns(&config, "checkpoint.exclude"),
+            include: patterns(&config, "checkpoint.include"),
+            default_excludes: boolean("checkpoint.defaultExcludes", true),
         }
     }
 
@@ -111,6 +151,36 @@ impl Settings {
     pub fn max_file_size(&self) -> Result<u64, Error> {
         self.max_file_size.clone().map_err(|p| Error::from(&p))
     }
+}
+
+impl Settings {
+    /// What a snapshot holds: the size guard and the exclude and include patterns; `plain`: of
+    /// a plain directory, where [`DEFAULT_EXCLUDES`] apply unless turned off.
+    pub fn capture(&self, plain: bool) -> Result<Capture, Error> {
+        let mut exclude: Vec<String> = Vec::new();
+        if plain && self.default_excludes {
+            exclude.extend(DEFAULT_EXCLUDES.iter().map(|p| p.to_string()));
+        }
+        exclude.extend(self.exclude.iter().cloned());
+        Ok(Capture {
+            max_file_size: self.max_file_size()?,
+            exclude,
+            include: self.include.clone(),
+        })
+    }
+}
+
+/// Every value of a multi-valued key, in the order git reads them (global, then the
+/// repository's), without empty ones and comments.
+fn patterns(config: &gix::config::Snapshot<'_>, key: &str) -> Vec<String> {
+    config
+        .plumbing()
+        .strings(key)
+        .unwrap_or_default()
+        .iter()
+        .map(|v| v.to_str_lossy().trim().to_string())
+        .filter(|v| !v.is_empty() && !v.starts_with('#'))
+        .collect()
 }
 
 fn policy(config: &gix::config::Snapshot<'_>) -> Result<Policy, Problem> {

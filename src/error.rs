@@ -13,21 +13,60 @@ pub enum Error {
     /// No git repository at or above the directory.
     #[error("not a git repository (or any of the parent directories): {}", .0.display())]
     NotARepository(PathBuf),
+    /// A plain directory (in no git working tree) where nothing was saved yet: it has no
+    /// private store, and only a save makes one.
+    #[error("no checkpoints yet: `{}` is not in a git repository, and nothing was saved here", .0.display())]
+    NoStore(PathBuf),
+    /// A home directory itself or a file system root, where a first save would copy a whole
+    /// disk into a store: refused unless forced.
+    #[error("refusing to checkpoint `{}`: it is {why}, and a first save would copy all of it into a store", .dir.display())]
+    RefusedDirectory {
+        /// The directory.
+        dir: PathBuf,
+        /// What it is: "your home directory", "a file system root".
+        why: &'static str,
+    },
     /// The repository has no working tree.
     #[error("this is a bare repository: a checkpoint needs a working tree")]
     BareRepository,
+    /// The repository is bare, and the operation needs a working tree (saving, restoring,
+    /// comparing with the working tree). What only reads checkpoints works in a bare
+    /// repository.
+    #[error("this is a bare repository: there is no working tree to {0}")]
+    NoWorkingTree(&'static str),
     /// A repository feature this version cannot handle.
     #[error("{0}")]
     Unsupported(String),
     /// There are no checkpoints at all to name.
     #[error("there are no checkpoints yet")]
     NoCheckpoints,
+    /// `@`, `@{N}` (or a comparison with the newest) in a worktree that has taken no
+    /// checkpoint, while there are others: of other worktrees, or fetched. The number of those.
+    #[error(
+        "this worktree has no checkpoints of its own yet (`@` counts only those; there {})",
+        others(*.0)
+    )]
+    NoOwnCheckpoints(usize),
     /// The operation was cancelled through its [`Control`](crate::Control).
     #[error("cancelled")]
     Cancelled,
     /// A name on the command line matched no checkpoint.
     #[error("no checkpoint named `{0}`")]
     UnknownCheckpoint(String),
+    /// A path given to limit a restore or a comparison matches nothing on either side: no file
+    /// at it or below it (as git says of a pathspec that matches nothing). Nothing was changed.
+    #[error("{}", unmatched_path(.path, .searched, *.left_out))]
+    PathMatchesNothing {
+        /// The path, relative to the top of the working tree.
+        path: String,
+        /// Where it was looked for, e.g. "checkpoint 20261122-143022-481a2b or the working
+        /// tree".
+        searched: String,
+        /// Whether something exists at that path in the working tree that checkpoints leave
+        /// out (an ignored file, one larger than `checkpoint.maxFileSize`, the inside of a
+        /// nested repository): restore never touches it, and comparisons do not see it.
+        left_out: bool,
+    },
     /// A name on the command line matched several checkpoints.
     #[error("`{name}` is ambiguous: it could be {}", list_some(.candidates))]
     AmbiguousCheckpoint {
@@ -190,6 +229,24 @@ fn in_the_way(ignored: &[String], too_large: &[String], no_save: bool) -> String
     if no_save {
         text.push_str(
             "; with --no-save there is no pre-restore checkpoint to keep their content, so restore never replaces them, not even with --force",
+        );
+    }
+    text
+}
+
+fn others(n: usize) -> String {
+    if n == 1 {
+        "is 1 of another worktree or fetched".into()
+    } else {
+        format!("are {n} of other worktrees or fetched")
+    }
+}
+
+fn unmatched_path(path: &str, searched: &str, left_out: bool) -> String {
+    let mut text = format!("pathspec `{path}` did not match any file in {searched}");
+    if left_out {
+        text.push_str(
+            "; it exists in the working tree, but checkpoints leave it out (it is ignored, larger than checkpoint.maxFileSize, or inside a nested repository)",
         );
     }
     text

@@ -172,6 +172,10 @@ pub struct Metadata {
     /// original shape; older versions keep the field as an unknown one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// The coding agent whose hook made the checkpoint (`claude-code`, `gemini`, `codex`,
+    /// `cursor`, `copilot`, `cline`, `opencode`). Left out when there is none, like `session`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
     /// Where a checkpoint brought by `fetch` came from; `None` for checkpoints made here. A
     /// local fact: `push` never sends it. Fetched checkpoints are not counted by `@`, `@{N}` and
     /// `undo`, and are not pruned by a `keep` limit.
@@ -402,6 +406,16 @@ pub fn validate_name(name: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Checks an agent's name: a short lowercase word, like a kind.
+pub fn validate_agent(agent: &str) -> Result<(), String> {
+    validate_kind(agent).map_err(|_| {
+        format!(
+            "invalid agent `{}`: use a short lowercase word such as `claude-code`",
+            agent.escape_debug()
+        )
+    })
 }
 
 /// Checks a session id: 1 to 200 bytes, no control characters or white space (agents use

@@ -268,6 +268,10 @@ fn name_resolution_never_panics_and_keeps_its_rules() {
                 }
             }
             Err(Error::InvalidInput(_)) => assert!(spec.starts_with("@{"), "{spec:?}"),
+            Err(Error::NoOwnCheckpoints(_) | Error::NoCheckpoints) => {
+                assert!(is_position, "{spec:?}");
+                assert!(!all.iter().any(|a| a.is_own(wt)), "{spec:?}");
+            }
             Err(other) => unreachable!("{spec:?}: unexpected {other}"),
         }
         let _ = crate::format::validate_name(&spec);

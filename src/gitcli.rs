@@ -53,20 +53,15 @@ pub fn maybe_gc_in_background(repo: &gix::Repository) {
     if !gc_looks_needed(repo) {
         return;
     }
-    let Some(workdir) = repo.workdir() else {
-        return;
-    };
-    spawn_gc(workdir);
-}
-
-fn spawn_gc(workdir: &Path) {
-    let _ = Command::new("git")
-        .args(["gc", "--auto", "--quiet"])
-        .current_dir(workdir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
+    if let Ok(mut cmd) = git(repo) {
+        // A plain directory's store names its working tree in its config; `--git-dir` finds
+        // it from anywhere.
+        let _ = cmd
+            .args(["gc", "--auto", "--quiet"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+    }
 }
 
 /// Variables that would point a git process at another repository, index or object store than
@@ -80,9 +75,10 @@ const REDIRECTING_VARS: &[&str] = &[
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
 ];
 
-/// A `git` command for the repository `repo`, run in its working tree's top directory.
+/// A `git` command for the repository `repo`, run in its working tree's top directory (in its
+/// git directory when it is bare).
 fn git(repo: &gix::Repository) -> Result<Command> {
-    let workdir = repo.workdir().ok_or(Error::BareRepository)?;
+    let workdir = repo.workdir().unwrap_or_else(|| repo.git_dir());
     let absolute = |path: &Path| {
         std::path::absolute(path).map_err(|source| Error::Io {
             context: format!("cannot resolve `{}`", path.display()),

@@ -15,9 +15,12 @@ const LAYERS: &[(&str, u8)] = &[
     // Opening the repository; the one module that runs `git`.
     ("repo", 2),
     ("gitcli", 2),
+    // Plain directories: their private stores.
+    ("plain", 2),
     // Capture: the working tree as objects, and trees compared path by path (recording a
     // checkpoint counts what it changed).
     ("statcache", 3),
+    ("select", 3),
     ("snapshot", 3),
     ("treediff", 3),
     ("capture", 3),
@@ -44,12 +47,19 @@ const LAYERS: &[(&str, u8)] = &[
     ("disk", 9),
     // Sharing through a remote.
     ("sharing", 10),
-    // Agents' hook formats.
-    ("hooks", 11),
+    // Agents' hook formats and configuration files.
+    ("hooks/mod", 11),
+    ("hooks/input", 11),
+    ("hooks/install", 11),
+    ("hooks/mcp", 11),
     // The façade.
     ("checkpoints", 12),
     ("lib", 13),
 ];
+
+/// The binary's front ends, beside `main` (a file or a directory under `src/`): they use the
+/// library through its public face and are no layer of it.
+const FRONT_ENDS: &[&str] = &["cli", "mcp", "serve"];
 
 /// The library's source files, by module name, without their tests and comments.
 fn sources() -> BTreeMap<String, String> {
@@ -63,7 +73,10 @@ fn sources() -> BTreeMap<String, String> {
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "cli") {
+                if path
+                    .file_name()
+                    .is_some_and(|n| !FRONT_ENDS.iter().any(|f| n == *f))
+                {
                     dirs.push(path);
                 }
                 continue;
@@ -74,6 +87,7 @@ fn sources() -> BTreeMap<String, String> {
             let name = rel.with_extension("").to_string_lossy().replace('\\', "/");
             if path.extension().is_none_or(|e| e != "rs")
                 || name == "main"
+                || FRONT_ENDS.contains(&name.as_str())
                 || name.ends_with("_tests")
             {
                 continue;
@@ -179,4 +193,59 @@ fn the_checker_sees_an_upward_import() {
     assert!(used.contains("restore/mod"));
     let used = imports("restore/mod", "use crate::restore::plan;", &known);
     assert!(used.is_empty(), "a module's own path is not an import");
+}
+
+/// The Rust files below `src/<dir>`, by path relative to `src/`, without comments.
+fn front_end_sources(dir: &str) -> BTreeMap<String, String> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    let file = src.join(format!("{dir}.rs"));
+    if let Ok(text) = std::fs::read_to_string(&file) {
+        let code: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect();
+        out.insert(format!("{dir}.rs"), code.join("\n"));
+    }
+    let mut dirs = vec![src.join(dir)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                let code: Vec<&str> = text
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .collect();
+                let rel = path.strip_prefix(&src).unwrap_or(&path);
+                out.insert(rel.to_string_lossy().replace('\\', "/"), code.join("\n"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn front_ends_never_import_one_another() {
+    let mut problems = Vec::new();
+    for own in FRONT_ENDS {
+        let sources = front_end_sources(own);
+        assert!(!sources.is_empty(), "no sources under src/{own}");
+        for (path, text) in &sources {
+            for other in FRONT_ENDS.iter().filter(|f| *f != own) {
+                let import = format!("crate::{other}");
+                // The CLI's `serve` and `mcp` verbs only parse their arguments and start the
+                // server.
+                let allowed = *own == "cli"
+                    && ((*other == "serve" && path == "cli/serve.rs")
+                        || (*other == "mcp" && path == "cli/mcp.rs"));
+                if text.contains(&import) && !allowed {
+                    problems.push(format!("{path} uses {import}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
 }

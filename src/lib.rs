@@ -62,12 +62,14 @@ mod journal;
 mod layering_tests;
 mod naming;
 mod patch;
+mod plain;
 mod record;
 mod recovery;
 mod repo;
 mod restore;
 mod retention;
 mod revert;
+mod select;
 mod sharing;
 mod snapshot;
 mod statcache;
@@ -75,10 +77,12 @@ mod store;
 mod treediff;
 
 pub use checkpoints::{
-    CheckpointEvent, Checkpoints, Diff, Dropped, Observer, PruneOptions, RevertOptions, Reverted,
-    SaveOutcome, Side, is_at_or_below,
+    CheckpointEvent, Checkpoints, Diff, Dropped, Observer, OpenOptions, PruneOptions,
+    RevertOptions, Reverted, SaveOutcome, Side, StoreInfo, WorkingTree, is_at_or_below,
 };
-pub use config::{HookFailure, Policy, Problem, Settings, parse_duration, parse_size};
+pub use config::{
+    Capture, DEFAULT_EXCLUDES, HookFailure, Policy, Problem, Settings, parse_duration, parse_size,
+};
 pub use control::{Control, Progress};
 pub use diff::{DiffOptions, FileDiff, Hunk, Line, Status};
 pub use disk::{Added, Amount, Usage};

@@ -99,11 +99,16 @@ pub fn resolve<'a>(
                 "`{spec}` is not a position: use `@`, `latest` or `@{{N}}` with N a number"
             ))
         })?;
-        return all
-            .iter()
-            .filter(|c| c.is_own(worktree))
-            .nth(n)
-            .ok_or_else(unknown);
+        let mut own = all.iter().filter(|c| c.is_own(worktree)).peekable();
+        if own.peek().is_none() {
+            // Not "no checkpoint named `@`": there is none of this worktree's to count.
+            return Err(if all.is_empty() {
+                Error::NoCheckpoints
+            } else {
+                Error::NoOwnCheckpoints(all.len())
+            });
+        }
+        return own.nth(n).ok_or_else(unknown);
     }
     // 2b. The first checkpoint of a session.
     if let Some(session_spec) = spec.strip_prefix(SESSION_PREFIX) {
@@ -227,6 +232,7 @@ pub(crate) mod tests {
                 head: Default::default(),
                 worktree: worktree.map(Into::into),
                 session: session.map(Into::into),
+                agent: None,
                 fetched: None,
                 operation: None,
                 index: Default::default(),

@@ -28,10 +28,46 @@ pub struct SaveOptions {
     /// On a safety checkpoint: the operation it is taken before (see [`format::Operation`]).
     /// The library sets it on the safety checkpoints it takes; a save leaves it `None`.
     pub operation: Option<format::Operation>,
+    /// The message only describes the save (a hook's `before Edit`, `exec`'s `before: CMD`, a
+    /// safety checkpoint's `before restoring …`) rather than being one the user gave: it does
+    /// not, by itself, make a save of an unchanged working tree record a new checkpoint (see
+    /// [`SaveOptions::records_unchanged`]).
+    pub generated_message: bool,
     /// The agent session this checkpoint belongs to. A save with a session is deduplicated
     /// only against a checkpoint of the same session, so that every session has a first
     /// checkpoint of its own, taken before it changed anything.
     pub session: Option<String>,
+    /// The coding agent whose hook asks for this save (`claude-code`, `gemini`, …), recorded
+    /// in the note's `agent` field.
+    pub agent: Option<String>,
+}
+
+impl SaveOptions {
+    /// Whether this save makes a new checkpoint even when the working tree, `HEAD` and the
+    /// staged state are the same as at this worktree's newest checkpoint: with `allow_empty`,
+    /// and whenever it carries something the user asked to record — a name, a pin, or a
+    /// message of their own. Reporting the older checkpoint instead would drop it (a name that
+    /// then finds nothing, a pin on another checkpoint).
+    ///
+    /// ```
+    /// use git_checkpoint::SaveOptions;
+    ///
+    /// assert!(!SaveOptions::default().records_unchanged());
+    /// let named = SaveOptions { name: Some("before-refactor".into()), ..Default::default() };
+    /// assert!(named.records_unchanged());
+    /// let described = SaveOptions {
+    ///     message: Some("before Edit src/lib.rs".into()),
+    ///     generated_message: true,
+    ///     ..Default::default()
+    /// };
+    /// assert!(!described.records_unchanged());
+    /// ```
+    pub fn records_unchanged(&self) -> bool {
+        self.allow_empty
+            || self.name.is_some()
+            || self.pin
+            || (self.message.is_some() && !self.generated_message)
+    }
 }
 
 /// What `save` did.
@@ -62,6 +98,9 @@ pub fn validate(options: &SaveOptions) -> Result<()> {
     if let Some(session) = &options.session {
         format::validate_session(session).map_err(Error::InvalidInput)?;
     }
+    if let Some(agent) = &options.agent {
+        format::validate_agent(agent).map_err(Error::InvalidInput)?;
+    }
     Ok(())
 }
 
@@ -77,7 +116,7 @@ pub struct Housekeeping {
 }
 
 /// Make a checkpoint of `captured` (or report the newest one when nothing changed, unless
-/// `options.allow_empty`).
+/// [`SaveOptions::records_unchanged`]).
 pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions) -> Result<Saved> {
     let kind = options.kind.as_deref().unwrap_or(format::DEFAULT_KIND);
     let Captured {
@@ -91,7 +130,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
     let (head_commit, head_tree, index_state) = (*head_commit, *head_tree, *index_state);
     let existing = store::refs(repo)?;
     // A safety checkpoint that records an operation is always a new one: undo and redo read it.
-    if !options.allow_empty
+    if !options.records_unchanged()
         && options.operation.is_none()
         && let Some(same) = unchanged_since(
             repo,
@@ -173,6 +212,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             },
             worktree: worktree.clone(),
             session: options.session.clone(),
+            agent: options.agent.clone(),
             fetched: None,
             operation: options.operation.clone(),
             index: index_state,

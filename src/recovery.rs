@@ -4,6 +4,7 @@
 use gix::ObjectId;
 
 use crate::capture::{self, Captured};
+use crate::config::Capture;
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::format;
@@ -26,11 +27,11 @@ use crate::store;
 pub(crate) fn complete_interrupted(
     repo: &gix::Repository,
     worktree: Option<&str>,
-    max_file_size: u64,
+    capture: &Capture,
     ctl: &Control<'_>,
 ) -> Result<Option<Completed>> {
     match Guard::try_existing(repo) {
-        Some(mut guard) => complete_locked(repo, worktree, max_file_size, &mut guard, ctl),
+        Some(mut guard) => complete_locked(repo, worktree, capture, &mut guard, ctl),
         None => Ok(None),
     }
 }
@@ -39,14 +40,14 @@ pub(crate) fn complete_interrupted(
 pub(crate) fn complete_locked(
     repo: &gix::Repository,
     worktree: Option<&str>,
-    max_file_size: u64,
+    capture: &Capture,
     guard: &mut Guard,
     ctl: &Control<'_>,
 ) -> Result<Option<Completed>> {
     let Some(entry) = guard.read()? else {
         return Ok(None);
     };
-    let captured = capture::capture(repo, worktree, max_file_size, true, ctl)?;
+    let captured = capture::capture(repo, worktree, capture, true, ctl)?;
     let partial = record::record(
         repo,
         &captured,
@@ -55,6 +56,7 @@ pub(crate) fn complete_locked(
                 "before completing the interrupted restore of {}",
                 entry.target
             )),
+            generated_message: true,
             kind: Some(format::KIND_PRE_RESTORE.into()),
             ..SaveOptions::default()
         },

@@ -14,8 +14,9 @@ pub const FALLBACK_NAME: &str = "git-checkpoint";
 pub const FALLBACK_EMAIL: &str = "git-checkpoint@localhost";
 
 /// Discover the repository containing `dir` (honouring `GIT_DIR` and friends, like git), and
-/// check that git-checkpoint can work in it: a working tree is required and the reftable ref
-/// backend is refused.
+/// check that git-checkpoint can work in it: the reftable ref backend is refused. A bare
+/// repository is opened (its checkpoints can be read, pushed and fetched); what needs a working
+/// tree refuses later, with [`Error::NoWorkingTree`].
 ///
 /// The returned repository writes no reflog for the refs git-checkpoint changes, reads the index
 /// without verifying its checksum (as git does), and has a fallback identity, so saving never
@@ -50,9 +51,6 @@ pub fn open(dir: &Path) -> Result<gix::Repository> {
         .map(|v| v.to_str_lossy().to_ascii_lowercase());
     if ref_storage.as_deref() == Some("reftable") || is_reftable(repo.common_dir()) {
         return Err(reftable_error());
-    }
-    if repo.workdir().is_none() {
-        return Err(Error::BareRepository);
     }
     configure(repo)
 }
@@ -101,7 +99,7 @@ fn find_git_dir(dir: &Path) -> Option<std::path::PathBuf> {
     None
 }
 
-fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
+pub(crate) fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
     let needs_committer = repo.committer().is_none();
     let needs_author = repo.author().is_none();
     let mut config = repo.config_snapshot_mut();

@@ -199,6 +199,7 @@ mod tests {
                 head: Default::default(),
                 worktree: None,
                 session: None,
+                agent: None,
                 fetched: None,
                 operation: None,
                 index: Default::default(),

@@ -11,28 +11,21 @@ use gix::objs::tree::{self, EntryKind};
 use gix::status::plumbing::index_as_worktree::{Change, EntryStatus};
 use gix::status::plumbing::index_as_worktree_with_renames::{Entry as StatusEntry, Recorder};
 
+use crate::config::Capture;
 use crate::control::Control;
 use crate::error::{Context, Error, Result};
 use crate::format::{SKIP_EMBEDDED_NO_COMMIT, SKIP_TOO_LARGE, Skipped};
+use crate::select::Rules;
 use crate::statcache::{self, Moment, PathMap, Stamp, StatCache};
 
 /// What to snapshot and how.
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
-    /// Untracked files larger than this many bytes are left out (`checkpoint.maxFileSize`).
-    pub max_file_size: u64,
+pub struct Options<'a> {
+    /// The size guard and the exclude and include patterns.
+    pub capture: &'a Capture,
     /// Use and update the private stat cache of untracked files (see [`crate::statcache`]).
     /// Off when objects are kept in memory only.
     pub stat_cache: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            max_file_size: 100 * 1024 * 1024,
-            stat_cache: true,
-        }
-    }
 }
 
 /// An entry of a snapshot: its mode and object.
@@ -271,13 +264,14 @@ impl gix::status::plumbing::index_as_worktree::traits::SubmoduleStatus for NoSub
 pub fn snapshot(
     repo: &gix::Repository,
     index: &gix::worktree::Index,
-    options: Options,
+    options: Options<'_>,
     ctl: &Control<'_>,
 ) -> Result<Snapshot> {
     let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
     let caps = repo
         .filesystem_options()
         .context(|| "cannot read core.fileMode / core.symlinks".into())?;
+    let rules = Rules::new(options.capture, caps.ignore_case);
     // Before anything is looked at: a file changed after this has a later stamp.
     let started = if options.stat_cache {
         statcache::moment(repo)
@@ -291,34 +285,23 @@ pub fn snapshot(
         .dirwalk_options()
         .context(|| "cannot configure the directory walk".into())?
         .emit_untracked(gix::dir::walk::EmissionMode::Matching)
-        .emit_ignored(None)
+        // With include patterns, ignored files and directories are listed (not entered) to
+        // look for what the patterns capture.
+        .emit_ignored(
+            rules
+                .includes_any()
+                .then_some(gix::dir::walk::EmissionMode::CollapseDirectory),
+        )
         .emit_pruned(false)
         .emit_empty_directories(false)
         .recurse_repositories(false);
     // The status has no progress of its own here: say what is going on when it takes long.
     ctl.during("checking the working tree", index.entries().len(), || {
-        repo.index_worktree_status(
-            index,
-            None::<&BStr>,
-            &mut recorder,
-            gix::status::plumbing::index_as_worktree::traits::FastEq,
-            NoSubmoduleStatus,
-            &mut gix::progress::Discard,
-            ctl.flag(),
-            gix::status::index_worktree::Options {
-                sorting: None,
-                dirwalk_options: Some(dirwalk),
-                rewrites: None,
-                thread_limit: None,
-            },
-        )
+        status(repo, &workdir, index, &rules, dirwalk, &mut recorder, ctl)
     })
     .map_err(|err| match ctl.check() {
         Err(cancelled) => cancelled,
-        Ok(()) => Error::Git {
-            context: "cannot compute the status of the working tree".into(),
-            source: Box::new(err),
-        },
+        Ok(()) => err,
     })?;
 
     let mut actions: HashMap<&BStr, Action> = HashMap::new();
@@ -341,13 +324,23 @@ pub fn snapshot(
                 };
                 actions.insert(rela_path, action);
             }
-            StatusEntry::DirectoryContents { entry, .. } => {
-                if entry.status == DirStatus::Untracked
-                    && let Some(kind) = entry.disk_kind
+            StatusEntry::DirectoryContents { entry, .. } => match (entry.status, entry.disk_kind) {
+                (DirStatus::Untracked, Some(kind)) => {
+                    untracked.push((entry.rela_path.clone(), kind));
+                }
+                // `checkpoint.include`: ignored, and captured anyway.
+                (DirStatus::Ignored(_), Some(DiskKind::Directory)) => {
+                    for path in rules.included_below(&workdir, entry.rela_path.as_bstr())? {
+                        untracked.push((path, DiskKind::File));
+                    }
+                }
+                (DirStatus::Ignored(_), Some(kind @ (DiskKind::File | DiskKind::Symlink)))
+                    if rules.included(entry.rela_path.as_bstr(), false) =>
                 {
                     untracked.push((entry.rela_path.clone(), kind));
                 }
-            }
+                _ => {}
+            },
             StatusEntry::Rewrite { .. } => {}
         }
     }
@@ -392,6 +385,13 @@ pub fn snapshot(
             continue;
         }
         let base = base_entry(entry);
+        if rules.excludes_any() && rules.excluded(path, false) {
+            // `checkpoint.exclude`: left out even when tracked.
+            if base.is_some() {
+                overrides.insert(path.to_owned(), None);
+            }
+            continue;
+        }
         let new = if entry.mode.is_submodule() {
             // A gitlink records the submodule's checked-out commit, whatever the stat says.
             match hasher.hash(path, Some(entry.mode))? {
@@ -465,7 +465,7 @@ pub fn snapshot(
                         });
                     }
                 };
-                if disk_kind == DiskKind::File && md.len() > options.max_file_size {
+                if md.is_file() && md.len() > options.capture.max_file_size {
                     if let Some(tally) = tally.as_mut() {
                         tally.count(path.as_bstr(), None);
                     }
@@ -616,6 +616,111 @@ pub fn snapshot(
         stamps: std::sync::Arc::new(stamps),
         cache: pending.map(std::sync::Arc::new),
     })
+}
+
+/// git's status of the working tree against `index` (as `Repository::index_worktree_status`
+/// computes it), with `rules`' exclude patterns overriding every other ignore rule in the
+/// directory walk, so that an excluded directory is not even entered.
+fn status<'index>(
+    repo: &gix::Repository,
+    workdir: &std::path::Path,
+    index: &'index gix::index::State,
+    rules: &Rules,
+    dirwalk: gix::dirwalk::Options,
+    recorder: &mut Recorder<'index, (), ()>,
+    ctl: &Control<'_>,
+) -> Result<()> {
+    use gix::worktree::stack::state::{attributes, ignore};
+    let git = |context: &'static str| {
+        move |err: Box<dyn std::error::Error + Send + Sync>| Error::Git {
+            context: context.into(),
+            source: err,
+        }
+    };
+    let stack = repo
+        .attributes(
+            index,
+            attributes::Source::WorktreeThenIdMapping,
+            ignore::Source::WorktreeThenIdMappingIfNotSkipped,
+            rules.walk_overrides(),
+        )
+        .map_err(|e| git("cannot read the ignore rules")(e.into()))?
+        .detach();
+    let pathspec = repo
+        .pathspec(
+            false,
+            None::<&BStr>,
+            true,
+            index,
+            attributes::Source::WorktreeThenIdMapping,
+        )
+        .map_err(|e| git("cannot set up the directory walk")(e.into()))?
+        .into_parts()
+        .0;
+    let cwd = repo.current_dir();
+    let git_dir_realpath =
+        gix::path::realpath_opts(repo.git_dir(), cwd, gix::path::realpath::MAX_SYMLINKS)
+            .map_err(|e| git("cannot resolve the git directory")(e.into()))?;
+    let fs = repo
+        .filesystem_options()
+        .map_err(|e| git("cannot read core.fileMode / core.symlinks")(e.into()))?;
+    let stat = repo
+        .stat_options()
+        .map_err(|e| git("cannot read the core.* stat settings")(e.into()))?;
+    let fscache = repo
+        .config_snapshot()
+        .boolean("core.fscache")
+        .unwrap_or(cfg!(windows));
+    let icase = fs.ignore_case.then(|| index.prepare_icase_backing());
+    let resource_cache = gix::diff::resource_cache(
+        repo,
+        gix::diff::blob::pipeline::Mode::ToGit,
+        stack,
+        gix::diff::blob::pipeline::WorktreeRoots {
+            old_root: None,
+            new_root: Some(workdir.to_owned()),
+        },
+    )
+    .map_err(|e| git("cannot set up the clean filters")(e.into()))?;
+    let objects = repo
+        .objects
+        .clone()
+        .into_arc()
+        .map_err(|e| git("cannot share the object database")(e.into()))?;
+    use gix::status::plumbing::index_as_worktree_with_renames as status;
+    gix::status::plumbing::index_as_worktree_with_renames(
+        index,
+        workdir,
+        recorder,
+        gix::status::plumbing::index_as_worktree::traits::FastEq,
+        NoSubmoduleStatus,
+        objects,
+        &mut gix::progress::Discard,
+        status::Context {
+            pathspec,
+            resource_cache,
+            should_interrupt: ctl.flag(),
+            dirwalk: status::DirwalkContext {
+                git_dir_realpath: git_dir_realpath.as_path(),
+                current_dir: cwd,
+                ignore_case_index_lookup: icase.as_ref(),
+            },
+        },
+        status::Options {
+            sorting: None,
+            tracked_file_modifications: gix::status::plumbing::index_as_worktree::Options {
+                fs,
+                thread_limit: None,
+                stat,
+                fscache,
+            },
+            fscache,
+            dirwalk: Some(dirwalk.into()),
+            rewrites: None,
+        },
+    )
+    .map_err(|e| git("cannot compute the status of the working tree")(e.into()))?;
+    Ok(())
 }
 
 /// A fingerprint of everything that changes how a file is hashed into a blob: the
@@ -1234,7 +1339,15 @@ mod tests {
         std::fs::write(root.join("racy"), "r\n")?;
         let repo = gix::open(root)?;
         let index = repo.index_or_empty()?;
-        let snap = snapshot(&repo, &index, Options::default(), &Control::default())?;
+        let capture = crate::config::Capture {
+            max_file_size: u64::MAX,
+            ..Default::default()
+        };
+        let options = Options {
+            capture: &capture,
+            stat_cache: true,
+        };
+        let snap = snapshot(&repo, &index, options, &Control::default())?;
         let md = |path: &str| std::fs::symlink_metadata(root.join(path));
         // From the index, from a rehash, from the untracked hashing: all settled.
         for path in ["tracked", "edited", "untracked"] {

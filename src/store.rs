@@ -124,6 +124,30 @@ pub fn refs_reporting(repo: &gix::Repository) -> Result<(Vec<CheckpointRef>, Vec
     Ok((out, broken))
 }
 
+/// A cheap token of the checkpoint refs and the notes ref as they are now: it changes when a
+/// checkpoint is created or deleted, and when a note is written (a save, a pin or unpin).
+/// Reads refs only, never an object, so it can be polled to notice other processes' changes.
+pub fn revision(repo: &gix::Repository) -> Result<u64> {
+    use std::hash::{Hash, Hasher};
+    let (refs, broken) = refs_reporting(repo)?;
+    let mut hasher = std::hash::DefaultHasher::new();
+    for r in &refs {
+        r.id.hash(&mut hasher);
+        r.commit.hash(&mut hasher);
+    }
+    for b in &broken {
+        b.id.hash(&mut hasher);
+        b.target.hash(&mut hasher);
+    }
+    let notes = repo
+        .try_find_reference(NOTES_REF)
+        .ok()
+        .flatten()
+        .and_then(|r| r.try_id().map(|id| id.detach()));
+    notes.hash(&mut hasher);
+    Ok(hasher.finish())
+}
+
 /// Read access to the notes of checkpoints.
 pub struct Notes {
     state: Option<NotesState>,
@@ -340,6 +364,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         },
         worktree: fields.worktree,
         session: fields.session,
+        agent: None,
         fetched: None,
         operation: None,
         index,
@@ -445,7 +470,13 @@ impl Retry {
     ) -> Result<()> {
         self.attempt += 1;
         let lost_race = err.classify().is_conflict();
-        let locked = !lost_race && err.classify().is_retryable();
+        // Rewriting `packed-refs` (to delete a packed checkpoint ref) can fail at its very end
+        // when another process (`git pack-refs` run by `git gc --auto`, or another writer)
+        // replaced or removed that file meanwhile. The transaction's other refs may already be
+        // in place, but nothing is deleted, and doing it all again from a fresh read is safe:
+        // that moment passes like a held lock.
+        let packed_refs_moved = err.to_string().contains("packed-ref transaction");
+        let locked = !lost_race && (err.classify().is_retryable() || packed_refs_moved);
         if !lost_race && !locked {
             return Err(Error::Git {
                 context: context(),
@@ -575,8 +606,11 @@ pub fn create(
                     &[(commit, Some(blob))],
                     &message,
                 )?;
-                edits.push(notes_edit(tip, notes_commit)?);
-                names.push(&notes_name);
+                // The note first: the refs of one transaction are renamed into place one
+                // after the other, in this order, and a process killed between the two must
+                // leave an unused note (harmless) rather than a checkpoint without its note.
+                edits.insert(0, notes_edit(tip, notes_commit)?);
+                names.insert(0, &notes_name);
                 None
             }
             Err(why) => Some(format!("its note was not written: {why}")),
@@ -711,7 +745,10 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
                 .map(|r| r.commit)
                 .collect();
             for annotated in note_targets(repo, notes.as_ref())? {
-                if !keep.contains(&annotated) && !note_edits.iter().any(|(c, _)| *c == annotated) {
+                if !keep.contains(&annotated)
+                    && !note_edits.iter().any(|(c, _)| *c == annotated)
+                    && !maybe_in_flight(repo, annotated)
+                {
                     note_edits.push((annotated, None));
                 }
             }
@@ -814,6 +851,29 @@ pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool)
 }
 
 /// The objects annotated in the notes tree of `tip` (names in git's fanout layout).
+/// Whether the note of `commit` may belong to a save that is putting its checkpoint in place
+/// right now: [`create`] moves the notes ref into place before the checkpoint ref, holding the
+/// checkpoint ref's lock until then, so a fresh lock of the ref the commit names means the
+/// ref is about to exist. Orphan cleaning leaves such a note for a later prune.
+fn maybe_in_flight(repo: &gix::Repository, commit: ObjectId) -> bool {
+    let Ok(commit) = repo.find_commit(commit) else {
+        return false;
+    };
+    let Ok(message) = commit.message_raw() else {
+        return false;
+    };
+    let Some(id) = format::parse_commit_message(&message.to_str_lossy()).id else {
+        return false;
+    };
+    if !format::is_id(&id) {
+        return false;
+    }
+    let lock = repo
+        .common_dir()
+        .join(format!("{}.lock", format::ref_name(&id)));
+    lock_age(&lock).is_some_and(|age| age < Duration::from_secs(60))
+}
+
 fn note_targets(repo: &gix::Repository, notes: Option<&NotesTip>) -> Result<Vec<ObjectId>> {
     let Some(notes) = notes else {
         return Ok(Vec::new());

@@ -83,6 +83,46 @@ pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
         || (path.starts_with(prefix) && path.get(prefix.len()) == Some(&b'/'))
 }
 
+/// Whether `tree` (`None`: the empty tree) has something at `path`: a file, or a directory
+/// holding some. The empty path is the whole tree, and always matches.
+pub fn has_path(repo: &gix::Repository, tree: Option<ObjectId>, path: &BStr) -> Result<bool> {
+    let path = path.trim_end_with(|c| c == '/').as_bstr();
+    if path.is_empty() {
+        return Ok(true);
+    }
+    let Some(tree) = tree else {
+        return Ok(false);
+    };
+    // Walk by hand rather than with `lookup_entry`: a tree git's fsck rejects may hold an entry
+    // with an empty name, which lies on the way to every path below it. Such a path counts as
+    // matched, so that the checked walk that follows refuses the tree with its real reason
+    // instead of a misleading "did not match".
+    let mut tree_id = tree;
+    let mut components = path.split_str("/").peekable();
+    while let Some(component) = components.next() {
+        let tree = repo
+            .find_tree(tree_id)
+            .context(|| format!("cannot read tree {tree_id}"))?;
+        let decoded = tree
+            .decode()
+            .context(|| format!("cannot decode tree {tree_id}"))?;
+        if decoded.entries.iter().any(|e| e.filename.is_empty()) {
+            return Ok(true);
+        }
+        let Some(entry) = decoded.entries.iter().find(|e| e.filename == component) else {
+            return Ok(false);
+        };
+        if components.peek().is_none() {
+            return Ok(true);
+        }
+        if !entry.mode.is_tree() {
+            return Ok(false);
+        }
+        tree_id = entry.oid.to_owned();
+    }
+    Ok(true)
+}
+
 /// How many paths were added, modified and deleted between two trees.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {

@@ -10,6 +10,7 @@ use super::{Failure, open};
 /// Each dropped id is printed with its commit: until `git gc` runs, a mistaken drop can still
 /// be restored from that commit (`git update-ref refs/checkpoints/<id> <commit>`).
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The checkpoints to delete.
     #[arg(value_name = "CP", required = true)]
@@ -18,6 +19,11 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint drop @{3}
+  git checkpoint drop pre-refactor 20261122-143022-481a2b";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

@@ -8,13 +8,13 @@ use git_checkpoint::{
     Checkpoint, Checkpoints, Error, RestoreOptions, Restored, SaveOptions, Summary,
 };
 
+use super::Failure;
 use super::notices;
 use super::output::Ui;
-use super::{Failure, open};
 
 /// Save a checkpoint, run a command, save another checkpoint, and print on stderr what the
 /// command changed and how to undo it. Exits with the command's own exit code (see
-/// [`EXIT_STATUS`], shown by `--help`).
+/// [`EXIT_STATUS`], shown by `--help` with examples).
 ///
 /// The command runs in the current directory with stdin, stdout and stderr as they are;
 /// git checkpoint itself prints only on stderr.
@@ -28,7 +28,7 @@ pub struct Args {
     /// The kind of both checkpoints.
     #[arg(long, value_name = "KIND", default_value = "exec")]
     kind: String,
-    /// The message of the checkpoint before the command [default: before: <CMD…>].
+    /// The message of the checkpoint before the command [default: before: <CMD...>].
     #[arg(short, long, value_name = "MSG")]
     message: Option<String>,
     /// When the command fails (a non-zero exit, or killed by a signal), restore the checkpoint
@@ -50,6 +50,11 @@ pub struct Args {
 }
 
 const EXIT_STATUS: &str = "\
+Examples:
+  git checkpoint exec -- ./scripts/codemod.sh src/
+  git checkpoint exec --restore-on-failure -- cargo fix --allow-dirty
+  git checkpoint exec --name before-migration -- ./migrate.sh
+
 Exit status: the command's own; 128+N when signal N killed it; 127 when the command is
 not found and 126 when it cannot be run (nothing ran); 1 when the checkpoint before it
 cannot be saved (the command is not run); 2 for a usage error.
@@ -68,21 +73,25 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .iter()
         .map(|a| a.to_string_lossy().into_owned().into())
         .collect();
-    // Before: with --name always a new checkpoint, so that the name finds this one.
-    let before = open().and_then(|checkpoints| {
-        let saved = checkpoints.save(
-            &SaveOptions {
-                message: Some(args.message.unwrap_or_else(|| format!("before: {line}"))),
-                name: args.name.clone(),
-                kind: Some(args.kind.clone()),
-                meta: meta(&argv, None),
-                allow_empty: args.name.is_some(),
-                ..SaveOptions::default()
-            },
-            &ui.ctl,
-        )?;
-        Ok((checkpoints, saved))
-    });
+    // Before: with --name or -m always a new checkpoint, so that what the user asked to record
+    // is recorded (and the name finds this one); otherwise an unchanged working tree reuses the
+    // newest checkpoint.
+    let before = super::cwd()
+        .and_then(|dir| super::open_creating(ui, &dir, false, false))
+        .and_then(|checkpoints| {
+            let saved = checkpoints.save(
+                &SaveOptions {
+                    generated_message: args.message.is_none(),
+                    message: Some(args.message.unwrap_or_else(|| format!("before: {line}"))),
+                    name: args.name.clone(),
+                    kind: Some(args.kind.clone()),
+                    meta: meta(&argv, None),
+                    ..SaveOptions::default()
+                },
+                &ui.ctl,
+            )?;
+            Ok((checkpoints, saved))
+        });
     let (mut checkpoints, before) = match before {
         Ok(opened_and_saved) => opened_and_saved,
         Err(failure) => {
@@ -124,6 +133,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let after = checkpoints.save_keeping(
         &SaveOptions {
             message: Some(format!("after: {line} ({ending})")),
+            generated_message: true,
             kind: Some(args.kind.clone()),
             meta: meta(&argv, Some(ending)),
             ..SaveOptions::default()

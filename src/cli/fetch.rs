@@ -13,6 +13,7 @@ use super::{Failure, open};
 /// local ones (the local side wins where both set a key), never line by line. The default
 /// remote is the current branch's upstream remote, else `origin`.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The remote (a name or URL); default: the current branch's upstream remote, else origin.
     #[arg(value_name = "REMOTE")]
@@ -21,6 +22,11 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint fetch                             # from the upstream remote (else origin)
+  git checkpoint fetch backup";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

@@ -1,10 +1,11 @@
-//! Shell completions and the man page, generated from the clap definitions.
+//! Shell completions and the man page, generated from the clap definitions: what the
+//! `completions` and `install-docs` commands write, and what `completions/` and `man/` hold.
 //!
 //! Completion scripts from clap alone only fire for `git-checkpoint <TAB>`. `git checkpoint
 //! <TAB>` goes through git's own completion, which calls `_git_checkpoint` (bash),
 //! `_git-checkpoint` (zsh) or the fish rules for `git`; the scripts here add those hooks, and
 //! complete checkpoint ids and names (read with `git for-each-ref`, so completing stays fast)
-//! wherever a checkpoint goes.
+//! wherever a checkpoint goes, and remotes (`git remote`) where a remote goes.
 
 use std::io::Write;
 
@@ -12,30 +13,10 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 
 use super::Cli;
-use super::Failure;
-use super::output::Ui;
 
-/// Print a completion script for a shell.
-///
-/// Install, for example: bash: `git checkpoint completions bash >
-/// ~/.local/share/bash-completion/completions/git-checkpoint`; zsh: into a directory of
-/// `$fpath` as `_git-checkpoint`; fish: `~/.config/fish/completions/git-checkpoint.fish`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The shell.
-    #[arg(value_name = "SHELL")]
-    shell: Shell,
-}
-
-pub fn run(_ui: &Ui, args: Args) -> Result<(), Failure> {
-    std::io::stdout()
-        .lock()
-        .write_all(&completion(args.shell))?;
-    Ok(())
-}
-
-/// Subcommands whose positional arguments are checkpoints.
-const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin push";
+/// Subcommands whose positional arguments are checkpoints. (`push` takes a remote first, then
+/// checkpoints; `fetch` a remote.)
+const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin";
 
 /// The completion script for `shell`.
 pub fn completion(shell: Shell) -> Vec<u8> {
@@ -87,26 +68,38 @@ __git_checkpoint_ids() {{
     printf '%s\n' @ latest
 }}
 
-# Complete a checkpoint where one goes. $1: index in COMP_WORDS of the first word after the
-# command. Returns 1 when the word is not a checkpoint.
+# Complete a checkpoint or a remote where one goes. $1: index in COMP_WORDS of the first word
+# after the command. Returns 1 when the word is neither.
 __git_checkpoint_complete_ids() {{
-    local first=$1 cur="${{COMP_WORDS[COMP_CWORD]}}" sub="" i
+    local first=$1 cur="${{COMP_WORDS[COMP_CWORD]}}" sub="" args=0 i words
     for ((i = first; i < COMP_CWORD; i++)); do
         case "${{COMP_WORDS[i]}}" in
             --) return 1 ;;
             -*) ;;
-            *) [ -z "$sub" ] && sub="${{COMP_WORDS[i]}}" ;;
+            *) if [ -z "$sub" ]; then sub="${{COMP_WORDS[i]}}"; else args=$((args + 1)); fi ;;
         esac
     done
     [ -n "$sub" ] || return 1
     [[ "$cur" == -* ]] && return 1
-    case " {TAKES_CHECKPOINTS} " in
-        *" $sub "*)
-            local IFS=$'\n'
-            COMPREPLY=($(compgen -W "$(__git_checkpoint_ids)" -- "$cur"))
-            return 0 ;;
+    case "$sub" in
+        push | fetch)
+            # The remote first, as with `git push`; then (push) checkpoints.
+            if [ "$args" -eq 0 ]; then
+                words="$(git remote 2>/dev/null)"
+            elif [ "$sub" = push ]; then
+                words="$(__git_checkpoint_ids)"
+            else
+                return 1
+            fi ;;
+        *)
+            case " {TAKES_CHECKPOINTS} " in
+                *" $sub "*) words="$(__git_checkpoint_ids)" ;;
+                *) return 1 ;;
+            esac ;;
     esac
-    return 1
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    return 0
 }}
 
 __git_checkpoint_main() {{
@@ -139,8 +132,17 @@ fn zsh(script: String) -> String {
         ]
         .iter()
         .any(|p| line.contains(p));
+        let is_remote = line.contains(":remote -- ");
         if is_cp && line.contains(":_default") {
             out.push_str(&line.replace(":_default", ":__git_checkpoint_ids"));
+        } else if is_remote && line.contains(":_default") {
+            // The first argument is always the remote (as with `git push`), so it is completed
+            // as one, alone: not offered together with the checkpoints that may follow it.
+            out.push_str(
+                &line
+                    .replace("'::remote -- ", "':remote -- ")
+                    .replace(":_default", ":__git_checkpoint_remotes"),
+            );
         } else {
             out.push_str(line);
         }
@@ -155,6 +157,12 @@ __git_checkpoint_ids() {
          ${(f)"$(git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null)"}
          @ latest)
     compadd -a ids
+}
+(( $+functions[__git_checkpoint_remotes] )) ||
+__git_checkpoint_remotes() {
+    local -a remotes
+    remotes=(${(f)"$(git remote 2>/dev/null)"})
+    compadd -a remotes
 }
 "#;
     // The hook must be defined before the final dispatch lines clap writes.
@@ -178,6 +186,19 @@ function __git_checkpoint_ids
 end
 complete -c git-checkpoint -n "__fish_seen_subcommand_from {TAKES_CHECKPOINTS}" -f -a "(__git_checkpoint_ids)"
 
+# How many arguments follow the subcommand on the line so far, options aside.
+function __git_checkpoint_args
+    set -l tokens (commandline -opc)
+    set -l n -1
+    for token in $tokens[2..-1]
+        string match -q -- '-*' $token; or set n (math $n + 1)
+    end
+    echo $n
+end
+# push and fetch: a remote first, as with `git push`; then (push) checkpoints.
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push fetch; and test (__git_checkpoint_args) -eq 0" -f -a "(git remote 2>/dev/null)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from push; and test (__git_checkpoint_args) -ge 1" -f -a "(__git_checkpoint_ids)"
+
 # `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
 function __git_checkpoint_delegate
     set -l tokens (commandline -opc)
@@ -191,9 +212,8 @@ complete -c git -n "__fish_seen_subcommand_from checkpoint" -f -a "(__git_checkp
 }
 
 /// The man page: clap's sections plus the hand-written ones. Generated by the tests into
-/// `man/git-checkpoint.1`, which is what gets installed.
-#[cfg(test)]
-fn man_page() -> Vec<u8> {
+/// `man/git-checkpoint.1`, and installed by `install-docs`.
+pub fn man_page() -> Vec<u8> {
     use clap_mangen::roff::{Roff, bold, roman};
     let cmd = Cli::command()
         .name("git-checkpoint")
@@ -260,13 +280,11 @@ fn man_page() -> Vec<u8> {
     out
 }
 
-#[cfg(test)]
 const DESCRIPTION: &[&str] = &[
     "git-checkpoint takes cheap, complete snapshots of a working tree and brings them back, without touching the branch, the index or the stash. Use it before letting something change many files: a refactor, an AI agent's edit loop, a risky script.",
     "A checkpoint is a commit on a hidden ref refs/checkpoints/<id>; its metadata is a JSON note in refs/notes/checkpoints. Everything is a plain git object in the repository itself: readable with git log and git show, shareable with a remote, collected by git gc.",
 ];
 
-#[cfg(test)]
 const SECTIONS: &[(&str, &[&str])] = &[
     (
         "STORAGE FORMAT",
@@ -301,7 +319,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "* checkpoint.<kind>.keep :: Most checkpoints of one kind kept.",
             "* checkpoint.maxAge :: Checkpoints older than this are pruned: 90m, 12h, 30d, 2w.",
             "* checkpoint.autoPrune :: Apply the retention policy after every save. Default true.",
-            "* checkpoint.hookFailure :: What save --from-hook does when it cannot save: warn (the default: a warning, exit 0, the agent goes on) or block (exit 2, which makes Claude Code refuse the tool call).",
+            "* checkpoint.hookFailure :: What save --from-hook does when it cannot save before a tool call: warn (the default: a warning, exit 0, the agent goes on) or block (the tool call is refused the way the agent understands: exit 2 for Claude Code and the OpenCode plugin, the agent's deny JSON for the others). Never at a session's start or a turn's end.",
             "* color.diff, color.ui, diff.renames :: Read as git reads them, for diff and show -p.",
             "Pinned checkpoints are never pruned and do not count toward any keep. The first checkpoint of an agent session is not pruned by a keep limit while a later checkpoint of that session is kept.",
         ],
@@ -309,16 +327,25 @@ const SECTIONS: &[(&str, &[&str])] = &[
     (
         "SHARING",
         &[
-            "push and fetch are the only commands that talk to a remote; they run the git binary, so the user's remotes, URLs, ssh and credential settings apply. push sends the checkpoints named (or all) and their notes; fetch brings every checkpoint of the remote, never overwriting a local checkpoint of the same id. Notes are merged as JSON, key by key, the local side winning where both have a key; git's union merge is never used. A checkpoint carries untracked files that were not ignored, possibly secrets: push warns, and push --dry-run lists them.",
+            "push and fetch are the only commands that talk to a remote; they run the git binary, so the user's remotes, URLs, ssh and credential settings apply. push sends the checkpoints named, or else this repository's own except the pre-restore ones (--all: every one), and their notes; fetch brings every checkpoint of the remote, never overwriting a local checkpoint of the same id. Notes are merged as JSON, key by key, the local side winning where both have a key; git's union merge is never used. A checkpoint carries untracked files that were not ignored, possibly secrets: push warns, and push --dry-run lists them.",
             "A fetched checkpoint is marked as such in its note and by list; @, @{N} and undo count only checkpoints taken here, and keep limits neither count nor remove fetched ones (checkpoint.maxAge and drop do). fetch stages what it fetches under refs/checkpoint-fetch/ and deletes that namespace before it ends.",
+            "In a bare repository (a server that receives pushed checkpoints) list, show, diff between two checkpoints, drop, prune, pin, push and fetch work; what needs a working tree (save, restore, undo, exec, diff against the working tree) refuses with one line.",
         ],
     ),
     (
         "AGENT HOOKS AND SESSIONS",
         &[
-            "git checkpoint hooks claude-code --install adds two hooks to Claude Code's settings: PreToolUse on the tools that change files (Edit, MultiEdit, Write, NotebookEdit, Bash) and SessionStart. Both run git checkpoint save --from-hook, which reads the hook's JSON from standard input: the checkpoint is of kind auto (session at a session's start), records the tool name, the session id and the edited paths in meta and the session in the note, prints nothing, and is deduplicated, so a tool call that changed nothing makes nothing. It never blocks the agent: a failure is a warning and exit 0, unless checkpoint.hookFailure is block.",
+            "git checkpoint hooks <AGENT> --install writes hooks into the agent's own configuration, in its own format, merged with what is there (the old file is kept as <file>.bak; running it again changes nothing; --uninstall removes only git-checkpoint's hooks): claude-code (.claude/settings.json: PreToolUse on Edit, MultiEdit, Write, NotebookEdit, Bash and PowerShell, SessionStart, Stop), gemini (.gemini/settings.json: BeforeTool on write_file, replace and run_shell_command, SessionStart, AfterAgent), codex (.codex/hooks.json: PreToolUse on Bash and apply_patch, SessionStart, Stop; Codex runs them only once trusted in its /hooks), cursor (.cursor/hooks.json: preToolUse, sessionStart, stop), copilot (.github/hooks/git-checkpoint.json: preToolUse on bash, powershell, create and edit, sessionStart, agentStop), cline (executable files PreToolUse, TaskStart, TaskResume, TaskComplete, TaskCancel in .clinerules/hooks/) and opencode (a plugin, .opencode/plugins/git-checkpoint.js). --user writes the agent's user-level file instead; --local exists only for Claude Code (.claude/settings.local.json).",
+            "Every hook runs git checkpoint save --from-hook=<AGENT>, which reads the hook's JSON from standard input (bare --from-hook recognises the agent from it): a checkpoint of kind auto before a tool call that can change files and at the end of a turn, of kind session at a session's start, recording the agent and the session in the note and, in meta, the event, tool, turn and tool-call ids, the edited paths relative to the work tree and the transcript's path; never a file's or a prompt's content. It is deduplicated, so a tool call that changed nothing makes nothing, and tools known to change nothing are not even looked at. It prints nothing (Cline alone gets its answer, {\"cancel\":false}) and never blocks the agent: a failure is a warning and exit 0, unless checkpoint.hookFailure is block.",
             "Any agent that can run a command before a tool call can do the same: pipe a JSON object with session_id, tool_name and tool_input.file_path into git checkpoint save --from-hook, or run git checkpoint save --kind auto -q --session <ID>.",
-            "A session's checkpoints are listed with list --session <ID>, and session:<ID> names its first checkpoint, taken before the session changed anything: git checkpoint diff session:@ shows everything the latest session changed, git checkpoint restore session:@ undoes it.",
+            "A session's checkpoints are listed with list --session <ID>, and session:<ID> names its first checkpoint, taken before the session changed anything: git checkpoint diff session:@ shows everything the latest session changed, git checkpoint revert session:@ takes it back while keeping later changes, git checkpoint restore session:@ puts the whole tree back to the session's start; git checkpoint undo takes back one step.",
+        ],
+    ),
+    (
+        "MCP SERVER",
+        &[
+            "git checkpoint mcp serves the Model Context Protocol on standard input and output, with the tools checkpoint_save, checkpoint_list, checkpoint_show, checkpoint_diff, checkpoint_restore (dry_run, paths; annotated destructive), checkpoint_undo and checkpoint_revert (from, to, markers, dry_run). Each returns the JSON that the matching command prints with --json, as structured content and as text (checkpoint_list as {\"checkpoints\": [...]}); a failure is a tool error. Every tool takes an optional directory, the working tree to act on.",
+            "git checkpoint mcp --install <AGENT> registers the server as git-checkpoint in the agent's MCP configuration (claude-code .mcp.json, gemini .gemini/settings.json, codex .codex/config.toml, cursor .cursor/mcp.json, copilot .github/mcp.json or ~/.copilot/mcp-config.json, cline its cline_mcp_settings.json, opencode opencode.json), merged as the hooks are; --uninstall removes it, --print shows it.",
         ],
     ),
     (
@@ -338,8 +365,9 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "Hand checkpoints to a colleague or CI; first see what untracked files travel:",
             "$ git checkpoint push --dry-run && git checkpoint push origin pre-refactor",
             "$ git checkpoint fetch origin",
-            "Checkpoint before every tool call of Claude Code in this repository, then see and undo what its latest session changed:",
+            "Checkpoint before every tool call of Claude Code (or gemini, codex, cursor, copilot, cline, opencode) in this repository, then see and undo what its latest session changed:",
             "$ git checkpoint hooks claude-code --install",
+            "$ git checkpoint mcp --install claude-code",
             "$ git checkpoint diff session:@ --stat",
             "$ git checkpoint restore session:@",
         ],
@@ -349,7 +377,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "* 0 :: Success.",
             "* 1 :: An error; one line starting with error: on standard error, sometimes followed by a hint.",
-            "* 2 :: A usage error: unknown flag, missing argument. Also save --from-hook when checkpoint.hookFailure is block and the save failed.",
+            "* 2 :: A usage error: unknown flag, missing argument, a level an agent does not have. Also save --from-hook when checkpoint.hookFailure is block, the save before a tool call failed, and the agent (Claude Code, the OpenCode plugin) refuses on exit 2.",
             "* 126, 127, 128+N :: From exec: the command could not be run, was not found, or was killed by signal N; otherwise exec exits with the command's own code.",
         ],
     ),

@@ -1,14 +1,16 @@
-//! The hook runner: `save --from-hook`, a save that reads an agent's hook input from stdin and
-//! never stands in the agent's way.
+//! The hook runner: `save --from-hook[=<AGENT>]`, a save that reads an agent's hook input from
+//! stdin, answers the agent in the form it expects, and never stands in its way.
 
-use std::io::Read;
+use std::io::{Read, Write};
+use std::path::PathBuf;
 
-use git_checkpoint::{Checkpoints, Control, HookFailure};
+use git_checkpoint::hooks::{Agent, HookInput, Reply};
+use git_checkpoint::{Control, HookFailure};
 
+use super::Failure;
 use super::notices;
 use super::output::Ui;
 use super::render::human_size;
-use super::{Failure, open};
 
 /// The largest hook input read from stdin; the rest is drained and the input treated as
 /// unreadable (a tool's input may carry a whole file's content).
@@ -17,6 +19,8 @@ const MAX_HOOK_INPUT: usize = 64 * 1024 * 1024;
 /// What the command line adds to, or sets over, what the hook's input says.
 #[derive(Debug, Default)]
 pub struct Args {
+    /// The agent named with `--from-hook=<AGENT>`; `None`: recognise it from the input.
+    pub agent: Option<Agent>,
     pub message: Option<String>,
     pub name: Option<String>,
     pub kind: Option<String>,
@@ -24,45 +28,99 @@ pub struct Args {
     pub pin: bool,
     pub allow_empty: bool,
     pub meta: Vec<(String, String)>,
+    /// Checkpoint even a home directory itself or a file system root (`save --force`).
+    pub force: bool,
 }
 
-/// `save --from-hook`: a save that never stands in an agent's way.
+/// `save --from-hook`: save, then answer the agent. Prints nothing on stdout but the answer
+/// the agent expects (only Cline expects one when nothing is refused); a failure is a warning
+/// and exit 0, unless `checkpoint.hookFailure` is `block` and the event is one before a tool
+/// call: then the tool call is refused in the agent's own way.
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let mut policy = HookFailure::Warn;
-    let result = hook_save(ui, args, &mut policy);
-    match (result, policy) {
-        (Ok(()), _) => Ok(()),
-        (Err(failure), HookFailure::Block) => {
-            super::report(ui, &failure);
-            Err(Failure::Exit(2))
-        }
-        (Err(Failure::Core(err)), HookFailure::Warn) => {
-            ui.warn(&format!(
-                "git-checkpoint hook: no checkpoint was made: {err}"
-            ));
-            Ok(())
-        }
-        (Err(_), HookFailure::Warn) => Ok(()),
-    }
-}
-
-fn hook_save(ui: &Ui, args: Args, policy: &mut HookFailure) -> Result<(), Failure> {
-    let input = read_hook_input().and_then(|bytes| git_checkpoint::hooks::HookInput::parse(&bytes));
-    let input = match input {
-        Ok(input) => input,
-        Err(why) => {
+    let hint = Agent::from_env(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()));
+    let input = read_hook_input()
+        .and_then(|bytes| HookInput::parse(&bytes, args.agent, hint))
+        .unwrap_or_else(|why| {
             // The checkpoint matters more than what the hook said about it.
             ui.warn(&format!("git-checkpoint hook: {why}; saving without it"));
-            Default::default()
-        }
+            HookInput::of_agent(args.agent.or(hint))
+        });
+    if !input.wants_checkpoint() {
+        return answer(&input.allow());
+    }
+    let mut policy = HookFailure::Warn;
+    let failure = match hook_save(ui, args, &input, &mut policy) {
+        Ok(()) => return answer(&input.allow()),
+        Err(failure) => failure,
     };
-    let checkpoints = match input.cwd.as_deref().filter(|d| d.is_dir()) {
-        Some(dir) => Checkpoints::open(dir)?,
-        None => open()?,
+    let reason = match &failure {
+        Failure::Core(err) => format!("no checkpoint was made: {err}"),
+        _ => "no checkpoint was made".to_string(),
     };
+    if policy == HookFailure::Block
+        && let Some(refusal) = input.refuse(&format!(
+            "git-checkpoint refused the tool call (checkpoint.hookFailure is block): {reason}"
+        ))
+    {
+        super::report(ui, &failure);
+        answer(&refusal)?;
+        return match refusal.exit {
+            0 => Ok(()),
+            code => Err(Failure::Exit(code)),
+        };
+    }
+    if let Failure::Core(_) = failure {
+        ui.warn(&format!("git-checkpoint hook: {reason}"));
+    }
+    answer(&input.allow())
+}
+
+/// Print the answer's line, if it has one; a refusal's exit code is the caller's.
+fn answer(reply: &Reply) -> Result<(), Failure> {
+    if let Some(line) = &reply.stdout {
+        let mut out = std::io::stdout().lock();
+        // An agent that stopped listening is no reason to fail.
+        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+    }
+    Ok(())
+}
+
+/// The directory to save: the agent's (from its input, else the project directory agents put
+/// in the environment: Cursor's user-level hooks run from `~/.cursor`), else the current one.
+fn directory(input: &HookInput) -> Option<PathBuf> {
+    input.cwd.clone().filter(|d| d.is_dir()).or_else(|| {
+        [
+            "CURSOR_PROJECT_DIR",
+            "CLAUDE_PROJECT_DIR",
+            "GEMINI_PROJECT_DIR",
+        ]
+        .iter()
+        .filter_map(std::env::var_os)
+        .map(PathBuf::from)
+        .find(|d| d.is_dir())
+    })
+}
+
+fn hook_save(
+    ui: &Ui,
+    args: Args,
+    input: &HookInput,
+    policy: &mut HookFailure,
+) -> Result<(), Failure> {
+    // A plain directory gets its private store, as a save there does.
+    let dir = match directory(input) {
+        Some(dir) => dir,
+        None => super::cwd()?,
+    };
+    let checkpoints = super::open_creating(ui, &dir, args.force, true)?;
     *policy = checkpoints.settings().hook_failure;
     let mut options = input.save_options(checkpoints.workdir());
-    options.message = args.message.or(options.message);
+    // A message given on the command line is the user's: like a name or a pin, it is recorded
+    // even when nothing changed. The hook's own description of the tool call is not.
+    if args.message.is_some() {
+        options.message = args.message;
+        options.generated_message = false;
+    }
     options.name = args.name;
     options.kind = args.kind.or(options.kind);
     options.session = args.session.or(options.session);

@@ -1,122 +1,105 @@
 //! `git checkpoint hooks`.
 
 use std::io::Write;
-use std::path::PathBuf;
 
-use git_checkpoint::Error;
-use git_checkpoint::hooks::{self, Installed};
+use git_checkpoint::hooks::{self, Agent, HookTarget, Level};
 
+use super::Failure;
+use super::agents::{LevelFlags, after_install, agent_parser, describe, places, usage};
 use super::output::Ui;
-use super::{Failure, open};
 
-/// Print, install or remove the hook configuration that makes an agent take a checkpoint
-/// before each tool call that can change files, and when a session starts.
+/// Print or install an agent's hooks that checkpoint before every tool call.
 ///
-/// The hooks run `git checkpoint save --from-hook`, which reads the hook's JSON from stdin:
-/// the checkpoints are of kind auto (session at a session's start), carry the session id, the
-/// tool and the edited paths, are deduplicated (a tool call that changed nothing adds
-/// nothing), and never block the agent. Without --install, the configuration is printed.
+/// The hooks make a coding agent take a checkpoint before each tool call that can change
+/// files, when a session starts, and at the end of each turn. Each agent's hooks go into its own configuration, in its own format: Claude Code
+/// .claude/settings.json (PreToolUse, SessionStart, Stop); Gemini CLI .gemini/settings.json
+/// (BeforeTool, SessionStart, AfterAgent); Codex .codex/hooks.json (PreToolUse, SessionStart,
+/// Stop); Cursor .cursor/hooks.json (preToolUse, sessionStart, stop); Copilot CLI
+/// .github/hooks/git-checkpoint.json (preToolUse, sessionStart, agentStop); Cline executable
+/// files in .clinerules/hooks/ (PreToolUse, TaskStart, TaskResume, TaskComplete, TaskCancel);
+/// OpenCode a plugin, .opencode/plugins/git-checkpoint.js.
+///
+/// The hooks run `git checkpoint save --from-hook=<AGENT>`, which reads the hook's JSON from
+/// stdin: checkpoints of kind auto (session at a session's start), with the agent, the session,
+/// the tool and the edited paths in the note, deduplicated (a tool call that changed nothing
+/// adds nothing), and never blocking the agent. Without --install, the configuration is
+/// printed.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The agent.
-    #[arg(value_name = "AGENT")]
+    #[arg(value_name = "AGENT", value_parser = agent_parser())]
     agent: Agent,
-    /// Merge the hooks into the agent's settings file, keeping everything else in it (the old
+    /// Merge the hooks into the agent's configuration, keeping everything else in it (the old
     /// file is copied to <file>.bak); running it again changes nothing.
     #[arg(long, conflicts_with = "uninstall")]
     install: bool,
-    /// Remove git-checkpoint's hooks from the settings file, keeping everything else.
+    /// Remove git-checkpoint's hooks from the agent's configuration, keeping everything else.
     #[arg(long)]
     uninstall: bool,
-    /// The project's settings, shared through the repository: .claude/settings.json at the
-    /// top of the working tree (the default).
-    #[arg(long, conflicts_with_all = ["local", "user"])]
-    project: bool,
-    /// The project's settings for you only: .claude/settings.local.json.
-    #[arg(long, conflicts_with = "user")]
-    local: bool,
-    /// Your settings for every project: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR).
-    #[arg(long)]
-    user: bool,
+    #[command(flatten)]
+    level: LevelFlags,
     /// Print nothing on stderr.
     #[arg(short, long)]
     quiet: bool,
 }
 
-/// Agents git-checkpoint has hooks for.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum Agent {
-    /// Claude Code: PreToolUse on Edit, MultiEdit, Write, NotebookEdit and Bash; SessionStart.
-    ClaudeCode,
-}
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint hooks claude-code                 # print the configuration
+  git checkpoint hooks gemini --install            # into .gemini/settings.json
+  git checkpoint hooks codex --install --user      # for every project
+  git checkpoint hooks cursor --uninstall          # remove only git-checkpoint's hooks";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let Agent::ClaudeCode = args.agent;
-    let ours = hooks::claude_code_settings();
-    if !args.install && !args.uninstall {
-        let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&ours).unwrap_or_default()
-        )?;
+    let agent = args.agent;
+    let level = args.level.level();
+    let changing = args.install || args.uninstall;
+    let at_project = matches!(level, None | Some(Level::Project | Level::Local));
+    let places = places(changing && at_project)?;
+    let setup = match hooks::hook_setup(agent, level, &places) {
+        Err(err) if level.is_some_and(|l| !agent.hook_levels().contains(&l)) => {
+            return Err(usage(ui, &err.to_string()));
+        }
+        other => other?,
+    };
+    if !changing {
+        std::io::stdout()
+            .lock()
+            .write_all(hooks::render_hooks(&setup).as_bytes())?;
         if !args.quiet {
-            ui.info(
-                "merge this into Claude Code's settings.json, or let \
-                 `git checkpoint hooks claude-code --install` do it",
-            );
+            let place = match &setup.target {
+                HookTarget::Settings { path, .. } => {
+                    format!("merge this into `{}`", path.display())
+                }
+                HookTarget::Files(_) => "write these files (executable where needed)".into(),
+            };
+            ui.info(&format!(
+                "{place}, or let `git checkpoint hooks {agent} --install` do it"
+            ));
         }
         return Ok(());
     }
-    let path = settings_path(&args)?;
     let done = if args.install {
-        hooks::install(&path, &ours)?
+        hooks::install_hooks(&setup)?
     } else {
-        hooks::uninstall(&path)?
+        hooks::uninstall_hooks(&setup)?
     };
-    if !args.quiet {
-        ui.info(&describe(&done, args.install));
+    if args.quiet {
+        return Ok(());
+    }
+    let what = format!("{}'s git-checkpoint hooks", agent.title());
+    for file in &done {
+        ui.info(&describe(file, &what));
+    }
+    if args.install {
+        ui.info(&format!(
+            "{} runs `{}` at: {}",
+            agent.title(),
+            agent.hook_command(),
+            setup.events.join(", ")
+        ));
+        after_install(ui, &setup.next_steps);
     }
     Ok(())
-}
-
-/// The settings file the scope flags choose.
-fn settings_path(args: &Args) -> Result<PathBuf, Failure> {
-    if args.user {
-        let dir = match std::env::var_os("CLAUDE_CONFIG_DIR") {
-            Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-            _ => std::env::home_dir()
-                .ok_or_else(|| {
-                    Error::InvalidInput("cannot tell your home directory: set HOME".into())
-                })?
-                .join(".claude"),
-        };
-        return Ok(dir.join("settings.json"));
-    }
-    let checkpoints = open()?;
-    let workdir = checkpoints.workdir().ok_or(Error::BareRepository)?;
-    let file = if args.local {
-        "settings.local.json"
-    } else {
-        "settings.json"
-    };
-    Ok(workdir.join(".claude").join(file))
-}
-
-fn describe(done: &Installed, install: bool) -> String {
-    let path = done.path.display();
-    match (done.changed, install, &done.backup) {
-        (false, true, _) => format!("the hooks are already in `{path}`; nothing changed"),
-        (false, false, _) => format!("no git-checkpoint hooks in `{path}`; nothing changed"),
-        (true, true, None) => format!("installed the hooks in `{path}` (a new file)"),
-        (true, true, Some(b)) => format!(
-            "installed the hooks in `{path}`; the previous file is kept as `{}`",
-            b.display()
-        ),
-        (true, false, Some(b)) => format!(
-            "removed the hooks from `{path}`; the previous file is kept as `{}`",
-            b.display()
-        ),
-        (true, false, None) => format!("removed the hooks from `{path}`"),
-    }
 }

@@ -8,6 +8,7 @@ use git_checkpoint::Checkpoint;
 
 use super::notices;
 use super::output::{Ui, checkpoint_json, json_line, pad, printable, relative_age, short};
+use super::render::checkpoints as count_checkpoints;
 use super::{Failure, open};
 
 /// List checkpoints, newest first: id, age, commit, kind, files changed since HEAD
@@ -15,6 +16,7 @@ use super::{Failure, open};
 ///
 /// Shows the checkpoints taken in this worktree; --all shows every worktree's.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// Show at most N checkpoints.
     #[arg(short = 'n', long = "max-count", value_name = "N")]
@@ -34,8 +36,27 @@ pub struct Args {
     json: bool,
 }
 
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint list                              # this worktree's, newest first
+  git checkpoint list -n 5 --kind manual
+  git checkpoint list --all                        # every worktree's
+  git checkpoint list --session @                  # the latest agent session's
+  git checkpoint list --json";
+
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    let checkpoints = open()?;
+    let checkpoints = match open() {
+        // A plain directory where nothing was saved: no checkpoints, like any empty list.
+        Err(Failure::Core(git_checkpoint::Error::NoStore(_))) => {
+            if args.json {
+                writeln!(std::io::stdout().lock(), "[]")?;
+            } else {
+                ui.info("no checkpoints yet; make one with `git checkpoint save`");
+            }
+            return Ok(());
+        }
+        opened => opened?,
+    };
     notices::warn_interrupted(ui, &checkpoints);
     let worktree = checkpoints.worktree().map(str::to_string);
     let loaded = checkpoints.load()?;
@@ -52,7 +73,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .iter()
         .filter(|c| match &session {
             Some(s) => c.meta.session.as_ref() == Some(s),
-            None => args.all || c.meta.worktree == worktree || c.meta.fetched.is_some(),
+            // A bare repository has no worktree of its own: it lists every checkpoint.
+            None => {
+                args.all
+                    || checkpoints.is_bare()
+                    || c.meta.worktree == worktree
+                    || c.meta.fetched.is_some()
+            }
         })
         .filter(|c| args.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
         .take(args.max_count.unwrap_or(usize::MAX))
@@ -73,6 +100,21 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     if args.json {
         let array: Vec<_> = shown.iter().map(|c| checkpoint_json(c)).collect();
         writeln!(out, "{}", json_line(&serde_json::Value::Array(array)))?;
+        return Ok(());
+    }
+    if shown.is_empty() {
+        // Nothing on stdout, as for any empty list; say why on stderr.
+        ui.info(&if all.is_empty() {
+            "no checkpoints yet; make one with `git checkpoint save`".to_string()
+        } else if args.all || session.is_some() || args.kind.is_some() || args.max_count.is_some()
+        {
+            "no checkpoints match".to_string()
+        } else {
+            format!(
+                "no checkpoints in this worktree yet ({} in other worktrees: `git checkpoint list --all`); make one with `git checkpoint save`",
+                count_checkpoints(all.len())
+            )
+        });
         return Ok(());
     }
     render(&mut out, ui, &shown, args.all)?;

@@ -5,8 +5,10 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use git_checkpoint::{Checkpoints, Control};
+use git_checkpoint::{Checkpoints, Control, OpenOptions};
 
+mod agents;
+mod completions;
 mod diff;
 mod drop;
 mod du;
@@ -15,9 +17,12 @@ mod fetch;
 mod generate;
 mod hook;
 mod hooks;
+mod install_docs;
 mod list;
+mod mcp;
 mod notices;
 mod output;
+mod picker;
 mod pin;
 mod prune;
 mod push;
@@ -27,8 +32,10 @@ mod restore;
 mod restoring;
 mod revert;
 mod save;
+mod serve;
 mod show;
 mod stat;
+mod stores;
 mod undo;
 
 pub use output::ColorChoice;
@@ -43,16 +50,30 @@ use output::Ui;
     name = "git-checkpoint",
     version,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    after_help = AFTER_HELP
 )]
 pub struct Cli {
     /// When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb).
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
     color: ColorChoice,
 
+    /// The store to keep checkpoints in: a git directory (made when missing) whose working
+    /// tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git
+    /// repository. Outside any repository, without it, a private store under
+    /// ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used.
+    #[arg(long, global = true, value_name = "PATH")]
+    store: Option<std::path::PathBuf>,
+
     #[command(subcommand)]
     command: Command,
 }
+
+/// Said after the top-level help: git answers `git checkpoint --help` with the man page, which
+/// must be installed first.
+const AFTER_HELP: &str = "\
+`git checkpoint <COMMAND> -h` shows a command's help, `git checkpoint help <COMMAND>` its long help.
+`git checkpoint --help` is git's: it opens the man page, which `git checkpoint install-docs` installs.";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -88,11 +109,19 @@ enum Command {
     /// Show what the checkpoints cost on disk, per kind, and the heaviest.
     Du(du::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
-    Completions(generate::Args),
+    Completions(completions::Args),
+    /// Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions.
+    InstallDocs(install_docs::Args),
     /// Run a command between two checkpoints; say what it changed and how to undo it.
     Exec(exec::Args),
-    /// Print or install an agent's hooks that checkpoint before every tool call.
+    // `hooks` and `mcp` take their help, short and long, from their Args.
     Hooks(hooks::Args),
+    Mcp(mcp::Args),
+    /// Serve an HTTP API and a web page for the checkpoints (timeline, diffs, restore, undo).
+    Serve(serve::Args),
+    /// List the private stores of plain directories; --prune removes those whose directory is
+    /// gone.
+    Stores(stores::Args),
 }
 
 /// Why a command failed.
@@ -122,15 +151,22 @@ impl From<io::Error> for Failure {
 /// Parse the command line, run it, and turn the outcome into an exit code:
 /// 0 success, 1 error, 2 usage error.
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(arguments()) {
         Ok(cli) => cli,
-        Err(err) if err.use_stderr() && std::env::args_os().any(|a| a == "--from-hook") => {
-            // A hook must never stand in the agent's way, not even with flags this version
-            // does not know.
+        Err(err) if err.use_stderr() && from_hook().is_some() => {
+            // A hook must never stand in the agent's way, not even with flags (or an agent)
+            // this version does not know.
             let message = err.to_string();
             let first = message.lines().next().unwrap_or_default();
             let first = first.strip_prefix("error: ").unwrap_or(first);
             eprintln!("warning: git-checkpoint hook: no checkpoint was made: {first}");
+            let agent = from_hook().flatten();
+            if let Some(line) = git_checkpoint::hooks::HookInput::of_agent(agent)
+                .allow()
+                .stdout
+            {
+                println!("{line}");
+            }
             return ExitCode::SUCCESS;
         }
         Err(err) => {
@@ -142,6 +178,9 @@ pub fn run() -> ExitCode {
             };
         }
     };
+    if let Some(store) = cli.store {
+        let _ = STORE.set(store);
+    }
     let mut ui = Ui::new(cli.color);
     if std::io::IsTerminal::is_terminal(&io::stderr()) && !quiet_requested() {
         ui.ctl = Control::default().with_progress(&output::print_progress);
@@ -162,9 +201,13 @@ pub fn run() -> ExitCode {
         Command::Unpin(args) => pin::run(&ui, args, false),
         Command::Push(args) => push::run(&ui, args),
         Command::Fetch(args) => fetch::run(&ui, args),
-        Command::Completions(args) => generate::run(&ui, args),
+        Command::Completions(args) => completions::run(&ui, args),
+        Command::InstallDocs(args) => install_docs::run(&ui, args),
         Command::Exec(args) => exec::run(&ui, args),
         Command::Hooks(args) => hooks::run(&ui, args),
+        Command::Mcp(args) => mcp::run(&ui, args),
+        Command::Serve(args) => serve::run(&ui, args),
+        Command::Stores(args) => stores::run(&ui, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -175,6 +218,40 @@ pub fn run() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The command line, with git's spellings that clap cannot parse as git does put in a form it
+/// can, by the verb whose arguments they are.
+fn arguments() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The subcommand: the first word after the global options (`--color` takes a value).
+    let mut at = 1;
+    while let Some(arg) = args.get(at) {
+        if arg == "--color" || arg == "--store" {
+            at += 2;
+        } else if arg.to_str().is_some_and(|a| a.starts_with('-')) {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    if args.get(at).is_some_and(|a| a == "diff") {
+        diff::git_spellings(&mut args[at + 1..]);
+    }
+    args
+}
+
+/// `--from-hook` (`Some(None)`) or `--from-hook=<AGENT>` on the command line, read without
+/// clap (for when clap refuses the command line).
+fn from_hook() -> Option<Option<git_checkpoint::hooks::Agent>> {
+    std::env::args_os().take_while(|a| a != "--").find_map(|a| {
+        let a = a.to_str()?;
+        if a == "--from-hook" {
+            return Some(None);
+        }
+        a.strip_prefix("--from-hook=")
+            .map(git_checkpoint::hooks::Agent::from_name)
+    })
 }
 
 /// Whether `-q`/`--quiet` is on the command line before any `--` (progress is then not
@@ -219,6 +296,12 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         Failure::Core(Error::RevertConflicts(_)) => Some(
             "--conflicts=markers writes them with conflict markers; or restore the step's start for those files: git checkpoint restore <A> -- <path>",
         ),
+        Failure::Core(Error::NoOwnCheckpoints(_)) => Some(
+            "make one with `git checkpoint save`; `git checkpoint list --all` lists the others, which their ids name",
+        ),
+        Failure::Core(Error::NoWorkingTree(_)) => Some(
+            "in a bare repository, list, show, diff between two checkpoints, push and fetch work; the rest needs a working tree",
+        ),
         Failure::Core(Error::UnknownCheckpoint(_)) => Some(
             "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",
         ),
@@ -227,6 +310,12 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         }
         Failure::Core(Error::NotARepository(_)) => {
             Some("run git checkpoint inside a git working tree, or create one with `git init`")
+        }
+        Failure::Core(Error::NoStore(_)) => Some(
+            "make the first with `git checkpoint save`: a plain directory's checkpoints are kept in a private store (`git checkpoint stores` lists them)",
+        ),
+        Failure::Core(Error::RefusedDirectory { .. }) => {
+            Some("run it in a project's directory, or pass --force if you really mean all of it")
         }
         Failure::Core(Error::InTheWay { no_save: false, .. }) => Some(
             "move them away, or use --force: their content is kept in the pre-restore checkpoint, then replaced",
@@ -257,9 +346,52 @@ fn cwd() -> Result<std::path::PathBuf, Failure> {
     })
 }
 
-/// Open the checkpoints of the repository around the current directory.
+/// The store `--store` names, if given.
+static STORE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// How to open the checkpoints of a directory: the store `--store` or `GIT_CHECKPOINT_STORE`
+/// names; `create` a plain directory's store when it has none (what saving needs); `force`
+/// even for a home directory or a file system root.
+fn open_options(create: bool, force: bool) -> OpenOptions {
+    let mut options = OpenOptions::default();
+    if let Some(store) = STORE.get() {
+        options.store = Some(store.clone());
+    }
+    options.create = create;
+    options.force = force;
+    options
+}
+
+/// Open the checkpoints of the repository (or plain directory) around the current directory,
+/// for a command that only works with checkpoints already made: a plain directory without a
+/// store is [`git_checkpoint::Error::NoStore`].
 fn open() -> Result<Checkpoints, Failure> {
-    Ok(Checkpoints::open(&cwd()?)?)
+    Ok(Checkpoints::open_with(
+        &cwd()?,
+        &open_options(false, false),
+    )?)
+}
+
+/// Open the checkpoints of `dir` for a command that makes checkpoints: a plain directory's
+/// store is made when missing (said once on stderr, unless `quiet`).
+fn open_creating(
+    ui: &Ui,
+    dir: &std::path::Path,
+    force: bool,
+    quiet: bool,
+) -> Result<Checkpoints, Failure> {
+    let checkpoints = Checkpoints::open_with(dir, &open_options(true, force))?;
+    if checkpoints.store_created()
+        && !quiet
+        && let (Some(store), Some(workdir)) = (checkpoints.store(), checkpoints.workdir())
+    {
+        ui.info(&format!(
+            "`{}` is not in a git repository: its checkpoints are kept in `{}`",
+            workdir.display(),
+            store.display()
+        ));
+    }
+    Ok(checkpoints)
 }
 
 /// Turn paths given relative to the current directory into paths relative to the top of the

@@ -5,7 +5,7 @@ use git_checkpoint::format::Skipped;
 use git_checkpoint::{Checkpoints, Completed, Housekeeping, Restored};
 
 use super::output::Ui;
-use super::render::human_size;
+use super::render::{count, human_size};
 
 /// Warn about each path a save left out.
 pub fn warn_skipped<'a>(ui: &Ui, skipped: impl IntoIterator<Item = &'a Skipped>) {
@@ -32,9 +32,8 @@ pub fn housekeeping(ui: &Ui, done: &Housekeeping, quiet: bool) {
     }
     if !done.pruned.is_empty() {
         ui.info(&format!(
-            "pruned {} old checkpoint{} (checkpoint.keep / checkpoint.maxAge)",
-            done.pruned.len(),
-            if done.pruned.len() == 1 { "" } else { "s" }
+            "pruned {} (checkpoint.keep / checkpoint.maxAge)",
+            count(done.pruned.len(), "old checkpoint", "old checkpoints")
         ));
     }
     if let Some(problem) = &done.problem {
@@ -108,4 +107,35 @@ pub fn warn_kept_and_head(ui: &Ui, restored: &Restored) {
             now.as_deref().map_or("none", |n| n.get(..7).unwrap_or(n))
         ));
     }
+}
+
+/// After a restore that left the index alone: the files it changed whose index entry differs
+/// from what was staged when the checkpoint was taken, so that `git status` shows them
+/// otherwise than then (a file staged as new shows as untracked, a staged rename as `RD`).
+pub fn index_mismatch(ui: &Ui, restored: &Restored) {
+    let paths = &restored.index_mismatch;
+    if paths.is_empty() {
+        return;
+    }
+    const NAMED: usize = 3;
+    let quoted: Vec<String> = paths.iter().take(NAMED).map(|p| format!("`{p}`")).collect();
+    let which = match (paths.len(), quoted.as_slice()) {
+        (_, [one]) => one.clone(),
+        (n, [first @ .., last]) if n <= NAMED => format!("{} and {last}", first.join(", ")),
+        (n, _) => format!(
+            "{} and {}",
+            quoted.join(", "),
+            count(n - NAMED, "other file", "other files")
+        ),
+    };
+    let verb = if restored.dry_run {
+        "would be left as it is"
+    } else {
+        "was left as it is"
+    };
+    ui.hint(&format!(
+        "the index {verb}, and for {which} it differs from what was staged when checkpoint {} was taken, so `git status` shows {} otherwise than then; restore with --staged to bring back the staged state too",
+        restored.target.id,
+        if paths.len() == 1 { "it" } else { "them" }
+    ));
 }

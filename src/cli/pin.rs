@@ -5,6 +5,7 @@ use super::{Failure, open};
 
 /// Pin (or unpin) a checkpoint: pinned checkpoints are never pruned.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The checkpoint.
     #[arg(value_name = "CP")]
@@ -13,6 +14,11 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint pin pre-refactor                  # never pruned
+  git checkpoint unpin pre-refactor";
 
 pub fn run(ui: &Ui, args: Args, pinned: bool) -> Result<(), Failure> {
     let checkpoints = open()?;

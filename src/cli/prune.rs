@@ -5,6 +5,7 @@ use std::io::Write;
 use git_checkpoint::PruneOptions;
 
 use super::output::{Ui, checkpoint_json, json_line, printable};
+use super::render::{checkpoints as count_checkpoints, count};
 use super::{Failure, open};
 
 /// Apply the retention policy now: delete the checkpoints it does not keep, and notes whose
@@ -15,6 +16,7 @@ use super::{Failure, open};
 /// checkpoint.<kind>.keep, checkpoint.maxAge, checkpoint.maxSize. A flag overrides its setting
 /// for this run.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind).
     #[arg(long, value_name = "N")]
@@ -39,6 +41,12 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint prune --dry-run                   # what the configured policy would remove
+  git checkpoint prune --keep 10
+  git checkpoint prune --older-than 2w --kind auto";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
@@ -75,17 +83,14 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             "removed"
         };
         ui.info(&format!(
-            "{verb} {} checkpoint{} and {} orphaned note{}",
-            pruned.removed.len(),
-            if pruned.removed.len() == 1 { "" } else { "s" },
-            pruned.orphan_notes,
-            if pruned.orphan_notes == 1 { "" } else { "s" },
+            "{verb} {} and {}",
+            count_checkpoints(pruned.removed.len()),
+            count(pruned.orphan_notes, "orphaned note", "orphaned notes"),
         ));
         if pruned.unreadable_kept > 0 {
             ui.info(&format!(
-                "kept {} checkpoint{} whose note cannot be read (a pin there cannot be seen); `git checkpoint drop <id>` removes one",
-                pruned.unreadable_kept,
-                if pruned.unreadable_kept == 1 { "" } else { "s" },
+                "kept {} whose note cannot be read (a pin there cannot be seen); `git checkpoint drop <id>` removes one",
+                count_checkpoints(pruned.unreadable_kept),
             ));
         }
     }

@@ -9,7 +9,8 @@ use super::output::{Ui, printable};
 use super::render::checkpoints as count_checkpoints;
 use super::{Failure, open};
 
-/// Push checkpoints and their notes to a remote: the ones named, or all of them.
+/// Push checkpoints and their notes to a remote: the ones named, or all of this repository's
+/// own except the pre-restore safety snapshots (--all: every one, fetched ones too).
 ///
 /// A checkpoint carries its whole working tree, untracked files included (possibly secrets
 /// that were not ignored), and the commits it was taken on: check with --dry-run first. A
@@ -18,13 +19,17 @@ use super::{Failure, open};
 /// key); only the notes of the pushed checkpoints are sent. The default remote is the current
 /// branch's upstream remote, else `origin`.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// The remote (a name or URL); default: the current branch's upstream remote, else origin.
     #[arg(value_name = "REMOTE")]
     remote: Option<String>,
-    /// The checkpoints to push (default: all of them).
+    /// The checkpoints to push (default: this repository's own, without pre-restore ones).
     #[arg(value_name = "CP")]
     checkpoints: Vec<String>,
+    /// Push every checkpoint: pre-restore ones, and those fetched from elsewhere, too.
+    #[arg(long, conflicts_with = "checkpoints")]
+    all: bool,
     /// List, for each checkpoint, the files it holds that its HEAD commit does not; push
     /// nothing.
     #[arg(long)]
@@ -34,13 +39,22 @@ pub struct Args {
     quiet: bool,
 }
 
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint push --dry-run                    # the files that would travel, per checkpoint
+  git checkpoint push                              # to the upstream remote (else origin)
+  git checkpoint push origin pre-refactor @        # these two only
+  git checkpoint push --all backup                 # every one, pre-restore and fetched too";
+
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     let remote = checkpoints.remote(args.remote.as_deref())?;
     let loaded = checkpoints.load()?;
     let mut chosen: Vec<Checkpoint> = Vec::new();
-    if args.checkpoints.is_empty() {
+    if args.all {
         chosen = loaded.checkpoints.clone();
+    } else if args.checkpoints.is_empty() {
+        chosen = checkpoints.to_push(&loaded).cloned().collect();
     }
     for spec in &args.checkpoints {
         let c = checkpoints.resolve(&loaded, spec)?;
@@ -50,7 +64,17 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     }
     if chosen.is_empty() {
         if !args.quiet {
-            ui.info("there are no checkpoints to push");
+            match loaded.checkpoints.len() {
+                0 => ui.info("there are no checkpoints to push"),
+                n => ui.info(&format!(
+                    "there are no checkpoints to push: {} pre-restore or fetched, which --all pushes too",
+                    if n == 1 {
+                        "the only one is".to_string()
+                    } else {
+                        format!("all {n} are")
+                    }
+                )),
+            }
         }
         return Ok(());
     }
@@ -131,12 +155,27 @@ fn warn_what_travels(ui: &Ui, checkpoints: &Checkpoints, sending: &[Checkpoint])
             .collect::<BTreeSet<&[u8]>>()
             .len()
     });
+    let one = sending.len() == 1;
     let files = match count {
+        Ok(0) => {
+            // No file beyond the commits: nothing to warn about but the commits themselves.
+            ui.info(&format!(
+                "pushing {}: {}, which {} with {}",
+                count_checkpoints(sending.len()),
+                if one {
+                    "every file it holds is in its HEAD commit"
+                } else {
+                    "every file they hold is in their HEAD commits"
+                },
+                if one { "travels" } else { "travel" },
+                if one { "it" } else { "them" },
+            ));
+            return;
+        }
         Ok(1) => "1 file that is".to_string(),
         Ok(n) => format!("{n} files that are"),
         Err(_) => "files that are".to_string(),
     };
-    let one = sending.len() == 1;
     ui.warn(&format!(
         "pushing {} sends {files} not in {} HEAD commit (untracked files travel too, possibly secrets that were not ignored), and the commits {} taken on; list them with --dry-run",
         count_checkpoints(sending.len()),

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::output::Ui;
+use super::picker::{self, Purpose};
 use super::restoring::{Flags, housekeeping, report};
 use super::{Failure, open, repo_paths};
 
@@ -14,10 +15,12 @@ use super::{Failure, open, repo_paths};
 /// makes restore refuse unless --force. HEAD, the branch, the index (unless --staged) and the
 /// stash are left alone.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
-    /// The checkpoint: an id, `@`, `@{N}`, a name, or an id or commit prefix.
+    /// The checkpoint: an id, `@`, `@{N}`, a name, or an id or commit prefix. Without it, on a
+    /// terminal, a picker lists this worktree's checkpoints with a preview of each.
     #[arg(value_name = "CP")]
-    checkpoint: String,
+    checkpoint: Option<String>,
     #[command(flatten)]
     flags: Flags,
     /// Restore only these paths (files or directories), relative to the current directory.
@@ -25,10 +28,30 @@ pub struct Args {
     paths: Vec<PathBuf>,
 }
 
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint restore pre-refactor              # the whole working tree
+  git checkpoint restore @ -- src/lib.rs           # one file
+  git checkpoint restore @{2} --dry-run            # what would be written and deleted
+  git checkpoint restore pre-refactor --staged     # the staged state too";
+
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     let loaded = checkpoints.load()?;
-    let target = checkpoints.resolve(&loaded, &args.checkpoint)?;
+    let picked;
+    let target = match &args.checkpoint {
+        Some(spec) => checkpoints.resolve(&loaded, spec)?,
+        None => match picker::pick_or_refuse(&checkpoints, Purpose::Restore)? {
+            Some(c) => {
+                picked = c;
+                &picked
+            }
+            None => {
+                ui.info("nothing restored");
+                return Ok(());
+            }
+        },
+    };
     if !args.flags.quiet {
         ui.warn_damaged([target]);
     }

@@ -150,6 +150,7 @@ fn describe(ui: &Ui, restored: &Restored) {
         ));
     }
     notices::warn_kept_and_head(ui, restored);
+    notices::index_mismatch(ui, restored);
     match &restored.safety {
         Some(Saved::Created(c)) => ui.info(&format!(
             "saved the previous state as checkpoint {}; undo with: git checkpoint restore {}{}",

@@ -4,9 +4,11 @@ use std::io::{Read, Write};
 
 use git_checkpoint::{Error, SaveOptions, Saved, format};
 
+use super::agents::{HookAgent, hook_agent_parser};
 use super::notices;
 use super::output::{Ui, checkpoint_json, json_line};
-use super::{Failure, open};
+use super::render::files;
+use super::{Failure, open_creating};
 
 /// Snapshot the working tree: tracked files as they are on disk, and untracked files that are
 /// not ignored. Nothing else changes: not HEAD, not the branch, not the index, not the stash.
@@ -14,6 +16,7 @@ use super::{Failure, open};
 /// Prints the new checkpoint's id. When nothing changed since this worktree's newest
 /// checkpoint, no new one is made and that checkpoint's id is printed (unless --allow-empty).
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// A message describing the checkpoint.
     #[arg(short, long, value_name = "MSG")]
@@ -46,13 +49,35 @@ pub struct Args {
     /// first checkpoint, and `list --session <ID>` lists them.
     #[arg(long, value_name = "ID")]
     session: Option<String>,
-    /// Run as an agent's hook: read the hook's JSON from stdin (session id, tool name, edited
-    /// paths go into the note), kind auto (session for a session's start), print nothing, and
+    /// Run as an agent's hook: read the hook's JSON from stdin (the agent's, recognised when
+    /// AGENT is not given), record the agent, session, event, tool, turn and call ids, edited
+    /// paths and transcript path in the note (never a file's or prompt's content), kind auto
+    /// (session at a session's start), print nothing but the answer the agent expects, and
     /// never fail the agent: errors are warnings and exit 0, unless checkpoint.hookFailure is
-    /// `block` (then exit 2).
-    #[arg(long, conflicts_with_all = ["meta_json", "json"])]
-    from_hook: bool,
+    /// `block`, which refuses the tool call in the agent's own way (never at a session's start
+    /// or a turn's end).
+    #[arg(
+        long,
+        value_name = "AGENT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "auto",
+        value_parser = hook_agent_parser(),
+        conflicts_with_all = ["meta_json", "json"]
+    )]
+    from_hook: Option<HookAgent>,
+    /// Outside any git repository, checkpoint even a home directory itself or a file system
+    /// root (refused otherwise: a first save would copy all of it into a store).
+    #[arg(long)]
+    force: bool,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint save                              # snapshot now; prints the id
+  git checkpoint save -m \"before refactor\" --name pre-refactor
+  id=$(git checkpoint save -q)                     # the id alone, for a script
+  git checkpoint save --kind auto --meta tool=Edit --session \"$SESSION_ID\"";
 
 fn parse_key_value(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
@@ -106,8 +131,9 @@ fn meta_object(
 }
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
-    if args.from_hook {
+    if let Some(HookAgent(agent)) = args.from_hook {
         let hook_args = super::hook::Args {
+            agent,
             message: args.message,
             name: args.name,
             kind: args.kind,
@@ -115,11 +141,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             pin: args.pin,
             allow_empty: args.allow_empty,
             meta: args.meta,
+            force: args.force,
         };
         return super::hook::run(ui, hook_args);
     }
     let meta = meta_object(args.meta_json.as_deref(), &args.meta)?;
-    let checkpoints = open()?;
+    let checkpoints = open_creating(ui, &super::cwd()?, args.force, args.quiet)?;
     let outcome = checkpoints.save(
         &SaveOptions {
             message: args.message,
@@ -129,6 +156,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             pin: args.pin,
             allow_empty: args.allow_empty,
             session: args.session,
+            agent: None,
             ..SaveOptions::default()
         },
         &ui.ctl,
@@ -152,8 +180,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 }
                 let s = c.meta.stats;
                 ui.info(&format!(
-                    "saved checkpoint {} ({} files; {} added, {} modified, {} deleted since HEAD)",
-                    c.id, s.files, s.added, s.modified, s.deleted
+                    "saved checkpoint {} ({}; {} added, {} modified, {} deleted since HEAD)",
+                    c.id,
+                    files(s.files as usize),
+                    s.added,
+                    s.modified,
+                    s.deleted
                 ));
             }
             Saved::Unchanged(c) => ui.info(&format!(

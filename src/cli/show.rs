@@ -8,19 +8,21 @@ use git_checkpoint::{Checkpoint, DiffOptions, PatchStyle, Side};
 
 use super::notices;
 use super::output::{ColorChoice, Ui, checkpoint_json, json_line, printable, relative_age};
+use super::picker::{self, Purpose};
 use super::render::{diff_painter, human_size, stat_entries, stat_width};
-use super::{Failure, open, stat};
+use super::{Failure, open, repo_paths, stat};
 
 /// Show a checkpoint: its metadata, then a --stat (or with -p the patch) of what it changed
-/// relative to the HEAD it was taken on.
+/// relative to the HEAD it was taken on (with -- PATHS, in those paths only).
 ///
 /// <CP> is an id, `@`/`latest` (newest), `@{N}` (N-th newest), a name, an id prefix or a commit
 /// prefix.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = EXAMPLES)]
 pub struct Args {
-    /// The checkpoint.
+    /// The checkpoint. Without it, on a terminal, a picker lists this worktree's checkpoints.
     #[arg(value_name = "CP")]
-    checkpoint: String,
+    checkpoint: Option<String>,
     /// A diffstat of what it changed relative to its HEAD (the default).
     #[arg(long, conflicts_with = "patch")]
     stat: bool,
@@ -28,28 +30,50 @@ pub struct Args {
     #[arg(short = 'p', long = "patch")]
     patch: bool,
     /// Print the metadata as JSON (the note's fields plus "commit").
-    #[arg(long, conflicts_with_all = ["stat", "patch"])]
+    #[arg(long, conflicts_with_all = ["stat", "patch", "paths"])]
     json: bool,
+    /// Only what it changed in these paths (files or directories), relative to the current
+    /// directory.
+    #[arg(last = true, value_name = "PATHS")]
+    paths: Vec<std::path::PathBuf>,
 }
+
+const EXAMPLES: &str = "\
+Examples:
+  git checkpoint show @                            # the newest: metadata and --stat
+  git checkpoint show pre-refactor -p              # the patch it holds beyond its HEAD
+  git checkpoint show @{2} -- src/                 # only what it changed under src/
+  git checkpoint show @ --json";
 
 pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     notices::warn_interrupted(ui, &checkpoints);
     let loaded = checkpoints.load()?;
-    let checkpoint = checkpoints.resolve(&loaded, &args.checkpoint)?;
+    let picked;
+    let checkpoint = match &args.checkpoint {
+        Some(spec) => checkpoints.resolve(&loaded, spec)?,
+        None => match picker::pick_or_refuse(&checkpoints, Purpose::Show)? {
+            Some(c) => {
+                picked = c;
+                &picked
+            }
+            None => return Ok(()),
+        },
+    };
     ui.warn_damaged([checkpoint]);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", json_line(&checkpoint_json(checkpoint)))?;
         return Ok(());
     }
-    header(&mut out, ui, checkpoint)?;
+    let paths = repo_paths(&checkpoints, &args.paths)?;
     // What the checkpoint changed is read from its commit's parents, not from the note, which
-    // may come from someone else.
+    // may come from someone else. Computed first: a path that matches nothing is an error
+    // before anything is printed.
     let diff = checkpoints.diff(
         Side::HeadOf(checkpoint),
         Side::Checkpoint(checkpoint),
-        &[],
+        &paths,
         DiffOptions {
             hunks: args.patch,
             renames: checkpoints.renames(None, false),
@@ -57,6 +81,7 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         },
         &ui.ctl,
     )?;
+    header(&mut out, ui, checkpoint)?;
     if !diff.files.is_empty() {
         writeln!(out)?;
     }

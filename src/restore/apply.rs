@@ -688,7 +688,13 @@ mod tests {
         let cur = snapshot::snapshot(
             &repo,
             &index,
-            snapshot::Options::default(),
+            snapshot::Options {
+                capture: &crate::config::Capture {
+                    max_file_size: u64::MAX,
+                    ..Default::default()
+                },
+                stat_cache: true,
+            },
             &Control::default(),
         )?;
         let state = SafetyState {

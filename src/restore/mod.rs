@@ -24,6 +24,7 @@ mod apply;
 mod plan;
 
 pub use crate::treediff::is_at_or_below;
+pub(crate) use plan::index_mismatch;
 #[cfg(test)]
 pub(crate) use plan::validate_path;
 
@@ -82,6 +83,12 @@ pub struct Restored {
     pub safety: Option<Saved>,
     /// Whether the index was restored (`staged`).
     pub index_restored: bool,
+    /// Files this restore wrote or deleted whose entry in the index differs from the staged
+    /// state the checkpoint recorded, when the index was left alone and `HEAD` has not moved:
+    /// `git status` then shows them otherwise than when the checkpoint was taken (a file that
+    /// was staged as new as untracked, a staged rename as `RD`), and restoring with `staged`
+    /// would bring that state back too.
+    pub index_mismatch: Vec<String>,
     /// `HEAD` now, when it differs from the `HEAD` the checkpoint was taken on.
     pub head_moved: Option<Option<String>>,
     /// Whether this was a dry run.
@@ -110,6 +117,7 @@ impl Restored {
             "left_alone": self.plan.left_alone,
             "safety": self.safety.as_ref().map(|s| s.checkpoint().id.clone()),
             "index_restored": self.index_restored,
+            "index_mismatch": self.index_mismatch,
             "head_moved": self.head_moved.is_some(),
             "steps": self.steps,
             "interrupted_restore": self.interrupted.as_ref().map(|c| serde_json::json!({
@@ -151,6 +159,7 @@ pub(crate) fn run(
         plan,
         safety,
         index_restored,
+        index_mismatch: Vec::new(),
         head_moved: planned.head_moved.clone(),
         dry_run,
         interrupted: None,
@@ -195,6 +204,7 @@ pub(crate) fn run(
             &with_ignored,
             &SaveOptions {
                 message: Some(safety.message),
+                generated_message: true,
                 kind: Some(format::KIND_PRE_RESTORE.into()),
                 operation,
                 ..SaveOptions::default()

@@ -305,6 +305,40 @@ fn index_tree_of(repo: &gix::Repository, target: &Checkpoint) -> Result<ObjectId
     }
 }
 
+/// The paths `plan` writes or deletes whose entry in the index now (`captured`) differs from
+/// the staged state recorded in `target`: after a restore that leaves the index alone,
+/// `git status` shows them otherwise than when the checkpoint was taken (a file staged as new
+/// then shows as untracked, a staged rename as `RD`). Empty when either index has unmerged
+/// entries, for which there is nothing to compare.
+pub(crate) fn index_mismatch(
+    repo: &gix::Repository,
+    captured: &Captured,
+    target: &Checkpoint,
+    plan: &Plan,
+) -> Result<Vec<String>> {
+    let (Some(now), false) = (
+        captured.snap.index_tree,
+        target.meta.index == IndexState::Unmerged,
+    ) else {
+        return Ok(Vec::new());
+    };
+    let then = index_tree_of(repo, target)?;
+    if then == now {
+        return Ok(Vec::new());
+    }
+    let touched: std::collections::HashSet<&str> = plan
+        .write
+        .iter()
+        .chain(&plan.delete)
+        .map(String::as_str)
+        .collect();
+    Ok(treediff::changes(repo, Some(now), Some(then))?
+        .into_iter()
+        .map(|c| c.path.to_string())
+        .filter(|p| touched.contains(p.as_str()))
+        .collect())
+}
+
 /// Refuse tree paths that could escape the working tree or write into `.git`.
 pub fn validate_path(path: &BStr, kind: EntryKind) -> Result<()> {
     let unsafe_path = |reason: &str| Error::UnsafeTree {

@@ -37,7 +37,84 @@ const REMOVED_VARS: &[&str] = &[
     "GIT_PAGER_IN_USE",
     "GIT_EDITOR",
     "EMAIL",
+    "XDG_DATA_HOME",
+    "GIT_CHECKPOINT_STORE",
+    // What coding agents put in their hooks' environment, and the variables that move their
+    // configuration: the tests run under such an agent too.
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_CONFIG_DIR",
+    "CURSOR_PROJECT_DIR",
+    "CURSOR_VERSION",
+    "GEMINI_PROJECT_DIR",
+    "GEMINI_SESSION_ID",
+    "CODEX_HOME",
+    "COPILOT_HOME",
+    "CLINE_DATA_DIR",
+    "CLINE_MCP_SETTINGS_PATH",
 ];
+
+/// Say, past the test harness's capture, that a test could not run here, and count it: a
+/// skipped test must never look like a passing one.
+pub fn skipped(test: &str, reason: &str) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static SKIPPED: AtomicUsize = AtomicUsize::new(0);
+    let n = SKIPPED.fetch_add(1, Ordering::SeqCst) + 1;
+    // Written to the process's stderr directly: `eprintln!` would be captured.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "SKIPPED ({n} in this run): {test}: {reason}"
+    );
+}
+
+/// `program args…` in `dir`, in the repository's environment with the tool's directory first
+/// on `PATH` (so `git checkpoint` runs it), `input` on stdin.
+pub fn run_with_stdin(repo: &Repo, program: &str, args: &[&str], dir: &Path, input: &[u8]) -> Run {
+    let bin_dir = Path::new(bin()).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(dir);
+    repo.env(&mut cmd);
+    cmd.env("PATH", path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let _ = child.stdin.take().unwrap().write_all(input);
+    child.wait_with_output().unwrap().into()
+}
+
+/// `program args…` in `dir`, in the repository's environment plus `envs`, with the tool's
+/// directory first on `PATH`, nothing on stdin.
+pub fn run_with_env(
+    repo: &Repo,
+    program: &str,
+    args: &[&str],
+    dir: &Path,
+    envs: &[(&str, &str)],
+) -> Run {
+    let bin_dir = Path::new(bin()).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(dir);
+    repo.env(&mut cmd);
+    cmd.env("PATH", path)
+        .envs(envs.iter().copied())
+        .stdin(Stdio::null());
+    cmd.output().unwrap().into()
+}
+
+/// A hook's command run the way agents run it: `sh -c <command>`, the hook's JSON on stdin.
+pub fn run_hook_command(repo: &Repo, dir: &Path, command: &str, input: &str) -> Run {
+    run_with_stdin(repo, "sh", &["-c", command], dir, input.as_bytes())
+}
 
 /// The identity variables, removed by [`Repo::cp_no_identity`].
 pub const IDENTITY_VARS: &[&str] = &[
@@ -294,6 +371,9 @@ pub struct Repo {
     _tmp: tempfile::TempDir,
     root: PathBuf,
     home: PathBuf,
+    /// A plain directory (no `git init`): git runs with `--git-dir=<its private store>` once
+    /// that exists, so the helpers and the oracle work the same.
+    plain: bool,
 }
 
 impl Repo {
@@ -314,11 +394,65 @@ impl Repo {
             _tmp: tmp,
             root,
             home,
+            plain: false,
         };
         let mut init = vec!["init", "-q", "-b", "main"];
         init.extend_from_slice(args);
         repo.git(&init);
         repo
+    }
+
+    /// A plain directory `proj` (not a git repository), with `HOME` beside it: its private
+    /// store is made under `HOME/.local/share/git-checkpoint/stores` by the first save.
+    pub fn plain() -> Repo {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        fs::create_dir_all(&home).unwrap();
+        fs::write(home.join(".gitconfig"), "").unwrap();
+        let root = tmp.path().join("proj");
+        fs::create_dir_all(&root).unwrap();
+        Repo {
+            _tmp: tmp,
+            root,
+            home,
+            plain: true,
+        }
+    }
+
+    /// Whether this is a plain directory.
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
+    /// Where private stores are made.
+    pub fn stores_root(&self) -> PathBuf {
+        self.home.join(".local/share/git-checkpoint/stores")
+    }
+
+    /// The private stores made so far, sorted.
+    pub fn stores(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = fs::read_dir(self.stores_root())
+            .map(|entries| entries.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        out.sort();
+        out
+    }
+
+    /// The private store of a plain directory (there must be exactly one).
+    #[track_caller]
+    pub fn store(&self) -> PathBuf {
+        let stores = self.stores();
+        assert_eq!(stores.len(), 1, "exactly one store: {stores:?}");
+        stores[0].clone()
+    }
+
+    /// The git directory: `.git`, or a plain directory's store.
+    pub fn git_dir(&self) -> PathBuf {
+        if self.plain {
+            self.store()
+        } else {
+            self.root.join(".git")
+        }
     }
 
     /// A repository with one commit holding `files`.
@@ -365,6 +499,11 @@ impl Repo {
 
     fn git_command(&self, dir: &Path, args: &[&str]) -> Command {
         let mut cmd = Command::new("git");
+        if self.plain
+            && let [store] = self.stores().as_slice()
+        {
+            cmd.arg(format!("--git-dir={}", store.display()));
+        }
         cmd.args(args).current_dir(dir);
         self.env(&mut cmd);
         cmd
@@ -827,8 +966,8 @@ impl Repo {
     pub fn object_files(&self) -> Vec<String> {
         let mut out = Vec::new();
         walk_files(
-            &self.root.join(".git/objects"),
-            &self.root.join(".git/objects"),
+            &self.git_dir().join("objects"),
+            &self.git_dir().join("objects"),
             &mut out,
         );
         out.sort();
@@ -838,7 +977,7 @@ impl Repo {
     /// Every file name under `.git`, relative to it.
     pub fn git_dir_manifest(&self) -> Vec<String> {
         let mut out = Vec::new();
-        walk_files(&self.root.join(".git"), &self.root.join(".git"), &mut out);
+        walk_files(&self.git_dir(), &self.git_dir(), &mut out);
         out.sort();
         out
     }

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{Repo, bin};
+use crate::common::{Repo, Run, bin};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -35,6 +35,9 @@ fn repo_with_checkpoints() -> (Repo, String) {
         .stdout
         .trim()
         .to_string();
+    // Remotes, for push and fetch.
+    repo.git(&["remote", "add", "origin", "/nowhere/origin.git"]);
+    repo.git(&["remote", "add", "backup", "/nowhere/backup.git"]);
     (repo, id)
 }
 
@@ -113,6 +116,27 @@ fn bash_completes_through_git_and_directly() {
     assert!(ids.iter().any(|s| s == "before-refactor"), "{ids:?}");
     let to_push = bash_complete(&repo, "git checkpoint push origin ", "__git_wrap__git_main");
     assert!(to_push.contains(&id), "{to_push:?}");
+    assert!(!to_push.iter().any(|s| s == "origin"), "{to_push:?}");
+    // The remote first, for push and fetch, as with git push.
+    for line in [
+        "git checkpoint push ",
+        "git checkpoint fetch ",
+        "git checkpoint push --dry-run ",
+    ] {
+        let remotes = bash_complete(&repo, line, "__git_wrap__git_main");
+        assert_eq!(remotes, vec!["backup", "origin"], "{line:?}");
+    }
+    let direct = bash_complete(&repo, "git-checkpoint push o", "__git_checkpoint_main");
+    assert_eq!(direct, vec!["origin"]);
+    let after_fetch = bash_complete(
+        &repo,
+        "git checkpoint fetch origin ",
+        "__git_wrap__git_main",
+    );
+    assert!(
+        !after_fetch.iter().any(|s| s == "origin" || *s == id),
+        "fetch takes one remote and no checkpoint: {after_fetch:?}"
+    );
     let flags = bash_complete(&repo, "git checkpoint restore --dr", "__git_wrap__git_main");
     assert_eq!(flags, vec!["--dry-run"]);
     let direct = bash_complete(&repo, "git-checkpoint show ", "__git_checkpoint_main");
@@ -150,6 +174,22 @@ fn fish_completes_through_git_and_directly() {
     assert!(subs.contains("restore\t"), "{subs}");
     assert!(complete("git checkpoint restore ").contains(&id));
     assert!(complete("git-checkpoint show ").contains("before-refactor"));
+    for line in [
+        "git checkpoint push ",
+        "git checkpoint fetch ",
+        "git-checkpoint push ",
+    ] {
+        let remotes = complete(line);
+        assert!(
+            remotes.lines().any(|l| l.starts_with("origin")) && !remotes.contains(&id),
+            "{line:?}: {remotes}"
+        );
+    }
+    let ids = complete("git checkpoint push origin ");
+    assert!(
+        ids.contains(&id) && !ids.lines().any(|l| l.starts_with("origin")),
+        "{ids}"
+    );
 }
 
 /// Drives an interactive zsh in a pseudo-terminal (zsh's own zpty module), with compinit and
@@ -211,6 +251,18 @@ fn zsh_completes_through_git_and_directly() {
     assert!(ids.iter().any(|s| s == "before-refactor"), "{ids:?}");
     let direct = zsh_complete(&repo, "git-checkpoint show ");
     assert!(direct.contains(&id), "{direct:?}");
+    for line in ["git checkpoint push ", "git checkpoint fetch "] {
+        let remotes = zsh_complete(&repo, line);
+        assert!(
+            remotes.iter().any(|s| s == "origin") && !remotes.contains(&id),
+            "{line:?}: {remotes:?}"
+        );
+    }
+    let ids = zsh_complete(&repo, "git checkpoint push origin ");
+    assert!(
+        ids.contains(&id) && !ids.iter().any(|s| s == "origin"),
+        "{ids:?}"
+    );
 }
 
 #[test]
@@ -255,9 +307,12 @@ fn man_page_renders_and_git_help_shows_it() {
         .arg(root().join("man/git-checkpoint.1"))
         .env("MANPAGER", "cat")
         .env("MANWIDTH", "100")
+        .env("LC_ALL", "C")
         .output()
         .unwrap();
     assert!(rendered.status.success());
+    // Nothing troff cannot render in the C locale (it warns on stderr for each, e.g. "…").
+    assert_eq!(String::from_utf8_lossy(&rendered.stderr), "");
     let text = String::from_utf8_lossy(&rendered.stdout);
     for needle in [
         "git checkpoint save",
@@ -301,4 +356,264 @@ fn man_page_renders_and_git_help_shows_it() {
         text.contains("git-checkpoint") && text.contains("NAMING A CHECKPOINT"),
         "{text}"
     );
+}
+
+/// `install-docs`, run from an installed binary (a copy in `<prefix>/bin`), puts the man page
+/// in `<prefix>/share/man`, where man looks for a directory on PATH, and the completion scripts
+/// where bash, zsh and fish look: then `git checkpoint --help` shows the man page without any
+/// MANPATH, and bash completes `git checkpoint` with nothing sourced by hand.
+#[test]
+fn install_docs_makes_git_help_and_completion_work() {
+    let repo = Repo::new();
+    let prefix = tempfile::tempdir().unwrap();
+    let bin_dir = prefix.path().join("bin");
+    std::fs::create_dir(&bin_dir).unwrap();
+    let installed = bin_dir.join("git-checkpoint");
+    std::fs::copy(bin(), &installed).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |program: &Path, args: &[&str]| -> Run {
+        let mut cmd = Command::new(program);
+        cmd.args(args).current_dir(repo.path());
+        repo.env(&mut cmd);
+        cmd.env("PATH", &path)
+            .env_remove("MANPATH")
+            .env_remove("XDG_DATA_HOME")
+            .env("MANPAGER", "cat")
+            .env("PAGER", "cat");
+        cmd.output().unwrap().into()
+    };
+    let home = repo.home();
+    // The binary finds its own directory with symlinks resolved.
+    let man = prefix
+        .path()
+        .canonicalize()
+        .unwrap()
+        .join("share/man/man1/git-checkpoint.1");
+    let files = [
+        (man.clone(), root().join("man/git-checkpoint.1")),
+        (
+            home.join(".local/share/bash-completion/completions/git-checkpoint"),
+            root().join("completions/git-checkpoint.bash"),
+        ),
+        (
+            home.join(".local/share/zsh/site-functions/_git-checkpoint"),
+            root().join("completions/_git-checkpoint"),
+        ),
+        (
+            home.join(".config/fish/completions/git-checkpoint.fish"),
+            root().join("completions/git-checkpoint.fish"),
+        ),
+    ];
+    let expected: String = files
+        .iter()
+        .map(|(path, _)| format!("{}\n", path.display()))
+        .collect();
+
+    // Before: git's --help has no page to show; -h points at install-docs.
+    if have("man") {
+        assert!(
+            !run(Path::new("git"), &["checkpoint", "--help"])
+                .stdout
+                .contains("NAMING A CHECKPOINT")
+        );
+    }
+    let short = run(Path::new("git"), &["checkpoint", "-h"]).ok();
+    assert!(
+        short.stdout.contains("git checkpoint install-docs"),
+        "{}",
+        short.stdout
+    );
+
+    let dry = run(&installed, &["install-docs", "--dry-run"]).ok();
+    assert!(
+        files.iter().all(|(path, _)| !path.exists()),
+        "a dry run writes nothing"
+    );
+    let out = run(&installed, &["install-docs"]).ok();
+    assert_eq!(dry.stdout, out.stdout);
+    assert_eq!(out.stdout, expected);
+    for (path, committed) in &files {
+        assert_eq!(
+            std::fs::read(path).unwrap(),
+            std::fs::read(committed).unwrap(),
+            "{}",
+            path.display()
+        );
+    }
+    assert!(out.stderr.contains("fpath=("), "{}", out.stderr);
+
+    if have("man") {
+        assert!(
+            out.stderr
+                .contains("`git checkpoint --help` now shows the man page"),
+            "{}",
+            out.stderr
+        );
+        let help = run(Path::new("git"), &["checkpoint", "--help"]).ok();
+        assert!(
+            help.stdout.contains("NAMING A CHECKPOINT"),
+            "{}",
+            help.stdout
+        );
+    } else {
+        eprintln!("skipped the man part: man is not installed");
+    }
+
+    const BASH_COMPLETION: &str = "/usr/share/bash-completion/bash_completion";
+    if Path::new(BASH_COMPLETION).exists() {
+        // Nothing sourced but bash-completion itself: git's completion and ours load on demand.
+        let script = format!(
+            r#"
+source {BASH_COMPLETION}
+_completion_loader git
+COMP_WORDS=(git checkpoint res); COMP_CWORD=2; COMP_LINE="git checkpoint res"; COMP_POINT=${{#COMP_LINE}}
+__git_wrap__git_main git res checkpoint
+printf '%s\n' "${{COMPREPLY[@]}}"
+COMP_WORDS=(git checkpoint restore ""); COMP_CWORD=3; COMP_LINE="git checkpoint restore "; COMP_POINT=${{#COMP_LINE}}
+__git_wrap__git_main git "" restore
+printf '%s\n' "${{COMPREPLY[@]}}"
+"#
+        );
+        let saved = repo.cp(&["save", "-q", "--allow-empty"]).ok().id();
+        let mut cmd = Command::new("bash");
+        cmd.arg("-c").arg(script);
+        let got = candidates(&repo, {
+            cmd.env("PATH", &path);
+            cmd
+        });
+        assert!(got.iter().any(|c| c == "restore"), "{got:?}");
+        assert!(got.contains(&saved), "{got:?}");
+    } else {
+        eprintln!("skipped the bash part: {BASH_COMPLETION} is not installed");
+    }
+
+    // --prefix: a package's layout; --man-only: the man page alone.
+    let pkg = tempfile::tempdir().unwrap();
+    let out = repo
+        .cp(&[
+            "install-docs",
+            "-q",
+            "--prefix",
+            pkg.path().to_str().unwrap(),
+        ])
+        .ok();
+    assert_eq!(out.stderr, "");
+    for rel in [
+        "share/man/man1/git-checkpoint.1",
+        "share/bash-completion/completions/git-checkpoint",
+        "share/zsh/site-functions/_git-checkpoint",
+        "share/fish/vendor_completions.d/git-checkpoint.fish",
+    ] {
+        assert!(pkg.path().join(rel).is_file(), "{rel}");
+    }
+    let only = tempfile::tempdir().unwrap();
+    let out = repo
+        .cp(&[
+            "install-docs",
+            "-q",
+            "--man-only",
+            "--man-dir",
+            only.path().to_str().unwrap(),
+        ])
+        .ok();
+    assert_eq!(out.stdout.lines().count(), 1, "{}", out.stdout);
+    assert!(only.path().join("man1/git-checkpoint.1").is_file());
+}
+
+/// Every command's long help ends with examples, and the man page (generated from the same
+/// help) has them too.
+#[test]
+fn every_command_has_examples_in_its_help_and_the_man_page() {
+    let repo = Repo::new();
+    let man = std::fs::read_to_string(root().join("man/git-checkpoint.1")).unwrap();
+    for sub in [
+        "save",
+        "list",
+        "show",
+        "diff",
+        "restore",
+        "undo",
+        "drop",
+        "prune",
+        "pin",
+        "unpin",
+        "push",
+        "fetch",
+        "completions",
+        "install-docs",
+        "exec",
+        "hooks",
+    ] {
+        let long = repo.cp(&[sub, "--help"]).ok();
+        let examples = long
+            .stdout
+            .split_once("Examples:\n")
+            .map(|(_, rest)| rest)
+            .unwrap_or_else(|| panic!("{sub} --help has no examples: {}", long.stdout));
+        let first = examples.lines().next().unwrap().trim();
+        assert!(
+            first.starts_with("git checkpoint ") || first.starts_with("id=$(git checkpoint"),
+            "{sub}: {first}"
+        );
+        let first_command = first.split("  #").next().unwrap().trim();
+        assert!(
+            man.contains(&first_command.replace('-', "\\-")),
+            "{sub}: the man page lacks {first_command:?}"
+        );
+        // -h stays short: the examples are in the long help only.
+        assert!(
+            !repo.cp(&[sub, "-h"]).ok().stdout.contains("Examples:"),
+            "{sub}"
+        );
+    }
+}
+
+/// The README's fallback for a system where the man page cannot be installed: git's
+/// `man.viewer` set to a command that shows the built-in help for this one page.
+#[test]
+fn git_help_falls_back_to_the_built_in_help_as_the_readme_says() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let config: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.starts_with("git config --global man."))
+        .collect();
+    assert_eq!(config.len(), 2, "the README gives the two settings");
+    let repo = Repo::new();
+    let empty_man = tempfile::tempdir().unwrap();
+    let git_help = |setup: &str| {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!("{setup}\ngit checkpoint --help"))
+            .current_dir(repo.path());
+        repo.env(&mut cmd);
+        cmd.env("PATH", path_with_binary())
+            .env("MANPATH", empty_man.path())
+            .env("MANPAGER", "cat")
+            .env("PAGER", "cat");
+        let out: Run = cmd.output().unwrap().into();
+        out
+    };
+    let without = git_help("");
+    assert!(
+        !without.stdout.contains("Usage: git-checkpoint"),
+        "{}",
+        without.stdout
+    );
+    let with = git_help(&config.join("\n")).ok();
+    assert!(
+        with.stdout.contains("Usage: git-checkpoint") && with.stdout.contains("install-docs"),
+        "{}",
+        with.stdout
+    );
+    // Other pages still go to man.
+    let mut cmd = Command::new("git");
+    cmd.args(["status", "--help"]).current_dir(repo.path());
+    repo.env(&mut cmd);
+    cmd.env("PATH", path_with_binary()).env("MANPAGER", "cat");
+    let out: Run = cmd.output().unwrap().into();
+    assert!(!out.stdout.contains("git-checkpoint"), "{}", out.stdout);
 }

@@ -92,7 +92,7 @@ fn run_and_kill(repo: &Repo, args: &[&str], delay: Option<Duration>) -> Ended {
             stderr.starts_with("error: ") && stderr.contains("\nhint: "),
             "{stderr}"
         );
-        let lock = repo.path().join(".git/packed-refs.lock");
+        let lock = repo.git_dir().join("packed-refs.lock");
         assert!(lock.exists(), "{stderr}");
         std::fs::remove_file(lock).unwrap();
         eprintln!("crash harness: {args:?} reported a packed-refs.lock left behind");
@@ -165,18 +165,30 @@ struct Run {
     pack_every: Option<usize>,
     /// Run `git fsck` after every this many kills.
     fsck_every: usize,
+    /// In a plain directory (its private store) rather than a repository.
+    plain: bool,
 }
 
 fn crash_run(run: Run) {
-    let repo = Repo::new();
+    let repo = if run.plain {
+        Repo::plain()
+    } else {
+        Repo::new()
+    };
     for i in 0..200 {
         repo.write(&format!("d{}/f{i}.txt", i % 10), &format!("file {i}\n"));
     }
-    repo.git(&["add", "-A"]);
-    repo.git(&["commit", "-qm", "base"]);
+    let mut spans = Spans(BTreeMap::new());
+    if run.plain {
+        // The first save makes the store, which git then reads.
+        let warm = run_and_kill(&repo, &["save", "-q", "--allow-empty"], None);
+        spans.learn("save", &warm);
+    } else {
+        repo.git(&["add", "-A"]);
+        repo.git(&["commit", "-qm", "base"]);
+    }
     repo.git(&["config", "checkpoint.keep", "1000"]);
     let fingerprint = repo.fingerprint();
-    let mut spans = Spans(BTreeMap::new());
     let warm = run_and_kill(&repo, &["save", "-q", "--allow-empty"], None);
     spans.learn("save", &warm);
     let mut rng = Rng(run.seed);
@@ -354,6 +366,24 @@ fn killed_commands_never_break_the_repository() {
         seed: 0x5eed_cafe,
         pack_every: None,
         fsck_every: 1,
+        plain: false,
+    });
+}
+
+/// The same in a plain directory, whose checkpoints, journal and locks live in its private
+/// store: a killed restore is completed by the next command there too.
+#[test]
+fn killed_commands_never_break_a_plain_directory() {
+    let kills = std::env::var("CRASH_KILLS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(60, |k| k / 3);
+    crash_run(Run {
+        kills,
+        seed: 0x9a1_d12,
+        pack_every: Some(5),
+        fsck_every: 2,
+        plain: true,
     });
 }
 
@@ -370,5 +400,6 @@ fn killed_commands_never_break_a_repository_with_packed_refs() {
         seed: 0xdec0_de42,
         pack_every: Some(4),
         fsck_every: 1,
+        plain: false,
     });
 }

@@ -90,6 +90,146 @@ fn output_matches_git_diff_on_the_same_commits() {
     }
 }
 
+/// Rename and context options spelled as git spells them, each compared with git on the same
+/// commits: `-M90` (the score attached), `--find-renames=90`, `-M90%`, `-M0.9`, `-M` alone (and
+/// a checkpoint after it is not taken for its score), `-U5`, `--unified=5`; `-M=90` is refused,
+/// as git refuses it.
+#[test]
+fn rename_and_context_options_are_spelled_as_in_git() {
+    let repo = Repo::new();
+    let lines: Vec<String> = (1..=10)
+        .map(|i| format!("line number {i:02} of the file"))
+        .collect();
+    repo.write("before.txt", &(lines.join("\n") + "\n"));
+    let long: Vec<String> = (1..=30).map(|i| format!("context line {i}")).collect();
+    repo.write("long.txt", &(long.join("\n") + "\n"));
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let a = save(&repo);
+    let mut changed = lines.clone();
+    for line in changed.iter_mut().take(3) {
+        *line = format!("{line}, now changed");
+    }
+    repo.remove("before.txt");
+    repo.write("after.txt", &(changed.join("\n") + "\n"));
+    repo.write(
+        "long.txt",
+        &(long.join("\n").replace("line 15\n", "line fifteen\n") + "\n"),
+    );
+    let b = save(&repo);
+    let (ca, cb) = (commit_of(&repo, &a), commit_of(&repo, &b));
+    let compare = |ours: &[&str], git: &[&str]| {
+        let mut args = vec!["diff"];
+        args.extend_from_slice(ours);
+        args.extend_from_slice(&[a.as_str(), b.as_str()]);
+        let out = repo.cp(&args).ok();
+        let mut git_args = vec!["diff"];
+        git_args.extend_from_slice(git);
+        git_args.extend_from_slice(&[ca.as_str(), cb.as_str()]);
+        assert_eq!(out.stdout.trim_end(), repo.git(&git_args), "{ours:?}");
+        out.stdout
+    };
+    let strict = compare(&["-M90", "--name-status"], &["-M90", "--name-status"]);
+    let loose = compare(&["-M60", "--name-status"], &["-M60", "--name-status"]);
+    assert!(
+        strict.starts_with("A\tafter.txt\nD\tbefore.txt"),
+        "{strict}"
+    );
+    assert!(loose.starts_with("R0"), "{loose}");
+    for spelling in [&["--find-renames=90"][..], &["-M90%"], &["-M0.9"], &["-M9"]] {
+        let mut ours = spelling.to_vec();
+        ours.push("--name-status");
+        assert_eq!(compare(&ours, &ours), strict, "{spelling:?}");
+    }
+    compare(&["-M", "--name-status"], &["-M", "--name-status"]);
+    // `-M A B`: A is a checkpoint, not a score.
+    let out = repo.cp(&["diff", "-M", &a, &b, "--name-status"]).ok();
+    assert_eq!(out.stdout, loose);
+    let out = repo
+        .cp(&["diff", "--find-renames", &a, &b, "--name-status"])
+        .ok();
+    assert_eq!(out.stdout, loose);
+    // -M=90 is no score for git, nor here.
+    assert!(!repo.git_ok(&["diff", "-M=90", &ca, &cb]));
+    let refused = repo.cp(&["diff", "-M=90", &a, &b]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("=90"), "{}", refused.stderr);
+    // Context: -U5 as git; -U 5 and --unified 5 (which git would take for a path) too.
+    let five = compare(&["-U5", "--no-renames"], &["-U5", "--no-renames"]);
+    assert_eq!(
+        compare(&["--unified=5", "--no-renames"], &["-U5", "--no-renames"]),
+        five
+    );
+    assert_eq!(
+        compare(&["-U", "5", "--no-renames"], &["-U5", "--no-renames"]),
+        five
+    );
+    assert_ne!(
+        compare(&["-U1", "--no-renames"], &["-U1", "--no-renames"]),
+        five
+    );
+}
+
+/// A path that matches nothing on either side of a comparison is an error naming it, for diff
+/// and show alike; show takes paths as diff does.
+#[test]
+fn a_path_that_matches_nothing_is_an_error_in_diff_and_show() {
+    let (repo, a, b) = two_checkpoints();
+    let out = repo
+        .cp(&["diff", &a, &b, "--", "edit.rs", "eidt.rs"])
+        .fails_with(1);
+    out.assert_one_error_line();
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: pathspec `eidt.rs` did not match any file in checkpoint {a} or checkpoint {b}"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+    let out = repo
+        .cp(&["diff", &a, "--stat", "--", "nope/"])
+        .fails_with(1);
+    assert!(
+        out.stderr.contains(&format!(
+            "pathspec `nope` did not match any file in checkpoint {a} or the working tree"
+        )),
+        "{}",
+        out.stderr
+    );
+    // A path on one side only is a match: gone.txt is only in A, added.txt only in B.
+    let ok = repo
+        .cp(&["diff", &a, &b, "--name-only", "--", "gone.txt", "added.txt"])
+        .ok();
+    assert_eq!(ok.stdout, "added.txt\ngone.txt\n");
+
+    // show -- PATHS: the stat of those paths only, as git gives it for the same commits.
+    let shown = repo.cp(&["show", &b, "--", "new", "edit.rs"]).ok();
+    let head = repo.git(&["rev-parse", &format!("{}^1", commit_of(&repo, &b))]);
+    let git_stat = repo.git(&[
+        "diff",
+        "--stat",
+        &head,
+        &commit_of(&repo, &b),
+        "--",
+        "new",
+        "edit.rs",
+    ]);
+    assert!(
+        shown.stdout.trim_end().ends_with(&git_stat),
+        "{}\n--- git:\n{git_stat}",
+        shown.stdout
+    );
+    assert!(!shown.stdout.contains("added.txt"), "{}", shown.stdout);
+    let out = repo.cp(&["show", &b, "--", "nope"]).fails_with(1);
+    assert!(
+        out.stderr.contains("pathspec `nope` did not match"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "", "nothing of the checkpoint is printed");
+}
+
 #[test]
 fn the_patch_applies_and_gives_b_exactly() {
     let (repo, a, b) = two_checkpoints();

@@ -4,7 +4,7 @@
 use std::fs;
 use std::process::{Command, Stdio};
 
-use crate::common::{Repo, Run, bin, is_root};
+use crate::common::{Repo, Run, bin, is_root, json_get};
 
 #[test]
 fn outside_a_repository() {
@@ -12,23 +12,29 @@ fn outside_a_repository() {
     let outside = tempfile::tempdir().unwrap();
     let dir = outside.path().join("not-a-repo");
     fs::create_dir(&dir).unwrap();
-    for args in [&["save"][..], &["list"], &["show", "@"]] {
-        let out = repo.cp_with(
+    let run = |args: &[&str]| {
+        repo.cp_with(
             |cmd| {
                 cmd.current_dir(&dir)
                     .env("GIT_CEILING_DIRECTORIES", outside.path());
             },
             args,
-        );
-        let out = out.fails_with(1);
-        out.assert_one_error_line();
-        assert!(
-            out.stderr.contains("repository"),
-            "{args:?}: {}",
-            out.stderr
-        );
-        assert_eq!(out.stdout, "");
-    }
+        )
+    };
+    // A plain directory where nothing was saved: no checkpoints, said in one line.
+    let list = run(&["list"]).ok();
+    assert_eq!(list.stdout, "");
+    let out = run(&["show", "@"]).fails_with(1);
+    out.assert_one_error_line();
+    assert!(
+        out.stderr.contains("not in a git repository"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+    // A save works there, and writes nothing into the directory.
+    run(&["save", "-q"]).ok();
+    run(&["show", "@"]).ok();
     assert_eq!(
         fs::read_dir(&dir).unwrap().count(),
         0,
@@ -36,15 +42,120 @@ fn outside_a_repository() {
     );
 }
 
+/// In a bare repository (a server that received pushed checkpoints), what reads checkpoints
+/// works: list, show, diff between two, their --json forms, push and fetch. What needs a
+/// working tree refuses with one line saying so, and writes nothing.
 #[test]
-fn bare_repository() {
+fn a_bare_repository_reads_checkpoints_and_refuses_what_needs_a_working_tree() {
     let bare = Repo::init(&["--bare"]);
-    for args in [&["save"][..], &["list"]] {
+    let empty = bare.cp(&["list"]).ok();
+    assert_eq!(empty.stdout, "");
+    assert_eq!(bare.cp(&["list", "--json"]).ok().stdout, "[]\n");
+
+    let clone = Repo::with_commit(&[("a", "a\n")]);
+    let url = bare.path().to_str().unwrap().to_string();
+    clone.git(&["remote", "add", "origin", &url]);
+    clone.git(&["push", "-q", "origin", "main"]);
+    clone.write("a", "changed\n");
+    let first = clone.save(&["-q", "-m", "first"]);
+    clone.write("b", "new\n");
+    let second = clone.save(&["-q", "-m", "second"]);
+    clone.cp(&["push", "-q"]).ok();
+    let refs = bare.git(&["for-each-ref"]);
+
+    let list = bare.cp(&["list"]).ok();
+    let ids: Vec<&str> = list
+        .stdout
+        .lines()
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(ids, [second.as_str(), first.as_str()], "{}", list.stdout);
+    let json = bare.cp(&["list", "--json"]).ok();
+    assert_eq!(json_get(&json.stdout, "0.id"), second);
+    let show = bare.cp(&["show", &second]).ok();
+    assert!(
+        show.stdout.starts_with(&format!("checkpoint {second}\n")),
+        "{}",
+        show.stdout
+    );
+    let (c1, c2) = (
+        bare.git(&["rev-parse", &format!("refs/checkpoints/{first}")]),
+        bare.git(&["rev-parse", &format!("refs/checkpoints/{second}")]),
+    );
+    assert!(
+        show.stdout
+            .trim_end()
+            .ends_with(&bare.git(&["diff", "--stat", "main", &c2])),
+        "{}",
+        show.stdout
+    );
+    assert_eq!(
+        json_get(&bare.cp(&["show", "@", "--json"]).ok().stdout, "id"),
+        second
+    );
+    let diff = bare.cp(&["diff", &first, &second]).ok();
+    assert_eq!(diff.stdout.trim_end(), bare.git(&["diff", &c1, &c2]));
+    assert_eq!(bare.cp(&["diff", "@{1}", "@"]).ok().stdout, diff.stdout);
+    let only_b = bare
+        .cp(&["diff", &first, &second, "--name-only", "--", "b"])
+        .ok();
+    assert_eq!(
+        only_b.stdout, "b\n",
+        "paths are taken from the top of the tree"
+    );
+    assert_eq!(
+        json_get(
+            &bare.cp(&["diff", &first, &second, "--json"]).ok().stdout,
+            "files.0.path"
+        ),
+        "b"
+    );
+
+    for args in [
+        &["save"][..],
+        &["save", "-m", "x", "--name", "n"],
+        &["restore", &first],
+        &["restore", &first, "--dry-run"],
+        &["undo"],
+        &["diff"],
+        &["diff", &first],
+        &["exec", "--", "true"],
+        &["hooks", "claude-code", "--install"],
+    ] {
         let out = bare.cp(args).fails_with(1);
         out.assert_one_error_line();
-        assert!(out.stderr.contains("bare"), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .starts_with("error: this is a bare repository: there is no working tree to "),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert_eq!(out.stdout, "", "{args:?}");
     }
-    assert_eq!(bare.git(&["for-each-ref", "refs/checkpoints"]), "");
+    assert_eq!(bare.git(&["for-each-ref"]), refs, "nothing was written");
+
+    // Sharing from and to a bare repository.
+    let other = Repo::init(&["--bare"]);
+    let pushed = bare
+        .cp(&["push", "-q", other.path().to_str().unwrap()])
+        .ok();
+    assert_eq!(
+        pushed.stdout,
+        format!(
+            "pushed 2 checkpoints to {} (0 already there)\n",
+            other.path().display()
+        )
+    );
+    let third = Repo::init(&["--bare"]);
+    let fetched = third.cp(&["fetch", "-q", &url]).ok();
+    assert_eq!(
+        fetched.stdout,
+        format!("fetched 2 checkpoints from {url} (0 already here)\n")
+    );
+    assert_eq!(third.checkpoint_ids(), other.checkpoint_ids());
+    // A fetched checkpoint is named by its id there; list shows every one.
+    assert!(third.cp(&["list"]).ok().stdout.contains(&first));
+    bare.fsck();
 }
 
 #[test]

@@ -209,6 +209,39 @@ fn exit_codes_are_passed_through_and_recorded() {
     );
 }
 
+/// `-m` is recorded as `--name` is: on an unchanged working tree the checkpoint before is still
+/// a new one carrying the message. Without either, the newest checkpoint serves as before.
+#[test]
+fn a_message_of_the_users_own_is_recorded_even_when_nothing_changed() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let newest = repo.save(&["-q"]);
+    let out = exec(&repo, &["--", "sh", "-c", "echo x >> a"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let s = summary(&out.stderr);
+    assert_eq!(
+        s.before, newest,
+        "without -m: the newest is the checkpoint before"
+    );
+    let newest = s.after;
+    let out = exec(
+        &repo,
+        &["-m", "try the codemod", "--", "sh", "-c", "echo y >> a"],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let s = summary(&out.stderr);
+    assert_ne!(s.before, newest, "with -m: a new checkpoint before");
+    assert_eq!(repo.note_json(&s.before).get("message"), "try the codemod");
+    assert_eq!(
+        repo.checkpoint_tree(&s.before),
+        repo.checkpoint_tree(&newest)
+    );
+    // The checkpoint after, whose message the command line made, is still deduplicated.
+    let ids = repo.checkpoint_ids();
+    let out = exec(&repo, &["--", "true"]);
+    assert_eq!(out.stderr, "exec: no files changed\n");
+    assert_eq!(repo.checkpoint_ids(), ids);
+}
+
 #[test]
 fn a_command_killed_by_a_signal_exits_128_plus_the_signal() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
@@ -593,15 +626,11 @@ fn a_failed_first_save_runs_nothing() {
     assert!(!repo.path().join("b").exists());
     assert!(repo.checkpoint_ids().is_empty());
 
-    // Outside a repository.
-    let outside = repo.scratch();
+    // Where nothing can be saved: a home directory, in no repository.
+    let outside = repo.home();
     let out = repo.cp_in_dir(outside, &["exec", "--", "sh", "-c", "echo > ran"]);
     let out = out.fails_with(1);
-    assert!(
-        out.stderr.contains("not a git repository"),
-        "{}",
-        out.stderr
-    );
+    assert!(out.stderr.contains("home directory"), "{}", out.stderr);
     assert!(out.stderr.ends_with("was not run\n"), "{}", out.stderr);
     assert!(!outside.join("ran").exists());
 }

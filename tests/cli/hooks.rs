@@ -4,9 +4,8 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
-use crate::common::{Json, Repo, Run, bin, json_eval};
+use crate::common::{Json, Repo, Run, json_eval, run_hook_command};
 
 const SESSION: &str = "3f1c9a52-7d0e-4b8a-9c61-2e5f0d4a7b13";
 
@@ -219,9 +218,9 @@ fn save_session_and_list_session_by_hand() {
 #[test]
 fn a_failing_hook_never_blocks_the_agent_unless_configured_to() {
     let repo = Repo::with_commit(&[("a", "1\n")]);
-    // Outside any repository: a warning, exit 0, nothing made.
-    let outside = repo.scratch().join("elsewhere");
-    fs::create_dir_all(&outside).unwrap();
+    // Where nothing can be saved (a home directory, in no repository): a warning, exit 0,
+    // nothing made.
+    let outside = repo.home().to_path_buf();
     let input = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"/nonexistent/dir"}"#;
     let out = hook_in(&repo, &outside, input);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -260,33 +259,6 @@ fn a_failing_hook_never_blocks_the_agent_unless_configured_to() {
     let out = fail(&repo).fails_with(2);
     out.assert_one_error_line();
     assert_eq!(repo.checkpoint_ids().len(), 1);
-}
-
-/// Run a settings file's hook command the way Claude Code does: through a shell, with
-/// `git-checkpoint` on `PATH`, the hook's JSON on stdin.
-fn run_hook_command(repo: &Repo, command: &str, input: &str) -> Run {
-    let bin_dir = Path::new(bin()).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c").arg(command).current_dir(repo.path());
-    repo.env(&mut cmd);
-    cmd.env("PATH", path);
-    cmd.stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap().into()
 }
 
 #[test]
@@ -336,7 +308,7 @@ fn install_merges_into_settings_once_and_uninstall_takes_it_out() {
             &installed,
             "[g.get('matcher') for g in v['hooks']['PreToolUse']]"
         ),
-        r#"["Bash", "Edit|MultiEdit|Write|NotebookEdit|Bash"]"#
+        r#"["Bash", "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell"]"#
     );
     assert_eq!(
         check(
@@ -358,7 +330,12 @@ fn install_merges_into_settings_once_and_uninstall_takes_it_out() {
         &installed,
         "v['hooks']['PreToolUse'][1]['hooks'][0]['command']",
     );
-    let out = run_hook_command(&repo, &command, &pre_tool_use_write(&repo, "a"));
+    let out = run_hook_command(
+        &repo,
+        repo.path(),
+        &command,
+        &pre_tool_use_write(&repo, "a"),
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let ids = repo.checkpoint_ids();
     assert_eq!(ids.len(), 1);

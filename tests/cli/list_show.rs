@@ -106,15 +106,106 @@ fn list_json_is_an_array_of_notes_with_their_commits() {
     assert_eq!(limited.get("0.id"), ids[2]);
 }
 
+/// An empty list prints nothing on stdout (`--json`: `[]`), and says on stderr that there are
+/// no checkpoints yet and how to make one.
 #[test]
-fn list_without_checkpoints_is_empty() {
+fn list_without_checkpoints_is_empty_and_says_how_to_make_one() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
     let out = repo.cp(&["list"]).ok();
     assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "no checkpoints yet; make one with `git checkpoint save`\n"
+    );
     let json = repo.cp(&["list", "--json"]).ok();
-    assert_eq!(json_get(&json.stdout, ""), "[]");
+    assert_eq!(json.stdout, "[]\n");
+    assert_eq!(json.stderr, "");
     let unborn = Repo::new();
-    assert_eq!(unborn.cp(&["list"]).ok().stdout, "");
+    let out = unborn.cp(&["list"]).ok();
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("git checkpoint save"), "{}", out.stderr);
+    // Filters that leave nothing say so.
+    repo.save(&["-q"]);
+    let out = repo.cp(&["list", "--kind", "auto"]).ok();
+    assert_eq!(
+        (out.stdout.as_str(), out.stderr.as_str()),
+        ("", "no checkpoints match\n")
+    );
+}
+
+/// A linked worktree without a checkpoint of its own, in a repository that has some: `list`,
+/// `@`, `diff` and `restore @` say that this worktree has none yet, and how to make one,
+/// rather than "no checkpoint named `@`".
+#[test]
+fn a_worktree_without_checkpoints_of_its_own_says_so() {
+    let (repo, ids) = repo_with_checkpoints(1);
+    let wt = repo.scratch().join("wt");
+    repo.git(&["worktree", "add", "-q", "--detach", wt.to_str().unwrap()]);
+    let list = repo.cp_in_dir(&wt, &["list"]).ok();
+    assert_eq!(list.stdout, "");
+    assert!(
+        list.stderr
+            .contains("no checkpoints in this worktree yet (1 checkpoint in other worktrees")
+            && list.stderr.contains("git checkpoint save"),
+        "{}",
+        list.stderr
+    );
+    for args in [
+        &["show", "@"][..],
+        &["diff"],
+        &["restore", "@"],
+        &["restore", "@{1}"],
+    ] {
+        let out = repo.cp_in_dir(&wt, args).fails_with(1);
+        out.assert_one_error_line();
+        assert!(
+            out.stderr
+                .starts_with("error: this worktree has no checkpoints of its own yet")
+                && out
+                    .stderr
+                    .contains("hint: make one with `git checkpoint save`"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    // Its id still names it from there.
+    repo.cp_in_dir(&wt, &["show", &ids[0]]).ok();
+}
+
+/// Counts agree with their nouns, and a second pin says it was already pinned.
+#[test]
+fn one_file_is_one_file_and_a_second_pin_says_so() {
+    let repo = Repo::new();
+    repo.write("only", "one\n");
+    let out = repo.cp(&["save"]).ok();
+    assert!(
+        out.stderr
+            .contains("(1 file; 1 added, 0 modified, 0 deleted since HEAD)"),
+        "{}",
+        out.stderr
+    );
+    let id = out.id();
+    repo.write("only", "two\n");
+    let restored = repo.cp(&["restore", &id]).ok();
+    assert!(
+        restored.stderr.contains(": 1 file written, 0 deleted"),
+        "{}",
+        restored.stderr
+    );
+    let first = repo.cp(&["pin", &id]).ok();
+    assert_eq!(first.stderr, format!("pinned checkpoint {id}\n"));
+    let second = repo.cp(&["pin", &id]).ok();
+    assert_eq!(
+        second.stderr,
+        format!("checkpoint {id} was already pinned\n")
+    );
+    assert_eq!(repo.note_json(&id).get("pinned"), "true");
+    repo.cp(&["unpin", &id]).ok();
+    let again = repo.cp(&["unpin", &id]).ok();
+    assert_eq!(
+        again.stderr,
+        format!("checkpoint {id} was already unpinned\n")
+    );
 }
 
 #[test]

@@ -6,6 +6,8 @@
 // Tests fail by panicking.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod agents;
+mod browser;
 mod common;
 mod completion;
 mod crash;
@@ -16,13 +18,17 @@ mod exec;
 mod faults;
 mod hooks;
 mod list_show;
+mod mcp;
 mod naming;
 mod odd_configs;
+mod picker;
+mod plain;
 mod races;
 mod restore;
 mod restore_promise;
 mod retention;
 mod revert;
 mod save;
+mod serve;
 mod share;
 mod undo;

@@ -216,6 +216,25 @@ fn no_checkpoint_at_all() {
     }
 }
 
+/// With nothing to undo, plain words: no `1-th` or `100-th`.
+#[test]
+fn nothing_to_undo_is_said_in_plain_words() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let out = repo.cp(&["undo"]).fails_with(1);
+    assert_eq!(
+        out.stderr,
+        "error: nothing to undo: this worktree has no earlier checkpoint whose files differ from the files now\n"
+    );
+    repo.save(&["-q"]);
+    let out = repo.cp(&["undo", "100"]).fails_with(1);
+    out.assert_one_error_line();
+    assert!(
+        out.stderr.starts_with("error: nothing to undo: ") && !out.stderr.contains("-th"),
+        "{}",
+        out.stderr
+    );
+}
+
 #[test]
 fn rules_apply_in_order() {
     let (repo, ids) = repo_with_checkpoints(2);

@@ -5,7 +5,7 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
-use crate::common::{Repo, worktree_entries};
+use crate::common::{Repo, json_get, worktree_entries};
 
 /// Everything a restore may change, path by path: kind, exec bit, content or link target.
 /// `.git` is left out.
@@ -135,6 +135,123 @@ fn restore_of_paths_touches_only_those_paths() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(repo.read("src/lib.rs"), "fn main() {}\n");
     assert_eq!(repo.read("a.txt"), "changed\n");
+}
+
+/// A path that matches nothing, in the checkpoint or in the working tree, is an error naming it
+/// before anything changes, as git's `pathspec … did not match`; git itself is the oracle.
+#[test]
+fn a_path_that_matches_nothing_is_an_error_before_anything_changes() {
+    let repo = base_repo();
+    let id = save(&repo, &[]);
+    repo.write("src/lib.rs", "changed\n");
+    repo.write("build/out.o", "ignored\n");
+    repo.write("only-now.txt", "untracked, not in the checkpoint\n");
+    let before = manifest(repo.path());
+    let refs = repo.git(&["for-each-ref"]);
+    for (cwd, typo, shown) in [
+        (".", "src/mian.rs", "src/mian.rs"),
+        ("src", "mian.rs", "src/mian.rs"),
+        (".", "nowhere/", "nowhere"),
+    ] {
+        for extra in [&[][..], &["--dry-run"], &["--json"]] {
+            let mut args = vec!["restore", id.as_str()];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(&["--", "src/lib.rs", typo]);
+            if cwd == "src" {
+                args.pop();
+                args.pop();
+                args.extend_from_slice(&["lib.rs", typo]);
+            }
+            let out = repo.cp_in(cwd, &args).fails_with(1);
+            out.assert_one_error_line();
+            assert!(
+                out.stderr
+                    .starts_with(&format!("error: pathspec `{shown}` did not match any file in checkpoint {id} or the working tree")),
+                "{args:?}: {}",
+                out.stderr
+            );
+            assert_eq!(out.stdout, "");
+        }
+    }
+    // git agrees that these match nothing.
+    let source = format!("--source=refs/checkpoints/{id}");
+    assert!(!repo.git_ok(&["restore", &source, "--", "src/mian.rs"]));
+    assert_eq!(manifest(repo.path()), before, "nothing was restored");
+    assert_eq!(
+        repo.git(&["for-each-ref"]),
+        refs,
+        "no pre-restore checkpoint"
+    );
+
+    // An ignored file matches nothing restore can touch: said so, and still an error.
+    let out = repo
+        .cp(&["restore", &id, "--", "build/out.o"])
+        .fails_with(1);
+    assert!(
+        out.stderr.contains("pathspec `build/out.o` did not match")
+            && out
+                .stderr
+                .contains("it exists in the working tree, but checkpoints leave it out"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(manifest(repo.path()), before);
+
+    // A path in the working tree only (deleted by the restore), in the checkpoint only, or a
+    // directory, is fine.
+    repo.remove("run.sh");
+    repo.cp(&["restore", &id, "--", "only-now.txt", "run.sh", "src"])
+        .ok();
+    assert!(!repo.path().join("only-now.txt").exists());
+    assert_eq!(repo.read("run.sh"), "#!/bin/sh\necho hi\n");
+    assert_eq!(repo.read("src/lib.rs"), "fn main() {}\n");
+    assert_eq!(repo.read("build/out.o"), "ignored\n");
+}
+
+/// The index is left alone by a restore without --staged: when it differs from what was staged
+/// at the checkpoint for the files restored (here a file staged as new, now unstaged), `git
+/// status` shows them otherwise than then, and restore says so and points to --staged.
+#[test]
+fn a_restore_says_when_the_index_differs_from_what_was_staged_then() {
+    let repo = base_repo();
+    repo.write("feature.rs", "new\n");
+    repo.git(&["add", "feature.rs"]);
+    let status_then = repo.git(&["status", "--porcelain", "--untracked-files=all"]);
+    assert!(status_then.contains("A  feature.rs"), "{status_then}");
+    let id = save(&repo, &[]);
+    // The user unstages it and deletes it: the restore brings the file back, untracked.
+    repo.git(&["rm", "-q", "--cached", "feature.rs"]);
+    repo.remove("feature.rs");
+    let out = repo.cp(&["restore", &id]).ok();
+    assert!(
+        out.stderr.contains("hint: the index was left as it is, and for `feature.rs` it differs from what was staged")
+            && out.stderr.contains("--staged"),
+        "{}",
+        out.stderr
+    );
+    let status_now = repo.git(&["status", "--porcelain", "--untracked-files=all"]);
+    assert!(status_now.contains("?? feature.rs"), "{status_now}");
+    // The JSON says the same; with --staged there is nothing to say, and `git status` is as then.
+    repo.git(&["rm", "-q", "--cached", "--ignore-unmatch", "feature.rs"]);
+    repo.remove("feature.rs");
+    let json = repo.cp(&["restore", &id, "--json"]).ok();
+    assert_eq!(
+        json_get(&json.stdout, "index_mismatch"),
+        r#"["feature.rs"]"#
+    );
+    repo.remove("feature.rs");
+    let staged = repo.cp(&["restore", &id, "--staged", "--json"]).ok();
+    assert_eq!(json_get(&staged.stdout, "index_mismatch"), "[]");
+    assert!(!staged.stderr.contains("hint:"), "{}", staged.stderr);
+    assert_eq!(
+        repo.git(&["status", "--porcelain", "--untracked-files=all"]),
+        status_then
+    );
+    // A restore whose files agree with the index says nothing of it.
+    repo.write("a.txt", "changed\n");
+    let quiet = repo.cp(&["restore", &id, "--", "a.txt"]).ok();
+    assert!(!quiet.stderr.contains("hint:"), "{}", quiet.stderr);
+    assert!(quiet.stderr.contains("1 file written"), "{}", quiet.stderr);
 }
 
 #[test]

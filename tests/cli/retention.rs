@@ -196,6 +196,27 @@ fn prune_removes_notes_whose_checkpoint_is_gone() {
     assert_eq!(refs(&repo), vec![ids[1].clone()]);
 }
 
+/// A save puts its note in place just before its checkpoint ref, holding the ref's lock in
+/// between: a prune at that moment must not take the note for an orphan.
+#[test]
+fn prune_leaves_the_note_of_a_save_in_flight() {
+    let (repo, ids) = repo_with(2, "manual");
+    repo.git(&["update-ref", "-d", &format!("refs/checkpoints/{}", ids[0])]);
+    let lock = repo
+        .path()
+        .join(".git/refs/checkpoints")
+        .join(format!("{}.lock", ids[0]));
+    std::fs::write(&lock, "").unwrap();
+    let out = repo.cp(&["prune"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(notes(&repo), 2, "{}", out.stderr);
+    std::fs::remove_file(&lock).unwrap();
+    let out = repo.cp(&["prune"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("1 orphaned note"), "{}", out.stderr);
+    assert_eq!(notes(&repo), 1);
+}
+
 #[test]
 fn dropped_objects_are_collected_and_live_ones_survive_gc() {
     let (repo, _) = repo_with(0, "manual");

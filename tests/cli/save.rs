@@ -907,6 +907,40 @@ fn allow_empty_always_makes_a_new_checkpoint() {
     repo.fsck();
 }
 
+/// What the user asked to record is recorded: `--name`, `--pin` and `-m` on an unchanged
+/// working tree make a new checkpoint (which the name then finds); a plain save still reuses
+/// the newest.
+#[test]
+fn a_name_a_pin_or_a_message_is_recorded_even_when_nothing_changed() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "changed\n");
+    let first = repo.save(&["-q"]);
+    let named = repo.save(&["-q", "--name", "before-refactor", "-m", "before refactor"]);
+    assert_ne!(named, first, "--name and -m: a new checkpoint");
+    let shown = Json::parse(&repo.cp(&["show", "before-refactor", "--json"]).ok().stdout);
+    assert_eq!(shown.get("id"), named);
+    assert_eq!(shown.get("message"), "before refactor");
+    let pinned = repo.save(&["-q", "--pin"]);
+    assert_ne!(pinned, named, "--pin alone: a new checkpoint");
+    assert_eq!(repo.note_json(&pinned).get("pinned"), "true");
+    assert_eq!(repo.note_json(&named).get("pinned"), "false");
+    let messaged = repo.save(&["-q", "-m", "still the same files"]);
+    assert_ne!(messaged, pinned, "-m alone: a new checkpoint");
+    // Every one holds the same tree; a plain save reuses the newest.
+    for id in [&first, &named, &pinned, &messaged] {
+        assert_eq!(repo.checkpoint_tree(id), repo.oracle_tree());
+    }
+    let plain = repo.cp(&["save"]).ok();
+    assert_eq!(plain.id(), messaged);
+    assert!(
+        plain.stderr.contains("no new checkpoint"),
+        "{}",
+        plain.stderr
+    );
+    assert_eq!(repo.checkpoint_ids().len(), 4);
+    repo.fsck();
+}
+
 #[test]
 fn any_change_of_tree_index_or_head_makes_a_new_checkpoint() {
     let repo = Repo::with_commit(&[("a", "a\n")]);

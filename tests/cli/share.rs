@@ -258,8 +258,9 @@ fn notes_merge_key_by_key_and_a_local_pin_survives_a_fetch() {
     t.b.cp(&["prune", "--keep", "0"]).ok();
     assert_eq!(t.b.checkpoint_ids(), vec![id.clone()]);
 
-    // b pushes: its side wins on the remote, the remote's own key stays.
-    t.b.cp(&["push", "-q"]).ok();
+    // b pushes it (named: a fetched checkpoint is not among those a bare `push` sends): its
+    // side wins on the remote, the remote's own key stays.
+    t.b.cp(&["push", "-q", "origin", &id]).ok();
     let remote = t.remote.note_json(&id);
     assert_eq!(remote.get("pinned"), "true");
     assert_eq!(remote.get("review.by"), "a");
@@ -592,6 +593,63 @@ fn an_unknown_remote_is_one_error_line() {
             run.stderr
         );
     }
+}
+
+/// `push` without names sends this repository's own checkpoints, never the `pre-restore` safety
+/// snapshots nor checkpoints fetched from someone else; `--all` sends every one. A push whose
+/// checkpoints hold no file beyond their HEAD commits does not warn of "0 files".
+#[test]
+fn push_without_names_sends_your_own_but_not_pre_restore_or_fetched_ones() {
+    let t = trio();
+    let other = Repo::init(&["--bare"]);
+    t.a.git(&["remote", "add", "other", other.path().to_str().unwrap()]);
+    // b's checkpoint reaches a through origin.
+    make_changes(&t.b, "b");
+    let theirs = t.b.save(&["-q", "-m", "b's work"]);
+    t.b.cp(&["push", "-q"]).ok();
+    t.a.cp(&["fetch", "-q"]).ok();
+    // a's own: one with only a modified tracked file, then a restore's safety checkpoint.
+    t.a.write("src/lib.rs", "pub fn a() {}\n// edited\n");
+    let mine = t.a.save(&["-q", "-m", "mine"]);
+    t.a.write("src/lib.rs", "pub fn a() {}\n// a mistake\n");
+    t.a.cp(&["restore", "-q", &mine]).ok();
+    let ids = t.a.checkpoint_ids();
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    let pre_restore: Vec<&String> = ids
+        .iter()
+        .filter(|id| **id != mine && **id != theirs)
+        .collect();
+    assert_eq!(t.a.note_json(pre_restore[0]).get("kind"), "pre-restore");
+
+    let pushed = t.a.cp(&["push", "other"]).ok();
+    assert_eq!(
+        pushed.stdout,
+        "pushed 1 checkpoint to other (0 already there)\n"
+    );
+    assert_eq!(other.checkpoint_ids(), vec![mine.clone()]);
+    assert!(!pushed.stderr.contains("0 files"), "{}", pushed.stderr);
+    assert!(!pushed.stderr.contains("warning"), "{}", pushed.stderr);
+    assert!(
+        pushed
+            .stderr
+            .contains("pushing 1 checkpoint: every file it holds is in its HEAD commit"),
+        "{}",
+        pushed.stderr
+    );
+
+    let all = t.a.cp(&["push", "--all", "other", "-q"]).ok();
+    assert_eq!(
+        all.stdout,
+        "pushed 2 checkpoints to other (1 already there)\n"
+    );
+    assert_eq!(other.checkpoint_ids(), ids);
+    // --all and names do not mix.
+    assert_eq!(t.a.cp(&["push", "--all", "other", &mine]).code, 2);
+    // Named, a pre-restore checkpoint is pushed like any other.
+    let third = Repo::init(&["--bare"]);
+    t.a.cp(&["push", "-q", third.path().to_str().unwrap(), pre_restore[0]])
+        .ok();
+    assert_eq!(third.checkpoint_ids(), vec![pre_restore[0].clone()]);
 }
 
 #[test]

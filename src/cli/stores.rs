@@ -1,0 +1,108 @@
+//! `git checkpoint stores`.
+
+use std::io::Write;
+
+use git_checkpoint::{Checkpoints, StoreInfo};
+
+use super::Failure;
+use super::output::{Ui, json_line, pad, printable};
+use super::render::{count, human_size};
+
+/// List the private stores that keep the checkpoints of plain directories (directories in no
+/// git repository): each one's directory, checkpoints and size, and whether the directory
+/// still exists.
+///
+/// They live under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores, one per directory.
+/// A store whose directory was moved or deleted stays until --prune removes it; one whose
+/// directory has since become a git repository is no longer used (the repository is) and is
+/// marked so: remove it with `rm -r` once its checkpoints are not needed.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  git checkpoint stores                 every private store
+  git checkpoint stores --prune         remove those whose directory is gone
+  git --git-dir=<STORE> config checkpoint.exclude 'data/'   a setting for one directory")]
+pub struct Args {
+    /// Remove the stores whose directory no longer exists, with their checkpoints.
+    #[arg(long)]
+    prune: bool,
+    /// With --prune: only say which stores would be removed.
+    #[arg(long, requires = "prune")]
+    dry_run: bool,
+    /// Print a JSON array: each store's path, directory, whether it exists and is now in a git
+    /// repository, checkpoints and size in bytes.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    if args.prune {
+        let removed = Checkpoints::prune_stores(args.dry_run)?;
+        if args.json {
+            let array = removed.iter().map(StoreInfo::to_json).collect();
+            writeln!(out, "{}", json_line(&serde_json::Value::Array(array)))?;
+            return Ok(());
+        }
+        let verb = if args.dry_run {
+            "would remove"
+        } else {
+            "removed"
+        };
+        for store in &removed {
+            writeln!(
+                out,
+                "{verb} {} ({}, {}; its directory {} is gone)",
+                printable(&store.store.display().to_string(), false),
+                count(store.checkpoints, "checkpoint", "checkpoints"),
+                human_size(store.size),
+                directory(store),
+            )?;
+        }
+        if removed.is_empty() {
+            ui.info("every store's directory still exists; nothing to remove");
+        }
+        return Ok(());
+    }
+    let stores = Checkpoints::stores()?;
+    if args.json {
+        let array = stores.iter().map(StoreInfo::to_json).collect();
+        writeln!(out, "{}", json_line(&serde_json::Value::Array(array)))?;
+        return Ok(());
+    }
+    if stores.is_empty() {
+        ui.info("no private stores yet: a save outside any git repository makes one");
+        return Ok(());
+    }
+    let width = stores
+        .iter()
+        .map(|s| directory(s).chars().count())
+        .max()
+        .unwrap_or(0);
+    for store in &stores {
+        let state = if !store.exists {
+            "  (directory gone: `git checkpoint stores --prune` removes it)"
+        } else if store.in_repository {
+            "  (now in a git repository, which is used instead)"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{}  {:>15}  {:>9}  {}{state}",
+            pad(&directory(store), width),
+            count(store.checkpoints, "checkpoint", "checkpoints"),
+            human_size(store.size),
+            printable(&store.store.display().to_string(), false),
+        )?;
+    }
+    Ok(())
+}
+
+/// The directory a store keeps, printable.
+fn directory(store: &StoreInfo) -> String {
+    match &store.directory {
+        Some(dir) => printable(&dir.display().to_string(), false),
+        None => "(unknown directory)".into(),
+    }
+}

@@ -1,0 +1,987 @@
+//! The hooks in each agent's own configuration: which file, which format, which events; and
+//! merging them into what is there, or taking them out again, without touching the rest.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::{Agent, Level, Places, check_level};
+use crate::error::{Error, Result};
+
+/// The tools of Claude Code that change files: its editing tools, its shell, and PowerShell
+/// on Windows (`anthropics/claude-code` `plugins/security-guidance/hooks/hooks.json` matches
+/// `Edit|Write|MultiEdit|NotebookEdit` and `Bash`; `CHANGELOG.md`: "Added PowerShell tool for
+/// Windows"). A plain `A|B` list is matched as exact names (hooks docs, "Matchers").
+pub const CLAUDE_CODE_MATCHER: &str = "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell";
+
+/// Gemini CLI's tools that change files: `write_file`, `replace` (its `EDIT_TOOL_NAMES`,
+/// `packages/core/src/tools/tool-names.ts`) and `run_shell_command`. Its matcher is an
+/// unanchored regular expression (`packages/core/src/hooks/hookPlanner.ts`), so it is
+/// anchored.
+pub const GEMINI_MATCHER: &str = "^(write_file|replace|run_shell_command)$";
+
+/// Codex's tools that change files: every shell tool is reported as `Bash`, its edit tool as
+/// `apply_patch` (`openai/codex` `codex-rs/hooks/src/events/pre_tool_use.rs`; docs
+/// https://developers.openai.com/codex/hooks "Support includes `Bash`, `apply_patch`").
+pub const CODEX_MATCHER: &str = "^(Bash|apply_patch)$";
+
+/// Copilot CLI's tools that change files (`cli-hooks-reference.md`, "Tool names for hook
+/// matching"); the matcher must match the whole name (`github/copilot-cli` `changelog.md`).
+pub const COPILOT_MATCHER: &str = "bash|powershell|create|edit";
+
+/// Written into every file git-checkpoint owns (Cline's hook scripts, OpenCode's plugin), so
+/// that it never overwrites or removes a file of someone else's.
+const MARKER: &str = "installed by git-checkpoint";
+
+/// Seconds an agent waits for the hook (Gemini CLI counts milliseconds).
+const TIMEOUT_SECS: u64 = 30;
+
+/// Where and how an agent's hooks are configured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookSetup {
+    /// The agent.
+    pub agent: Agent,
+    /// The level chosen.
+    pub level: Level,
+    /// The file(s).
+    pub target: HookTarget,
+    /// The agent's events that run the hook.
+    pub events: Vec<&'static str>,
+    /// What the user must still do for the hooks to run.
+    pub next_steps: Vec<String>,
+}
+
+/// Where an agent's hooks go.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HookTarget {
+    /// A JSON settings file: `ours` (an object with `hooks`) is merged into it.
+    Settings {
+        /// The file.
+        path: PathBuf,
+        /// git-checkpoint's part of it.
+        ours: Value,
+    },
+    /// Files of git-checkpoint's own (Cline's hook scripts, OpenCode's plugin).
+    Files(Vec<OwnFile>),
+}
+
+/// A file git-checkpoint writes whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnFile {
+    /// Where.
+    pub path: PathBuf,
+    /// Its content.
+    pub content: String,
+    /// Whether it must be executable.
+    pub executable: bool,
+}
+
+/// What an install or uninstall did to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Installed {
+    /// The file.
+    pub path: PathBuf,
+    /// What happened to it.
+    pub change: Change,
+    /// Where its previous content was copied, when a file of the user's changed.
+    pub backup: Option<PathBuf>,
+}
+
+/// What happened to a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Nothing: it already was as asked.
+    Unchanged,
+    /// A new file.
+    Created,
+    /// An existing file was changed.
+    Updated,
+    /// The file was removed (nothing but git-checkpoint's part was left in it).
+    Removed,
+    /// The file is someone else's: left alone.
+    NotOurs,
+}
+
+/// One command hook in Claude Code's nested form, shared by Codex: `{"matcher", "hooks":
+/// [{"type": "command", "command", "timeout"}]}`, `timeout` in seconds.
+fn nested(agent: Agent, matcher: Option<&str>) -> Value {
+    let mut group = Map::new();
+    if let Some(m) = matcher {
+        group.insert("matcher".into(), m.into());
+    }
+    group.insert(
+        "hooks".into(),
+        json!([{"type": "command", "command": agent.hook_command(), "timeout": TIMEOUT_SECS}]),
+    );
+    Value::Object(group)
+}
+
+/// Claude Code's hooks: `PreToolUse` on the tools that change files, `SessionStart`, and
+/// `Stop` (the end of each turn), in `.claude/settings.json` (project),
+/// `.claude/settings.local.json` (local) or `~/.claude/settings.json` (user,
+/// `$CLAUDE_CONFIG_DIR`). Shape: `{"hooks": {"<Event>": [{"matcher", "hooks": [{"type":
+/// "command", "command", "timeout"}]}]}}`, `timeout` in seconds; `Stop` and `SessionStart`
+/// need no matcher. Source: https://code.claude.com/docs/en/hooks ("Structure",
+/// "Hook events"), `anthropics/claude-code` `examples/hooks/bash_command_validator_example.py`.
+pub fn claude_code_settings() -> Value {
+    let a = Agent::ClaudeCode;
+    json!({"hooks": {
+        "PreToolUse": [nested(a, Some(CLAUDE_CODE_MATCHER))],
+        "SessionStart": [nested(a, None)],
+        "Stop": [nested(a, None)],
+    }})
+}
+
+/// Gemini CLI's hooks: `BeforeTool` on the tools that change files, `SessionStart`,
+/// `AfterAgent` (the end of each turn), in `.gemini/settings.json` (project) or
+/// `~/.gemini/settings.json` (user). Shape: `{"hooks": {"<Event>": [{"matcher", "hooks":
+/// [{"name", "type": "command", "command", "timeout"}]}]}}`, `timeout` in **milliseconds**; a
+/// hook's identity is `name:command`. Source: `google-gemini/gemini-cli`
+/// `docs/hooks/reference.md` ("Configuration schema"), `packages/core/src/hooks/types.ts`
+/// (`HookEventName`, `CommandHookConfig`). `SessionEnd` is not hooked: Gemini "will not wait
+/// for this hook to complete", and `AfterAgent` already saves the final state.
+pub fn gemini_settings() -> Value {
+    let group = |name: &str, matcher: Option<&str>| {
+        let mut group = Map::new();
+        if let Some(m) = matcher {
+            group.insert("matcher".into(), m.into());
+        }
+        group.insert(
+            "hooks".into(),
+            json!([{"name": name, "type": "command", "command": Agent::Gemini.hook_command(),
+                    "timeout": TIMEOUT_SECS * 1000}]),
+        );
+        Value::Object(group)
+    };
+    json!({"hooks": {
+        "BeforeTool": [group("git-checkpoint-before-tool", Some(GEMINI_MATCHER))],
+        "SessionStart": [group("git-checkpoint-session-start", None)],
+        "AfterAgent": [group("git-checkpoint-after-agent", None)],
+    }})
+}
+
+/// Codex's hooks: `PreToolUse` on `Bash` and `apply_patch`, `SessionStart`, `Stop`, in
+/// `<repo>/.codex/hooks.json` (project) or `~/.codex/hooks.json` (user, `$CODEX_HOME`).
+/// Shape: Claude Code's (`{"hooks": {"<Event>": [{"matcher", "hooks": [{"type": "command",
+/// "command", "timeout"}]}]}}`, seconds). Source: https://developers.openai.com/codex/hooks,
+/// `openai/codex` `codex-rs/hooks/src/engine/discovery.rs` (`load_hooks_json`). The handler
+/// field names (`timeout`) come from parsers mirroring `codex_config`, which itself was not
+/// read; `$CODEX_HOME` for hooks is unverified. Codex runs a hook only once the user trusted it
+/// (`/hooks`); that trust is Codex's state and is never written here.
+pub fn codex_hooks() -> Value {
+    let a = Agent::Codex;
+    json!({"hooks": {
+        "PreToolUse": [nested(a, Some(CODEX_MATCHER))],
+        "SessionStart": [nested(a, None)],
+        "Stop": [nested(a, None)],
+    }})
+}
+
+/// Cursor's hooks: `preToolUse` (every tool: Cursor does not document its edit tools' names,
+/// so the hook leaves out the read-only ones itself), `sessionStart`, `stop`, in
+/// `<project>/.cursor/hooks.json` or `~/.cursor/hooks.json`. Shape: `{"version": 1, "hooks":
+/// {"<event>": [{"command", "timeout"}]}}`: flat entries, `timeout` in seconds. Source:
+/// https://cursor.com/docs/hooks ("Configuration", "Per-Script Configuration Options").
+/// `beforeShellExecution` is not hooked as well: `preToolUse` already covers the `Shell` tool.
+pub fn cursor_hooks() -> Value {
+    let entry = json!([{"command": Agent::Cursor.hook_command(), "timeout": TIMEOUT_SECS}]);
+    json!({"version": 1, "hooks": {
+        "preToolUse": entry,
+        "sessionStart": entry,
+        "stop": entry,
+    }})
+}
+
+/// Copilot CLI's hooks: `preToolUse` on `bash|powershell|create|edit`, `sessionStart`,
+/// `agentStop`, in a file of git-checkpoint's own: `.github/hooks/git-checkpoint.json`
+/// (repository) or `~/.copilot/hooks/git-checkpoint.json` (user, `$COPILOT_HOME`). Shape:
+/// `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash", "powershell",
+/// "timeoutSec", "matcher"}]}}`. camelCase event names make Copilot send camelCase input.
+/// Source: `github/docs` `content/copilot/reference/copilot-cli-reference/
+/// cli-hooks-reference.md`, `content/copilot/how-tos/copilot-cli/customize-copilot/
+/// use-hooks.md`; `github/copilot-cli` `changelog.md` (matchers, repository hooks only in
+/// trusted folders).
+pub fn copilot_hooks() -> Value {
+    let command = Agent::Copilot.hook_command();
+    let entry = |matcher: Option<&str>| {
+        let mut e = Map::new();
+        e.insert("type".into(), "command".into());
+        if let Some(m) = matcher {
+            e.insert("matcher".into(), m.into());
+        }
+        e.insert("bash".into(), command.clone().into());
+        e.insert("powershell".into(), command.clone().into());
+        e.insert("timeoutSec".into(), TIMEOUT_SECS.into());
+        Value::Array(vec![Value::Object(e)])
+    };
+    json!({"version": 1, "hooks": {
+        "preToolUse": entry(Some(COPILOT_MATCHER)),
+        "sessionStart": entry(None),
+        "agentStop": entry(None),
+    }})
+}
+
+/// Cline's hook events: an executable file per event, named after it (`cline/cline`
+/// `apps/vscode/src/core/hooks/utils.ts` `VALID_HOOK_TYPES`, `resolveExistingHookPath`;
+/// `.clinerules/hooks/README.md`). `PreToolUse` runs before every tool (no matcher);
+/// `TaskStart`/`TaskResume` start a task, `TaskComplete`/`TaskCancel` end a run of it.
+const CLINE_EVENTS: [&str; 5] = [
+    "PreToolUse",
+    "TaskStart",
+    "TaskResume",
+    "TaskComplete",
+    "TaskCancel",
+];
+
+/// Cline's hook script: `sh` reads the hook's JSON from stdin and passes it on; the answer
+/// Cline expects on stdout (`{"cancel": false}`) is printed by `save --from-hook=cline`.
+fn cline_script() -> String {
+    format!(
+        "#!/bin/sh\n\
+         # {MARKER}: a checkpoint before Cline's tool calls and at the start and end of a task.\n\
+         # `git checkpoint hooks cline --uninstall` removes it.\n\
+         exec {}\n",
+        Agent::Cline.hook_command()
+    )
+}
+
+/// Cline's hook script on Windows, `<Event>.ps1`, run by `powershell -File` with the JSON on
+/// stdin (`apps/vscode/src/core/hooks/HookProcess.ts`). Not tried on Windows.
+fn cline_powershell() -> String {
+    format!(
+        "# {MARKER}: a checkpoint before Cline's tool calls and at the start and end of a task.\r\n\
+         # `git checkpoint hooks cline --uninstall` removes it.\r\n\
+         [Console]::In.ReadToEnd() | {}\r\n\
+         exit $LASTEXITCODE\r\n",
+        Agent::Cline.hook_command()
+    )
+}
+
+/// OpenCode's plugin: a file in `.opencode/plugins/` (project) or
+/// `~/.config/opencode/plugins/` (user), loaded at startup (`anomalyco/opencode`
+/// `packages/web/src/content/docs/plugins.mdx`). It exports one plugin function whose
+/// `tool.execute.before` hook (`packages/plugin/src/index.ts`: `input {tool, sessionID,
+/// callID}`, `output {args}`) saves before the tools that change files (`bash`, `edit`,
+/// `write`, `apply_patch`, …: `packages/opencode/src/tool/registry.ts`), and whose `event`
+/// hook saves at `session.created` and `session.idle` (the end of a turn). The JSON it pipes
+/// to `git checkpoint save --from-hook=opencode` is git-checkpoint's own, in Claude Code's
+/// field names. Throwing in `tool.execute.before` refuses the tool call (plugins.mdx, ".env
+/// protection"); it throws only when git-checkpoint exits 2 (`checkpoint.hookFailure=block`).
+/// It uses `node:child_process`, which both Bun (OpenCode's runtime) and Node provide.
+const OPENCODE_PLUGIN: &str = r#"// __MARKER__: a checkpoint before OpenCode's tools change files, when a
+// session starts and when it goes idle (the end of a turn).
+// `git checkpoint hooks opencode --uninstall` removes this file.
+import { spawn } from "node:child_process"
+
+const CHANGING = new Set(["bash", "shell", "edit", "write", "multiedit", "patch", "apply_patch"])
+
+function checkpoint(cwd, payload) {
+  return new Promise((resolve) => {
+    let stderr = ""
+    let child
+    try {
+      child = spawn("git", ["checkpoint", "save", "--from-hook=opencode"], {
+        cwd,
+        stdio: ["pipe", "ignore", "pipe"],
+      })
+    } catch (err) {
+      resolve({ code: null, stderr: String(err) })
+      return
+    }
+    child.on("error", (err) => resolve({ code: null, stderr: String(err) }))
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk
+    })
+    child.on("close", (code) => resolve({ code, stderr }))
+    child.stdin.on("error", () => {})
+    child.stdin.end(JSON.stringify(payload))
+  })
+}
+
+export const GitCheckpoint = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (!CHANGING.has(input.tool)) return
+    const { code, stderr } = await checkpoint(directory, {
+      hook_event_name: "tool.execute.before",
+      session_id: input.sessionID,
+      tool_name: input.tool,
+      tool_use_id: input.callID,
+      tool_input: output.args,
+      cwd: directory,
+    })
+    // Exit 2: checkpoint.hookFailure=block refuses the tool call.
+    if (code === 2) throw new Error(stderr.trim() || "git checkpoint refused the tool call")
+  },
+  event: async ({ event }) => {
+    const session =
+      event.type === "session.created" ? event.properties?.info?.id
+      : event.type === "session.idle" ? event.properties?.sessionID
+      : undefined
+    if (session === undefined) return
+    await checkpoint(directory, { hook_event_name: event.type, session_id: session, cwd: directory })
+  },
+})
+"#;
+
+/// The hooks of `agent` at `level` (the project's when `None`).
+pub fn hook_setup(agent: Agent, level: Option<Level>, places: &Places) -> Result<HookSetup> {
+    let level = level.unwrap_or(Level::Project);
+    check_level(agent, level, agent.hook_levels(), "hooks")?;
+    let project = || places.project();
+    let home = || places.home();
+    let settings = |path: PathBuf, ours: Value| HookTarget::Settings { path, ours };
+    let mut steps = Vec::new();
+    let (target, events) = match agent {
+        Agent::ClaudeCode => {
+            let path = match level {
+                Level::User => match places.var("CLAUDE_CONFIG_DIR") {
+                    Some(dir) => dir,
+                    None => home()?.join(".claude"),
+                }
+                .join("settings.json"),
+                Level::Local => project()?.join(".claude/settings.local.json"),
+                Level::Project => project()?.join(".claude/settings.json"),
+            };
+            steps.push(
+                "Claude Code reads its hooks when a session starts: start a new session, and check them with /hooks".into(),
+            );
+            (
+                settings(path, claude_code_settings()),
+                vec!["PreToolUse", "SessionStart", "Stop"],
+            )
+        }
+        Agent::Gemini => {
+            let path = match level {
+                Level::User => home()?.join(".gemini/settings.json"),
+                _ => project()?.join(".gemini/settings.json"),
+            };
+            if level == Level::Project {
+                steps.push("Gemini CLI runs a project's hooks only in a trusted folder, and warns once when it first sees them".into());
+            }
+            steps.push("restart Gemini CLI; /hooks lists the hooks".into());
+            (
+                settings(path, gemini_settings()),
+                vec!["BeforeTool", "SessionStart", "AfterAgent"],
+            )
+        }
+        Agent::Codex => {
+            let path = match level {
+                Level::User => match places.var("CODEX_HOME") {
+                    Some(dir) => dir,
+                    None => home()?.join(".codex"),
+                }
+                .join("hooks.json"),
+                _ => project()?.join(".codex/hooks.json"),
+            };
+            steps.push("Codex runs a hook only after you trust it: start codex, open /hooks and trust the three git-checkpoint hooks (git-checkpoint does not write Codex's trust state)".into());
+            if level == Level::Project {
+                steps.push(
+                    "Codex loads a project's .codex/ hooks only when the project is trusted".into(),
+                );
+            }
+            (
+                settings(path, codex_hooks()),
+                vec!["PreToolUse", "SessionStart", "Stop"],
+            )
+        }
+        Agent::Cursor => {
+            let path = match level {
+                Level::User => home()?.join(".cursor/hooks.json"),
+                _ => project()?.join(".cursor/hooks.json"),
+            };
+            steps.push("Cursor reloads hooks.json when it changes; project hooks run in trusted workspaces".into());
+            (
+                settings(path, cursor_hooks()),
+                vec!["preToolUse", "sessionStart", "stop"],
+            )
+        }
+        Agent::Copilot => {
+            let path = match level {
+                Level::User => match places.var("COPILOT_HOME") {
+                    Some(dir) => dir,
+                    None => home()?.join(".copilot"),
+                }
+                .join("hooks/git-checkpoint.json"),
+                _ => project()?.join(".github/hooks/git-checkpoint.json"),
+            };
+            if level == Level::Project {
+                steps.push("Copilot CLI loads a repository's hooks only once you trust the folder (with -p, only if it is trusted or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS is set)".into());
+            }
+            (
+                settings(path, copilot_hooks()),
+                vec!["preToolUse", "sessionStart", "agentStop"],
+            )
+        }
+        Agent::Cline => {
+            let dir = match level {
+                Level::User => home()?.join("Documents/Cline/Hooks"),
+                _ => project()?.join(".clinerules/hooks"),
+            };
+            let files = CLINE_EVENTS
+                .iter()
+                .map(|event| {
+                    if places.windows {
+                        OwnFile {
+                            path: dir.join(format!("{event}.ps1")),
+                            content: cline_powershell(),
+                            executable: false,
+                        }
+                    } else {
+                        OwnFile {
+                            path: dir.join(event),
+                            content: cline_script(),
+                            executable: true,
+                        }
+                    }
+                })
+                .collect();
+            steps.push("Cline runs hooks while \"Hooks\" is enabled in its settings (the default); PreToolUse runs before every tool, and git-checkpoint skips the read-only ones".into());
+            (HookTarget::Files(files), CLINE_EVENTS.to_vec())
+        }
+        Agent::OpenCode => {
+            let dir = match level {
+                Level::User => places.config_home()?.join("opencode/plugins"),
+                _ => project()?.join(".opencode/plugins"),
+            };
+            let file = OwnFile {
+                path: dir.join("git-checkpoint.js"),
+                content: OPENCODE_PLUGIN.replace("__MARKER__", MARKER),
+                executable: false,
+            };
+            steps.push("OpenCode loads plugins when it starts: restart it".into());
+            (
+                HookTarget::Files(vec![file]),
+                vec!["tool.execute.before", "session.created", "session.idle"],
+            )
+        }
+    };
+    Ok(HookSetup {
+        agent,
+        level,
+        target,
+        events,
+        next_steps: steps,
+    })
+}
+
+/// The configuration as text, to print: the JSON to merge, or each file with its path.
+pub fn render_hooks(setup: &HookSetup) -> String {
+    match &setup.target {
+        HookTarget::Settings { ours, .. } => {
+            let mut text = serde_json::to_string_pretty(ours).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        HookTarget::Files(files) => files
+            .iter()
+            .map(|f| format!("==> {} <==\n{}", f.path.display(), f.content))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// Install the hooks: merged into the settings file (created if missing; the old one copied
+/// to `<file>.bak`), or the files written. Idempotent. A file of the same name that is not
+/// git-checkpoint's, or a settings file that is not a JSON object, is refused and left alone.
+pub fn install_hooks(setup: &HookSetup) -> Result<Vec<Installed>> {
+    match &setup.target {
+        HookTarget::Settings { path, ours } => Ok(vec![edit_json(
+            path,
+            |settings| merge_hooks(settings, ours).map_err(|e| invalid_settings(path, &e)),
+            &[],
+        )?]),
+        HookTarget::Files(files) => install_files(setup.agent, files),
+    }
+}
+
+/// Remove git-checkpoint's hooks, keeping everything else; a settings file left with nothing
+/// else in it, and git-checkpoint's own files, are removed.
+pub fn uninstall_hooks(setup: &HookSetup) -> Result<Vec<Installed>> {
+    match &setup.target {
+        HookTarget::Settings { path, .. } => Ok(vec![edit_json(
+            path,
+            |settings| Ok(remove_hooks(settings)),
+            &["version"],
+        )?]),
+        HookTarget::Files(files) => files.iter().map(|f| remove_own(&f.path)).collect(),
+    }
+}
+
+/// Whether a hook entry runs git-checkpoint's hook command, however it is spelled (`git
+/// checkpoint` or `git-checkpoint`, with or without `=<agent>`, with other flags after it): a
+/// command hook (`command`), or Copilot's (`bash`, `powershell`).
+fn is_ours(hook: &Value) -> bool {
+    ["command", "bash", "powershell"].iter().any(|key| {
+        hook.get(key).and_then(Value::as_str).is_some_and(|c| {
+            let c = c.trim_start();
+            (c.starts_with("git checkpoint save") || c.starts_with("git-checkpoint save"))
+                && c.contains("--from-hook")
+        })
+    })
+}
+
+/// Whether an event's entry is ours, or a matcher group holding one of ours.
+fn holds_ours(entry: &Value) -> bool {
+    is_ours(entry)
+        || entry
+            .get("hooks")
+            .and_then(Value::as_array)
+            .is_some_and(|hs| hs.iter().any(is_ours))
+}
+
+/// Merge `ours` (a settings object with `hooks`, and top-level keys such as `version`) into
+/// `settings`: for each event, our entries are added unless an entry running our command is
+/// already there; a top-level key is added only when missing. Everything else in `settings` is
+/// kept as it is. Returns whether anything was added.
+pub fn merge_hooks(settings: &mut Value, ours: &Value) -> std::result::Result<bool, String> {
+    let Value::Object(settings) = settings else {
+        return Err("the settings file does not hold a JSON object".into());
+    };
+    let Value::Object(ours) = ours else {
+        return Ok(false);
+    };
+    let mut changed = false;
+    for (key, value) in ours {
+        if key != "hooks" && !settings.contains_key(key) {
+            settings.insert(key.clone(), value.clone());
+            changed = true;
+        }
+    }
+    let Some(Value::Object(our_hooks)) = ours.get("hooks") else {
+        return Ok(changed);
+    };
+    if !settings.contains_key("hooks") {
+        settings.insert("hooks".into(), Value::Object(Map::new()));
+    }
+    let Some(Value::Object(hooks)) = settings.get_mut("hooks") else {
+        return Err("`hooks` in the settings file is not a JSON object".into());
+    };
+    for (event, entries) in our_hooks {
+        let existing = hooks
+            .entry(event.clone())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(existing) = existing else {
+            return Err(format!(
+                "`hooks.{event}` in the settings file is not a JSON array"
+            ));
+        };
+        if !existing.iter().any(holds_ours)
+            && let Value::Array(entries) = entries
+        {
+            existing.extend(entries.iter().cloned());
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+/// Remove every hook running git-checkpoint's hook command from `settings`, and the matcher
+/// groups, event lists and `hooks` object that this leaves empty (not those that were empty
+/// before). Returns whether anything was removed.
+pub fn remove_hooks(settings: &mut Value) -> bool {
+    let Some(Value::Object(hooks)) = settings.get_mut("hooks") else {
+        return false;
+    };
+    let mut emptied_events = Vec::new();
+    let mut changed = false;
+    for (event, entries) in hooks.iter_mut() {
+        let Value::Array(entries) = entries else {
+            continue;
+        };
+        let before = entries.len();
+        entries.retain_mut(|entry| {
+            if is_ours(entry) {
+                return false;
+            }
+            let Some(Value::Array(hs)) = entry.get_mut("hooks") else {
+                return true;
+            };
+            let n = hs.len();
+            hs.retain(|h| !is_ours(h));
+            if hs.len() != n {
+                changed = true;
+                return !hs.is_empty();
+            }
+            true
+        });
+        if entries.len() != before {
+            changed = true;
+            if entries.is_empty() {
+                emptied_events.push(event.clone());
+            }
+        }
+    }
+    for event in emptied_events {
+        hooks.remove(&event);
+    }
+    if changed
+        && hooks.is_empty()
+        && let Value::Object(settings) = settings
+    {
+        settings.remove("hooks");
+    }
+    changed
+}
+
+pub(super) fn invalid_settings(path: &Path, why: &str) -> Error {
+    Error::InvalidInput(format!(
+        "{why}: `{}`; fix it or edit it by hand, it was left as it is",
+        path.display()
+    ))
+}
+
+fn io(context: String) -> impl FnOnce(std::io::Error) -> Error {
+    move |source| Error::Io { context, source }
+}
+
+/// Read the file at `path`; `None` when there is none.
+pub(super) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io(format!("cannot read `{}`", path.display()))(e)),
+    }
+}
+
+/// Read the JSON object at `path` (an empty object when the file does not exist), apply
+/// `edit`, and when it changed something back the old file up and write the result (or
+/// remove the file when only `leftover` keys, which git-checkpoint adds, are left).
+pub(super) fn edit_json(
+    path: &Path,
+    edit: impl FnOnce(&mut Value) -> Result<bool>,
+    leftover: &[&str],
+) -> Result<Installed> {
+    let old = read_optional(path)?;
+    let mut settings = match &old {
+        Some(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => serde_json::from_slice(bytes)
+            .map_err(|e| invalid_settings(path, &format!("not valid JSON ({e})")))?,
+        _ => Value::Object(Map::new()),
+    };
+    if !settings.is_object() {
+        return Err(invalid_settings(path, "not a JSON object"));
+    }
+    if !edit(&mut settings)? {
+        return Ok(Installed {
+            path: path.to_owned(),
+            change: Change::Unchanged,
+            backup: None,
+        });
+    }
+    let empty = settings
+        .as_object()
+        .is_some_and(|m| m.keys().all(|k| leftover.contains(&k.as_str())));
+    let mut text = serde_json::to_string_pretty(&settings).unwrap_or_default();
+    text.push('\n');
+    replace_file(path, old.as_deref(), (!empty).then_some(text.as_bytes()))
+}
+
+/// Back up the old content (`<path>.bak`) and write `new` atomically in place of `path`, or
+/// remove it when `new` is `None`.
+pub(super) fn replace_file(
+    path: &Path,
+    old: Option<&[u8]>,
+    new: Option<&[u8]>,
+) -> Result<Installed> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let backup = match old {
+        Some(bytes) => {
+            let mut name = path.as_os_str().to_owned();
+            name.push(".bak");
+            let backup = PathBuf::from(name);
+            std::fs::write(&backup, bytes)
+                .map_err(io(format!("cannot write `{}`", backup.display())))?;
+            Some(backup)
+        }
+        None => None,
+    };
+    let Some(new) = new else {
+        std::fs::remove_file(path).map_err(io(format!("cannot remove `{}`", path.display())))?;
+        return Ok(Installed {
+            path: path.to_owned(),
+            change: Change::Removed,
+            backup,
+        });
+    };
+    std::fs::create_dir_all(dir).map_err(io(format!("cannot create `{}`", dir.display())))?;
+    // A settings file that is a symlink (into a dotfiles repository, say) stays one: the file
+    // it points to is replaced, keeping its permissions.
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) if old.is_some() => target,
+        _ => path.to_owned(),
+    };
+    write_atomically(&target, new, None)?;
+    Ok(Installed {
+        path: path.to_owned(),
+        change: if old.is_some() {
+            Change::Updated
+        } else {
+            Change::Created
+        },
+        backup,
+    })
+}
+
+/// Write `bytes` to a temporary file beside `target` and rename it over `target`, keeping
+/// `target`'s permissions (or giving `mode`).
+fn write_atomically(target: &Path, bytes: &[u8], mode: Option<u32>) -> Result<()> {
+    let mut tmp = target.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(io(format!("cannot write `{}`", tmp.display())))?;
+    let permissions = std::fs::metadata(target)
+        .map(|md| md.permissions())
+        .or_else(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => std::fs::metadata(&tmp).map(|md| md.permissions()),
+            _ => Err(e),
+        });
+    let replaced = permissions
+        .map(|mut p| {
+            set_mode(&mut p, mode);
+            p
+        })
+        .and_then(|p| std::fs::set_permissions(&tmp, p))
+        .and_then(|()| std::fs::rename(&tmp, target));
+    if let Err(e) = replaced {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(format!("cannot replace `{}`", target.display()))(e));
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_mode(p: &mut std::fs::Permissions, mode: Option<u32>) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Some(mode) = mode {
+        p.set_mode(mode);
+    }
+}
+
+#[cfg(not(unix))]
+fn set_mode(_: &mut std::fs::Permissions, _: Option<u32>) {}
+
+/// Write git-checkpoint's own files; refuse (before writing any) when a file of that name is
+/// someone else's.
+fn install_files(agent: Agent, files: &[OwnFile]) -> Result<Vec<Installed>> {
+    let mut olds = Vec::new();
+    for f in files {
+        let old = read_optional(&f.path)?;
+        if let Some(bytes) = &old
+            && !String::from_utf8_lossy(bytes).contains(MARKER)
+        {
+            return Err(Error::InvalidInput(format!(
+                "`{}` exists and is not git-checkpoint's; it was left as it is: move it away, or add `{}` to it yourself (its stdout is the hook's answer)",
+                f.path.display(),
+                agent.hook_command()
+            )));
+        }
+        olds.push(old);
+    }
+    let mut done = Vec::new();
+    for (f, old) in files.iter().zip(olds) {
+        let mode = f.executable.then_some(0o755);
+        let change = match old {
+            Some(bytes)
+                if bytes == f.content.as_bytes() && is_executable(&f.path) == f.executable =>
+            {
+                Change::Unchanged
+            }
+            Some(_) => Change::Updated,
+            None => Change::Created,
+        };
+        if change != Change::Unchanged {
+            if let Some(dir) = f.path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(io(format!("cannot create `{}`", dir.display())))?;
+            }
+            write_atomically(&f.path, f.content.as_bytes(), mode.or(Some(0o644)))?;
+        }
+        done.push(Installed {
+            path: f.path.clone(),
+            change,
+            backup: None,
+        });
+    }
+    Ok(done)
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|md| md.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(_: &Path) -> bool {
+    false
+}
+
+/// Remove a file of git-checkpoint's own; leave one that is someone else's.
+pub(super) fn remove_own(path: &Path) -> Result<Installed> {
+    let change = match read_optional(path)? {
+        None => Change::Unchanged,
+        Some(bytes) if !String::from_utf8_lossy(&bytes).contains(MARKER) => Change::NotOurs,
+        Some(_) => {
+            std::fs::remove_file(path)
+                .map_err(io(format!("cannot remove `{}`", path.display())))?;
+            Change::Removed
+        }
+    };
+    Ok(Installed {
+        path: path.to_owned(),
+        change,
+        backup: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type R = std::result::Result<(), String>;
+
+    #[test]
+    fn merging_is_idempotent_and_keeps_the_rest() -> R {
+        let original = json!({
+            "model": "x",
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "echo mine"}]}],
+                "Notification": []}
+        });
+        let mut settings = original.clone();
+        let ours = claude_code_settings();
+        assert!(merge_hooks(&mut settings, &ours)?);
+        let once = settings.clone();
+        assert!(
+            !merge_hooks(&mut settings, &ours)?,
+            "a second merge adds nothing"
+        );
+        assert_eq!(settings, once);
+        let pre = settings["hooks"]["PreToolUse"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(pre.len(), 2);
+        assert_eq!(pre[1]["matcher"], CLAUDE_CODE_MATCHER);
+        assert!(remove_hooks(&mut settings));
+        assert_eq!(
+            settings, original,
+            "exactly the rest, an empty list included"
+        );
+        assert!(!remove_hooks(&mut settings));
+        assert!(merge_hooks(&mut json!([1]), &ours).is_err());
+        assert!(merge_hooks(&mut json!({"hooks": []}), &ours).is_err());
+        assert!(merge_hooks(&mut json!({"hooks": {"PreToolUse": {}}}), &ours).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn flat_entries_and_top_level_keys() -> R {
+        // Cursor: flat entries, and `version` added only when missing.
+        let mut settings =
+            json!({"version": 1, "hooks": {"afterFileEdit": [{"command": "./fmt.sh"}]}});
+        assert!(merge_hooks(&mut settings, &cursor_hooks())?);
+        assert_eq!(
+            settings["hooks"]["preToolUse"][0]["command"],
+            "git checkpoint save --from-hook=cursor"
+        );
+        assert!(!merge_hooks(&mut settings, &cursor_hooks())?);
+        assert!(remove_hooks(&mut settings));
+        assert_eq!(
+            settings,
+            json!({"version": 1, "hooks": {"afterFileEdit": [{"command": "./fmt.sh"}]}})
+        );
+        // Copilot: `bash`/`powershell` commands are recognised as ours.
+        let mut empty = json!({});
+        assert!(merge_hooks(&mut empty, &copilot_hooks())?);
+        assert!(remove_hooks(&mut empty));
+        assert_eq!(empty, json!({"version": 1}));
+        Ok(())
+    }
+
+    #[test]
+    fn every_agent_has_a_setup_at_its_levels() -> R {
+        let places = Places {
+            workdir: Some("/w".into()),
+            home: Some("/h".into()),
+            ..Places::default()
+        };
+        let path_of = |agent, level| -> std::result::Result<String, String> {
+            let setup = hook_setup(agent, Some(level), &places).map_err(|e| e.to_string())?;
+            Ok(match setup.target {
+                HookTarget::Settings { path, .. } => path.display().to_string(),
+                HookTarget::Files(files) => files
+                    .first()
+                    .map(|f| f.path.display().to_string())
+                    .unwrap_or_default(),
+            })
+        };
+        let expected = [
+            (
+                Agent::ClaudeCode,
+                Level::Project,
+                "/w/.claude/settings.json",
+            ),
+            (
+                Agent::ClaudeCode,
+                Level::Local,
+                "/w/.claude/settings.local.json",
+            ),
+            (Agent::ClaudeCode, Level::User, "/h/.claude/settings.json"),
+            (Agent::Gemini, Level::Project, "/w/.gemini/settings.json"),
+            (Agent::Gemini, Level::User, "/h/.gemini/settings.json"),
+            (Agent::Codex, Level::Project, "/w/.codex/hooks.json"),
+            (Agent::Codex, Level::User, "/h/.codex/hooks.json"),
+            (Agent::Cursor, Level::Project, "/w/.cursor/hooks.json"),
+            (Agent::Cursor, Level::User, "/h/.cursor/hooks.json"),
+            (
+                Agent::Copilot,
+                Level::Project,
+                "/w/.github/hooks/git-checkpoint.json",
+            ),
+            (
+                Agent::Copilot,
+                Level::User,
+                "/h/.copilot/hooks/git-checkpoint.json",
+            ),
+            (
+                Agent::Cline,
+                Level::Project,
+                "/w/.clinerules/hooks/PreToolUse",
+            ),
+            (
+                Agent::Cline,
+                Level::User,
+                "/h/Documents/Cline/Hooks/PreToolUse",
+            ),
+            (
+                Agent::OpenCode,
+                Level::Project,
+                "/w/.opencode/plugins/git-checkpoint.js",
+            ),
+            (
+                Agent::OpenCode,
+                Level::User,
+                "/h/.config/opencode/plugins/git-checkpoint.js",
+            ),
+        ];
+        for (agent, level, path) in expected {
+            assert_eq!(path_of(agent, level)?, path, "{agent} {level:?}");
+        }
+        for agent in Agent::ALL {
+            if agent != Agent::ClaudeCode {
+                assert!(path_of(agent, Level::Local).is_err(), "{agent}");
+            }
+            let setup = hook_setup(agent, None, &places).map_err(|e| e.to_string())?;
+            assert_eq!(setup.level, Level::Project);
+            assert_eq!(
+                setup.events.len(),
+                if agent == Agent::Cline { 5 } else { 3 }
+            );
+            assert!(render_hooks(&setup).contains(&agent.name().to_string()));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,484 @@
+//! The MCP server: `git checkpoint mcp`, the Model Context Protocol on stdio, built on the
+//! official Rust SDK (`rmcp`). A front end of its own: it calls only the library's façade
+//! ([`Checkpoints`]) and never the CLI, and its tools return the JSON that `--json` prints
+//! (`Checkpoint::to_json`, `Diff::to_json`, `Restored::to_json`) as structured content, with
+//! the same JSON as text for clients that read only text. A failure is a tool error
+//! (`isError`, one line saying what went wrong), never a crash of the server.
+//!
+//! Each call opens the repository anew (in `directory`, else the server's working
+//! directory), so that a call sees what the agent did since the last one, and runs on a
+//! blocking thread: the protocol stays responsive while a large save or restore works.
+
+use std::path::{Path, PathBuf};
+
+use git_checkpoint::{
+    Checkpoint, Checkpoints, Control, DiffOptions, Error, PatchStyle, RestoreOptions,
+    RevertOptions, SaveOptions, Side,
+};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::schemars::JsonSchema;
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+/// How many checkpoints `checkpoint_list` returns unless told.
+const DEFAULT_LIST_LIMIT: usize = 50;
+
+/// `checkpoint_save`'s arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct SaveArgs {
+    /// A message describing the checkpoint.
+    #[serde(default)]
+    message: Option<String>,
+    /// A name to find it by later (the newest checkpoint of a name wins).
+    #[serde(default)]
+    name: Option<String>,
+    /// The kind: a short lowercase word such as manual (the default), auto or session.
+    #[serde(default)]
+    kind: Option<String>,
+    /// Free-form metadata stored in the note's "meta" object.
+    #[serde(default)]
+    meta: Option<Map<String, Value>>,
+    /// The agent session this checkpoint belongs to (`session:<ID>` then names the session's
+    /// first checkpoint).
+    #[serde(default)]
+    session: Option<String>,
+    /// Pin it: never pruned.
+    #[serde(default)]
+    pin: bool,
+    /// Make a checkpoint even if nothing changed since the newest one.
+    #[serde(default)]
+    allow_empty: bool,
+    /// The working tree (absolute, or relative to the server's directory); default: the
+    /// server's working directory.
+    #[serde(default)]
+    directory: Option<String>,
+}
+
+/// `checkpoint_list`'s arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct ListArgs {
+    /// At most this many, newest first (default 50).
+    #[serde(default)]
+    limit: Option<usize>,
+    /// Only checkpoints of this kind (manual, auto, session, pre-restore, …).
+    #[serde(default)]
+    kind: Option<String>,
+    /// Every worktree's checkpoints, not only this worktree's.
+    #[serde(default)]
+    all: bool,
+    /// Only the checkpoints of this agent session: an id, a unique prefix, or `@` for the
+    /// newest session.
+    #[serde(default)]
+    session: Option<String>,
+    /// The working tree; default: the server's working directory.
+    #[serde(default)]
+    directory: Option<String>,
+}
+
+/// `checkpoint_show`'s arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct ShowArgs {
+    /// The checkpoint: an id, `@` (newest), `@{N}`, `session:<ID>`, a name, or an id prefix.
+    checkpoint: String,
+    /// The working tree; default: the server's working directory.
+    #[serde(default)]
+    directory: Option<String>,
+}
+
+/// `checkpoint_diff`'s arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct DiffArgs {
+    /// The old side: a checkpoint (default: the newest of this worktree).
+    #[serde(default)]
+    from: Option<String>,
+    /// The new side: a checkpoint (default: the working tree now).
+    #[serde(default)]
+    to: Option<String>,
+    /// Only these paths (files or directories), relative to `directory`.
+    #[serde(default)]
+    paths: Vec<String>,
+    /// Also return the unified patch, as `"patch"`.
+    #[serde(default)]
+    patch: bool,
+    /// The working tree; default: the server's working directory.
+    #[serde(default)]
+    directory: Option<String>,
+}
+
+/// `checkpoint_restore`'s arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct RestoreArgs {
+    /// The checkpoint to restore: an id, `@`, `@{N}`, `session:<ID>`, a name, or an id prefix.
+    checkpoint: String,
+    /// Say what would be written and deleted; change nothing.
+    #[serde(default)]
+    dry_run: bool,
+    /// Restore only these paths (files or directories), relative to `directory`.
+    #[serde(default)]
+    paths: Vec<String>,
+    /// The working tree; default: the server's working directory.
+    #[serde(default)]
+    directory: Option<String>,
+}
+
+/// `checkpoint_undo`'s arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct UndoArgs {
+    /// How many distinct states to go back (default 1).
+    #[serde(default)]
+    steps: Option<u32>,
+    /// Say what would be written and deleted; change nothing.
+    #[serde(default)]
+    dry_run: bool,
+    /// The working tree; default: the server's working directory.
+    #[serde(default)]
+    directory: Option<String>,
+}
+
+/// `checkpoint_revert`'s arguments.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct RevertArgs {
+    /// Where the step to take back starts: a checkpoint (an id, `@`, `@{N}`, a name, an id
+    /// prefix), or `session:<ID>` for a whole agent session.
+    from: String,
+    /// Where the step ends; default: the next checkpoint of this worktree after `from`.
+    #[serde(default)]
+    to: Option<String>,
+    /// When the step's change and later changes touch the same lines: false (default)
+    /// refuses the whole revert and names the files; true writes conflict markers, as `git
+    /// revert` does.
+    #[serde(default)]
+    markers: bool,
+    /// Say what would be written and deleted; change nothing.
+    #[serde(default)]
+    dry_run: bool,
+    /// The working tree; default: the server's working directory.
+    #[serde(default)]
+    directory: Option<String>,
+}
+
+/// The server: its tools, each a call of the façade.
+#[derive(Clone)]
+pub struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    fn new() -> Server {
+        Server {
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// Snapshot the working tree now (tracked and untracked files that are not ignored; the
+    /// branch, index and stash are never touched). Returns the checkpoint's metadata, as `git
+    /// checkpoint save --json`; when nothing changed since the newest checkpoint, that one.
+    #[tool(annotations(
+        title = "Save a checkpoint",
+        read_only_hint = false,
+        destructive_hint = false,
+        idempotent_hint = false,
+        open_world_hint = false
+    ))]
+    async fn checkpoint_save(&self, Parameters(args): Parameters<SaveArgs>) -> CallToolResult {
+        call(args.directory.clone(), move |checkpoints, _| {
+            let options = SaveOptions {
+                message: args.message,
+                name: args.name,
+                kind: args.kind,
+                meta: args.meta.unwrap_or_default(),
+                pin: args.pin,
+                allow_empty: args.allow_empty,
+                session: args.session,
+                ..SaveOptions::default()
+            };
+            let outcome = checkpoints.save(&options, &Control::default())?;
+            Ok(outcome.checkpoint().to_json())
+        })
+        .await
+    }
+
+    /// List checkpoints, newest first, as `git checkpoint list --json`: `{"checkpoints":
+    /// [...]}` (each one's note plus "commit"), this worktree's unless `all`.
+    #[tool(annotations(
+        title = "List checkpoints",
+        read_only_hint = true,
+        destructive_hint = false,
+        idempotent_hint = true,
+        open_world_hint = false
+    ))]
+    async fn checkpoint_list(&self, Parameters(args): Parameters<ListArgs>) -> CallToolResult {
+        call(args.directory.clone(), move |checkpoints, _| {
+            let loaded = checkpoints.load()?;
+            let session = args
+                .session
+                .as_deref()
+                .map(|spec| checkpoints.session(&loaded, spec))
+                .transpose()?;
+            let worktree = checkpoints.worktree();
+            let shown: Vec<Value> = loaded
+                .checkpoints
+                .iter()
+                .filter(|c| match &session {
+                    Some(s) => c.meta.session.as_ref() == Some(s),
+                    None => {
+                        args.all
+                            || c.meta.worktree.as_deref() == worktree
+                            || c.meta.fetched.is_some()
+                    }
+                })
+                .filter(|c| args.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
+                .take(args.limit.unwrap_or(DEFAULT_LIST_LIMIT))
+                .map(Checkpoint::to_json)
+                .collect();
+            Ok(json!({ "checkpoints": shown }))
+        })
+        .await
+    }
+
+    /// One checkpoint's metadata, as `git checkpoint show --json`.
+    #[tool(annotations(
+        title = "Show a checkpoint",
+        read_only_hint = true,
+        destructive_hint = false,
+        idempotent_hint = true,
+        open_world_hint = false
+    ))]
+    async fn checkpoint_show(&self, Parameters(args): Parameters<ShowArgs>) -> CallToolResult {
+        call(args.directory.clone(), move |checkpoints, _| {
+            Ok(checkpoints.find(&args.checkpoint)?.to_json())
+        })
+        .await
+    }
+
+    /// What changed between two checkpoints, or from a checkpoint (default: the newest) to
+    /// the working tree now, as `git checkpoint diff --json`: `{"files": [{"path",
+    /// "old_path", "status", "additions", "deletions", "binary"}]}`, and the unified patch as
+    /// `"patch"` when asked for. Writes nothing.
+    #[tool(annotations(
+        title = "Compare checkpoints",
+        read_only_hint = true,
+        destructive_hint = false,
+        idempotent_hint = true,
+        open_world_hint = false
+    ))]
+    async fn checkpoint_diff(&self, Parameters(args): Parameters<DiffArgs>) -> CallToolResult {
+        call(args.directory.clone(), move |checkpoints, dir| {
+            let loaded = checkpoints.load()?;
+            let from = match &args.from {
+                Some(spec) => checkpoints.resolve(&loaded, spec)?,
+                None => checkpoints
+                    .own(&loaded)
+                    .next()
+                    .ok_or(Error::NoCheckpoints)?,
+            };
+            let to = match &args.to {
+                Some(spec) => Side::Checkpoint(checkpoints.resolve(&loaded, spec)?),
+                None => Side::WorkingTree,
+            };
+            let paths = checkpoints.paths_from(dir, &to_paths(&args.paths))?;
+            let diff = checkpoints.diff(
+                Side::Checkpoint(from),
+                to,
+                &paths,
+                DiffOptions {
+                    hunks: args.patch,
+                    renames: checkpoints.renames(None, false),
+                    ..DiffOptions::default()
+                },
+                &Control::default(),
+            )?;
+            let mut value = diff.to_json();
+            if args.patch
+                && let Value::Object(map) = &mut value
+            {
+                map.insert(
+                    "patch".into(),
+                    diff.patch_text(PatchStyle::default()).into(),
+                );
+            }
+            Ok(value)
+        })
+        .await
+    }
+
+    /// Make the working tree equal to a checkpoint (all of it, or `paths`), as `git
+    /// checkpoint restore --json`. First saves the current state as a `pre-restore`
+    /// checkpoint (returned as "safety"), so the restore can be undone by restoring that
+    /// checkpoint. Ignored files are never deleted. Use `dry_run` first to see what would be
+    /// written and deleted.
+    #[tool(annotations(
+        title = "Restore a checkpoint",
+        read_only_hint = false,
+        destructive_hint = true,
+        idempotent_hint = false,
+        open_world_hint = false
+    ))]
+    async fn checkpoint_restore(
+        &self,
+        Parameters(args): Parameters<RestoreArgs>,
+    ) -> CallToolResult {
+        call(args.directory.clone(), move |checkpoints, dir| {
+            let loaded = checkpoints.load()?;
+            let target = checkpoints.resolve(&loaded, &args.checkpoint)?;
+            let options = RestoreOptions {
+                paths: checkpoints.paths_from(dir, &to_paths(&args.paths))?,
+                dry_run: args.dry_run,
+                ..RestoreOptions::default()
+            };
+            Ok(checkpoints
+                .restore(target, &options, &Control::default())?
+                .to_json())
+        })
+        .await
+    }
+
+    /// Go back one step (or `steps`), as `git checkpoint undo --json`: the working tree
+    /// becomes the newest earlier state of this worktree that differs from it now. Saves a
+    /// `pre-restore` checkpoint first (returned as "safety"), so it is undoable too.
+    #[tool(annotations(
+        title = "Undo the last change",
+        read_only_hint = false,
+        destructive_hint = true,
+        idempotent_hint = false,
+        open_world_hint = false
+    ))]
+    async fn checkpoint_undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
+        call(args.directory.clone(), move |checkpoints, _| {
+            let options = RestoreOptions {
+                dry_run: args.dry_run,
+                ..RestoreOptions::default()
+            };
+            let steps = args.steps.unwrap_or(1).max(1) as usize;
+            Ok(checkpoints
+                .undo(steps, &options, &Control::default())?
+                .to_json())
+        })
+        .await
+    }
+
+    /// Take back one step's change (from `from` to `to`) while keeping everything changed
+    /// since, by a three-way merge as `git revert` does, as `git checkpoint revert --json`.
+    /// Saves the current state first (returned as "safety"); checkpoint_undo takes the revert
+    /// back. Conflicting files refuse the whole revert unless `markers`. Use `dry_run` first.
+    #[tool(annotations(
+        title = "Take back one step",
+        read_only_hint = false,
+        destructive_hint = true,
+        idempotent_hint = false,
+        open_world_hint = false
+    ))]
+    async fn checkpoint_revert(&self, Parameters(args): Parameters<RevertArgs>) -> CallToolResult {
+        call(args.directory.clone(), move |checkpoints, _| {
+            let loaded = checkpoints.load()?;
+            let (from, to) = checkpoints.revert_range(&loaded, &args.from, args.to.as_deref())?;
+            let options = RevertOptions {
+                markers: args.markers,
+                dry_run: args.dry_run,
+                ..RevertOptions::default()
+            };
+            Ok(checkpoints
+                .revert(&from, &to, &options, &Control::default())?
+                .to_json())
+        })
+        .await
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "git-checkpoint",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(
+                "git-checkpoint keeps snapshots of the working tree as hidden git commits. \
+                 Call checkpoint_save before risky changes; checkpoint_list, checkpoint_show \
+                 and checkpoint_diff to look; checkpoint_restore (try dry_run first) or \
+                 checkpoint_undo to go back; checkpoint_revert to take back one step (or a \
+                 whole session) while keeping later work. Every restore first saves the current state, so it \
+                 can be undone. Pass `directory` when the server does not run in the project.",
+            )
+    }
+}
+
+/// Paths as given by the client.
+fn to_paths(paths: &[String]) -> Vec<PathBuf> {
+    paths.iter().map(PathBuf::from).collect()
+}
+
+/// Open the checkpoints of `directory` (default: the current directory) and run `work` on a
+/// blocking thread; its JSON becomes the result, its error a tool error.
+async fn call(
+    directory: Option<String>,
+    work: impl FnOnce(&Checkpoints, &Path) -> Result<Value, Error> + Send + 'static,
+) -> CallToolResult {
+    let joined = tokio::task::spawn_blocking(move || {
+        let cwd = std::env::current_dir().map_err(|source| Error::Io {
+            context: "cannot read the current directory".into(),
+            source,
+        })?;
+        let dir = match directory {
+            Some(d) if !d.is_empty() => cwd.join(d),
+            _ => cwd,
+        };
+        let checkpoints = Checkpoints::open(&dir)?;
+        work(&checkpoints, &dir)
+    })
+    .await;
+    match joined {
+        Ok(Ok(value)) => CallToolResult::structured(value),
+        Ok(Err(err)) => tool_error(&err),
+        Err(join) => CallToolResult::error(vec![ContentBlock::text(format!(
+            "error: git-checkpoint failed unexpectedly: {join}"
+        ))]),
+    }
+}
+
+/// A tool error: `error: …` on one line, and a hint where one helps.
+fn tool_error(err: &Error) -> CallToolResult {
+    let mut text = format!("error: {}", err.to_string().replace(['\n', '\r'], " "));
+    let hint = match err {
+        Error::UnknownCheckpoint(_) => Some("call checkpoint_list to see the checkpoints"),
+        Error::NoCheckpoints => Some("make one with checkpoint_save"),
+        Error::AmbiguousCheckpoint { .. } => Some("give more characters of the id"),
+        Error::NotARepository(_) => Some("pass `directory`: the working tree of a git repository"),
+        Error::RevertConflicts(_) => {
+            Some("pass `markers: true` to write conflict markers into those files instead")
+        }
+        _ => None,
+    };
+    if let Some(hint) = hint {
+        text.push_str("\nhint: ");
+        text.push_str(hint);
+    }
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// Serve MCP on stdin and stdout until the client closes stdin.
+pub fn serve() -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let service = Server::new()
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(std::io::Error::other)?;
+        service.waiting().await.map_err(std::io::Error::other)?;
+        Ok(())
+    })
+}

@@ -1,0 +1,334 @@
+//! Plain directories: checkpoints of a directory that is in no git working tree, kept in a
+//! private store.
+//!
+//! A store is a git directory (what `git init --bare` makes) under
+//! `${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores/<name>-<12 hex>`, the hex being the
+//! start of the SHA-1 of the directory's canonical path. Its config sets `core.bare = false`
+//! and `core.worktree` to the directory, so git and gix both see the directory as its working
+//! tree (`git --git-dir=<store> status` works), and records the directory again as
+//! `checkpoint.directory` for `stores` to list. Everything git-checkpoint keeps besides objects
+//! and refs (index, stat cache, restore journal, locks, scratch files) lives in the git
+//! directory: nothing is written into the directory by a save.
+
+use std::path::{Path, PathBuf};
+
+use gix::bstr::ByteSlice;
+
+use crate::error::{Error, Result};
+
+/// The config key a store records its directory under.
+pub const DIRECTORY_KEY: &str = "checkpoint.directory";
+
+/// Where private stores live: `$XDG_DATA_HOME/git-checkpoint/stores`, else
+/// `$HOME/.local/share/git-checkpoint/stores`.
+pub fn stores_root() -> Result<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|home| PathBuf::from(home).join(".local").join("share"))
+        })
+        .ok_or_else(|| {
+            Error::InvalidInput(
+                "neither XDG_DATA_HOME nor HOME is set: there is nowhere to keep the checkpoints of a plain directory (name a store with --store or GIT_CHECKPOINT_STORE)".into(),
+            )
+        })?;
+    Ok(data.join("git-checkpoint").join("stores"))
+}
+
+/// The canonical form of `dir` (symlinks resolved), which names its store.
+pub fn canonical(dir: &Path) -> Result<PathBuf> {
+    dir.canonicalize().map_err(|source| Error::Io {
+        context: format!("cannot resolve `{}`", dir.display()),
+        source,
+    })
+}
+
+/// The store of the directory `canonical` (already canonical) under `root`:
+/// `<name>-<12 hex of the SHA-1 of the path>`.
+pub fn store_path(root: &Path, canonical: &Path) -> PathBuf {
+    let mut hasher = gix::hash::hasher(gix::hash::Kind::Sha1);
+    hasher.update(canonical.as_os_str().as_encoded_bytes());
+    let hex = hasher
+        .try_finalize()
+        .map(|id| id.to_hex_with_len(12).to_string())
+        .unwrap_or_else(|_| "000000000000".into());
+    let name: String = canonical
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".into())
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    let name = name.trim_start_matches('.');
+    let name = if name.is_empty() { "dir" } else { name };
+    root.join(format!("{name}-{hex}"))
+}
+
+/// The nearest directory at or above `canonical` that has a private store, and that store.
+pub fn find(root: &Path, canonical: &Path) -> Option<(PathBuf, PathBuf)> {
+    canonical.ancestors().find_map(|dir| {
+        let store = store_path(root, dir);
+        is_store(&store).then(|| (store, dir.to_owned()))
+    })
+}
+
+/// Whether `path` looks like a git directory.
+pub fn is_store(path: &Path) -> bool {
+    path.join("HEAD").is_file() && path.join("objects").is_dir() && path.join("config").is_file()
+}
+
+/// Refuse a home directory itself and a file system root: a first save there would copy a
+/// whole disk into a store. `canonical` is already canonical.
+pub fn refuse(canonical: &Path) -> Result<()> {
+    let why = if canonical.parent().is_none() {
+        Some("a file system root")
+    } else if std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .and_then(|home| Path::new(&home).canonicalize().ok())
+        .is_some_and(|home| home == canonical)
+    {
+        Some("your home directory")
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(Error::RefusedDirectory {
+            dir: canonical.to_owned(),
+            why,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The directory a store records (`checkpoint.directory`, else `core.worktree`).
+pub fn recorded_directory(store: &Path) -> Option<PathBuf> {
+    let file =
+        gix::config::File::from_path_no_includes(store.join("config"), gix::config::Source::Local)
+            .ok()?;
+    let value = file
+        .string(DIRECTORY_KEY)
+        .or_else(|| file.string("core.worktree"))?;
+    gix::path::from_bstr(value.as_bstr())
+        .ok()
+        .map(|p| p.into_owned())
+}
+
+/// Create the store `store` for the directory `canonical`, atomically: it is built beside its
+/// final place and renamed there, so a concurrent first save finds either no store or a
+/// complete one (and the loser of that race uses the winner's).
+pub fn create(store: &Path, canonical: &Path) -> Result<()> {
+    let parent = store.parent().unwrap_or(store);
+    let io = |what: &str, path: &Path| {
+        let context = format!("cannot {what} `{}`", path.display());
+        move |source| Error::Io { context, source }
+    };
+    std::fs::create_dir_all(parent).map_err(io("create", parent))?;
+    let tmp = parent.join(format!(".new-{:016x}", rand::random::<u64>()));
+    let built = build(&tmp, canonical);
+    if let Err(err) = built {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(err);
+    }
+    match std::fs::rename(&tmp, store) {
+        Ok(()) => Ok(()),
+        Err(_) if is_store(store) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Ok(())
+        }
+        Err(source) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Err(Error::Io {
+                context: format!("cannot create the store `{}`", store.display()),
+                source,
+            })
+        }
+    }
+}
+
+fn build(tmp: &Path, canonical: &Path) -> Result<()> {
+    gix::create::into(
+        tmp,
+        gix::create::Kind::Bare,
+        gix::create::Options::default(),
+    )
+    .map_err(|err| Error::Git {
+        context: format!("cannot create a store in `{}`", tmp.display()),
+        source: Box::new(err),
+    })?;
+    let directory = canonical.to_str().ok_or_else(|| {
+        Error::Unsupported(format!(
+            "`{}` is not valid UTF-8: its store's configuration cannot name it",
+            canonical.display()
+        ))
+    })?;
+    let config_path = tmp.join("config");
+    let mut config = std::fs::read_to_string(&config_path).map_err(|source| Error::Io {
+        context: format!("cannot read `{}`", config_path.display()),
+        source,
+    })?;
+    // `gix` wrote `bare = true`: this git directory has a working tree, named by
+    // `core.worktree` (which git ignores in a bare repository).
+    if config.matches('[').count() != 1 || !config.contains("bare = true") {
+        return Err(Error::Unsupported(
+            "cannot write the store's configuration: unexpected content".into(),
+        ));
+    }
+    config = config.replace("bare = true", "bare = false");
+    if !config.ends_with('\n') {
+        config.push('\n');
+    }
+    let quoted = quote(directory);
+    config.push_str(&format!(
+        "\tworktree = {quoted}\n\tlogAllRefUpdates = false\n[checkpoint]\n\tdirectory = {quoted}\n"
+    ));
+    std::fs::write(&config_path, config).map_err(|source| Error::Io {
+        context: format!("cannot write `{}`", config_path.display()),
+        source,
+    })
+}
+
+/// A git config value in double quotes, with `\` and `"` escaped.
+fn quote(value: &str) -> String {
+    let mut out = String::from('"');
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Open the store `store` with `directory` as its working tree.
+pub fn open(store: &Path, directory: &Path) -> Result<gix::Repository> {
+    let repo = gix::open_opts(store, gix::open::Options::default()).map_err(|err| Error::Git {
+        context: format!("cannot open the store `{}`", store.display()),
+        source: Box::new(err),
+    })?;
+    match repo.workdir().map(|w| w.canonicalize()) {
+        Some(Ok(workdir)) if workdir == directory => Ok(repo),
+        _ => Err(Error::InvalidInput(format!(
+            "the store `{}` does not keep the checkpoints of `{}` (its core.worktree names another directory)",
+            store.display(),
+            directory.display()
+        ))),
+    }
+}
+
+/// One private store, as `stores` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// The store (a git directory).
+    pub store: PathBuf,
+    /// The directory it keeps checkpoints of; `None` when its config does not say.
+    pub directory: Option<PathBuf>,
+}
+
+/// The stores under `root`, sorted by path. Scratch directories of a store being created are
+/// left out.
+pub fn list(root: &Path) -> Result<Vec<Listed>> {
+    let entries = match std::fs::read_dir(root) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(Error::Io {
+                context: format!("cannot read `{}`", root.display()),
+                source,
+            });
+        }
+    };
+    let mut out: Vec<Listed> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(".new-"))
+        })
+        .filter(|p| is_store(p))
+        .map(|store| Listed {
+            directory: recorded_directory(&store),
+            store,
+        })
+        .collect();
+    out.sort_by(|a, b| a.store.cmp(&b.store));
+    Ok(out)
+}
+
+/// The bytes of the files below `dir` (not following symlinks).
+pub fn size_on_disk(dir: &Path) -> u64 {
+    let mut total = 0;
+    let mut dirs = vec![dir.to_owned()];
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(md) = entry.path().symlink_metadata() else {
+                continue;
+            };
+            if md.is_dir() {
+                dirs.push(entry.path());
+            } else {
+                total += md.len();
+            }
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_names_keep_the_directory_name_and_differ_by_path() {
+        let root = Path::new("/data/stores");
+        let a = store_path(root, Path::new("/home/u/a/proj"));
+        let b = store_path(root, Path::new("/home/u/b/proj"));
+        assert_ne!(a, b);
+        let name = a.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = name.unwrap_or_default();
+        assert!(name.starts_with("proj-"), "{name}");
+        assert_eq!(name.len(), "proj-".len() + 12);
+        assert_eq!(a, store_path(root, Path::new("/home/u/a/proj")));
+        let odd = store_path(root, Path::new("/x/.my dir;rm"));
+        assert!(
+            odd.to_string_lossy().contains("my_dir_rm-"),
+            "{}",
+            odd.display()
+        );
+        assert!(
+            store_path(root, Path::new("/"))
+                .to_string_lossy()
+                .contains("root-")
+        );
+    }
+
+    #[test]
+    fn config_values_are_quoted() {
+        assert_eq!(quote(r#"/a "b"\c"#), r#""/a \"b\"\\c""#);
+    }
+
+    #[test]
+    fn roots_are_refused() {
+        assert!(matches!(
+            refuse(Path::new("/")),
+            Err(Error::RefusedDirectory { .. })
+        ));
+    }
+}

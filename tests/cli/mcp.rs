@@ -1,0 +1,467 @@
+//! The MCP server through a real MCP client: the official Python SDK (`mcp` 2.3.0 on PyPI,
+//! which `.ci/run` installs). Each test runs one client session: `initialize`, `tools/list`,
+//! then a plan of `tools/call`s, recording what came back and, at the same moment, what the
+//! CLI's `--json` says. Without python3 or the package, the tests are skipped visibly.
+//!
+//! Also `mcp --install <AGENT>`: each agent's MCP configuration, merged and taken out again.
+
+use std::fs;
+
+use crate::common::{Json, Repo, json_eval, run_with_stdin, skipped};
+
+/// The client. argv: a JSON plan; prints one JSON object: the server's name and protocol
+/// version, the tools, and per step what the call returned (and the CLI's output beside it).
+const CLIENT: &str = r#"
+import asyncio, json, os, subprocess, sys
+from mcp import ClientSession, StdioServerParameters, MCPError
+from mcp.client.stdio import stdio_client
+
+async def main(plan):
+    params = StdioServerParameters(command="git", args=["checkpoint", "mcp"], cwd=os.getcwd(),
+                                   env=dict(os.environ))
+    out = {"results": []}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            out["server"] = init.server_info.name
+            out["protocol"] = init.protocol_version
+            tools = await session.list_tools()
+            out["tools"] = {
+                t.name: {
+                    "read_only": t.annotations.read_only_hint if t.annotations else None,
+                    "destructive": t.annotations.destructive_hint if t.annotations else None,
+                    "properties": sorted((t.input_schema or {}).get("properties", {})),
+                    "required": sorted((t.input_schema or {}).get("required", [])),
+                    "description": t.description or "",
+                }
+                for t in tools.tools
+            }
+            for step in plan:
+                if step[0] == "write":
+                    with open(step[1], "w") as f:
+                        f.write(step[2])
+                    out["results"].append(None)
+                    continue
+                _, tool, args, cli = step
+                entry = {}
+                try:
+                    r = await session.call_tool(tool, args)
+                    entry["is_error"] = bool(r.is_error)
+                    entry["structured"] = r.structured_content
+                    entry["text"] = "".join(getattr(b, "text", "") for b in r.content)
+                except MCPError as e:
+                    entry["raised"] = str(e)
+                if cli:
+                    run = subprocess.run(["git", "checkpoint", *cli], capture_output=True, text=True)
+                    entry["cli"] = json.loads(run.stdout) if run.returncode == 0 else run.stderr
+                entry["a.txt"] = open("a.txt").read() if os.path.exists("a.txt") else None
+                out["results"].append(entry)
+    print(json.dumps(out))
+
+asyncio.run(main(json.loads(sys.argv[1])))
+"#;
+
+/// Why the client cannot run here, if it cannot: python3 or the `mcp` 2.x package missing
+/// (1.x names its fields in camelCase).
+fn client_missing() -> Option<String> {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import importlib.metadata as m, mcp; print(m.version('mcp'))",
+        ])
+        .output();
+    match out {
+        Err(_) => Some("python3 is not installed".into()),
+        Ok(o) if !o.status.success() => {
+            Some("the python package `mcp` is missing (pip install mcp==2.3.0)".into())
+        }
+        Ok(o) => {
+            let version = String::from_utf8_lossy(&o.stdout).trim().to_string();
+            (!version.starts_with("2.")).then(|| format!("mcp 2.x is needed, found {version}"))
+        }
+    }
+}
+
+/// Run the client with `plan` in the repository; `None` when it cannot run here.
+fn session(test: &str, repo: &Repo, plan: &str) -> Option<Json> {
+    if let Some(why) = client_missing() {
+        // CI installs the client: there a missing one is a failure, not a skip.
+        if std::env::var_os("GIT_CHECKPOINT_REQUIRE_MCP_CLIENT").is_some() {
+            panic!("GIT_CHECKPOINT_REQUIRE_MCP_CLIENT is set, but {why}");
+        }
+        skipped(test, &why);
+        return None;
+    }
+    let script = repo.scratch().join("client.py");
+    fs::write(&script, CLIENT).unwrap();
+    let out = run_with_stdin(
+        repo,
+        "python3",
+        &[script.to_str().unwrap(), plan],
+        repo.path(),
+        b"",
+    );
+    assert_eq!(out.code, 0, "the client: {}\n{}", out.stderr, out.stdout);
+    Some(Json::parse(&out.stdout))
+}
+
+#[test]
+fn an_mcp_client_lists_the_tools_and_calls_each_one() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n"), ("b.txt", "b\n")]);
+    repo.write("notes.txt", "the user's own untracked work\n");
+    let plan = r#"[
+        ["call", "checkpoint_save", {"message": "before the agent", "name": "before-agent", "meta": {"task": "T-1"}}, ["show", "@", "--json"]],
+        ["write", "a.txt", "2\n"],
+        ["call", "checkpoint_save", {"message": "step 1", "session": "mcp-session-1"}, ["show", "@", "--json"]],
+        ["write", "a.txt", "changed by the agent\n"],
+        ["call", "checkpoint_list", {}, ["list", "--json"]],
+        ["call", "checkpoint_show", {"checkpoint": "before-agent"}, ["show", "before-agent", "--json"]],
+        ["call", "checkpoint_diff", {"patch": true}, ["diff", "--json"]],
+        ["call", "checkpoint_undo", {}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "before-agent", "dry_run": true}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "before-agent", "paths": ["a.txt"]}, null],
+        ["call", "checkpoint_undo", {}, null]
+    ]"#;
+    let Some(v) = session(
+        "an_mcp_client_lists_the_tools_and_calls_each_one",
+        &repo,
+        plan,
+    ) else {
+        return;
+    };
+    assert_eq!(v.get("server"), "git-checkpoint");
+    assert!(v.get("protocol").starts_with("20"), "{}", v.get("protocol"));
+    let mut tools = v.keys("tools");
+    tools.sort();
+    assert_eq!(
+        tools,
+        [
+            "checkpoint_diff",
+            "checkpoint_list",
+            "checkpoint_restore",
+            "checkpoint_revert",
+            "checkpoint_save",
+            "checkpoint_show",
+            "checkpoint_undo"
+        ]
+    );
+    for (tool, read_only, destructive) in [
+        ("checkpoint_save", "false", "false"),
+        ("checkpoint_list", "true", "false"),
+        ("checkpoint_show", "true", "false"),
+        ("checkpoint_diff", "true", "false"),
+        ("checkpoint_restore", "false", "true"),
+        ("checkpoint_undo", "false", "true"),
+        ("checkpoint_revert", "false", "true"),
+    ] {
+        assert_eq!(
+            v.get(&format!("tools.{tool}.read_only")),
+            read_only,
+            "{tool}"
+        );
+        assert_eq!(
+            v.get(&format!("tools.{tool}.destructive")),
+            destructive,
+            "{tool}"
+        );
+        assert!(!v.get(&format!("tools.{tool}.description")).is_empty());
+    }
+    assert_eq!(
+        v.get("tools.checkpoint_restore.properties"),
+        r#"["checkpoint", "directory", "dry_run", "paths"]"#
+    );
+    assert_eq!(
+        v.get("tools.checkpoint_restore.required"),
+        r#"["checkpoint"]"#
+    );
+
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    for i in [0, 2, 4, 5, 6, 7, 8, 9, 10] {
+        assert_eq!(r(i, "is_error"), "false", "step {i}: {}", r(i, "text"));
+        // The text block carries the same JSON as the structured content.
+        assert_eq!(
+            json_eval(&r(i, "text"), "v"),
+            json_eval(&v.get(&format!("results.{i}.structured")), "v"),
+            "step {i}"
+        );
+    }
+    // save, show: exactly what `show --json` prints.
+    assert_eq!(r(0, "structured"), r(0, "cli"));
+    assert_eq!(r(0, "structured.message"), "before the agent");
+    assert_eq!(r(0, "structured.meta.task"), "T-1");
+    let before = r(0, "structured.id");
+    assert_eq!(r(2, "structured"), r(2, "cli"));
+    assert_eq!(r(2, "structured.session"), "mcp-session-1");
+    let step1 = r(2, "structured.id");
+    assert_eq!(r(5, "structured"), r(5, "cli"));
+    assert_eq!(r(5, "structured.id"), before);
+    // list: `list --json`'s array, under "checkpoints".
+    assert_eq!(r(4, "structured.checkpoints"), r(4, "cli"));
+    assert_eq!(r(4, "structured.checkpoints.0.id"), step1);
+    // diff: `diff --json`'s files, and the patch.
+    assert_eq!(r(6, "structured.files"), r(6, "cli.files"));
+    assert_eq!(r(6, "structured.files.0.path"), "a.txt");
+    assert_eq!(r(6, "structured.files.0.status"), "M");
+    assert!(r(6, "structured.patch").contains("+changed by the agent"));
+    // undo: back to the last checkpoint; what it replaced is kept.
+    assert_eq!(r(7, "a.txt"), "2\n");
+    assert_eq!(r(7, "structured.target"), step1);
+    let kept = r(7, "structured.safety");
+    assert_eq!(repo.note_json(&kept).get("kind"), "pre-restore");
+    assert_eq!(
+        repo.git(&["show", &format!("refs/checkpoints/{kept}:a.txt")]),
+        "changed by the agent"
+    );
+    // A dry run says what it would write and changes nothing.
+    assert_eq!(r(8, "structured.dry_run"), "true");
+    assert_eq!(r(8, "structured.write"), r#"["a.txt"]"#);
+    assert_eq!(r(8, "a.txt"), "2\n");
+    // The restore of one path: a.txt as first saved, and a safety checkpoint of the state before.
+    assert_eq!(r(9, "a.txt"), "1\n");
+    assert_eq!(r(9, "structured.target"), before);
+    let safety = r(9, "structured.safety");
+    assert!(repo.checkpoint_ids().contains(&safety));
+    assert_eq!(
+        repo.git(&["show", &format!("refs/checkpoints/{safety}:a.txt")]),
+        "2"
+    );
+    // The restore promise: nothing else touched, and undo brings the state before it back.
+    assert_eq!(repo.read("notes.txt"), "the user's own untracked work\n");
+    assert_eq!(r(10, "a.txt"), "2\n");
+    assert_eq!(repo.oracle_tree(), repo.checkpoint_tree(&safety));
+    repo.fsck();
+}
+
+/// `checkpoint_revert` takes back one step and keeps what changed since, refuses a conflict
+/// naming the file, and `checkpoint_undo` takes the revert back.
+#[test]
+fn checkpoint_revert_takes_back_one_step_and_keeps_later_work() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n2\n3\n4\n5\n")]);
+    let plan = r#"[
+        ["call", "checkpoint_save", {"name": "start"}, null],
+        ["write", "a.txt", "1\nX\n3\n4\n5\n"],
+        ["call", "checkpoint_save", {"message": "the agent's step"}, null],
+        ["write", "a.txt", "1\nY\n3\n4\n5\n"],
+        ["call", "checkpoint_revert", {"from": "start"}, null],
+        ["write", "a.txt", "1\nX\n3\n4\nlater\n"],
+        ["call", "checkpoint_revert", {"from": "start", "dry_run": true}, ["revert", "start", "--dry-run", "--json"]],
+        ["call", "checkpoint_revert", {"from": "start"}, null],
+        ["call", "checkpoint_undo", {}, null]
+    ]"#;
+    let Some(v) = session(
+        "checkpoint_revert_takes_back_one_step_and_keeps_later_work",
+        &repo,
+        plan,
+    ) else {
+        return;
+    };
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    assert_eq!(
+        v.get("tools.checkpoint_revert.properties"),
+        r#"["directory", "dry_run", "from", "markers", "to"]"#
+    );
+    // The same line changed since: refused, naming the file, nothing written.
+    assert_eq!(r(4, "is_error"), "true");
+    assert!(
+        r(4, "text").contains("a.txt") && r(4, "text").contains("markers"),
+        "{}",
+        r(4, "text")
+    );
+    assert_eq!(r(4, "a.txt"), "1\nY\n3\n4\n5\n");
+    // A dry run: what the CLI's dry run says, and nothing changes.
+    assert_eq!(r(6, "is_error"), "false", "{}", r(6, "text"));
+    assert_eq!(r(6, "structured.dry_run"), "true");
+    assert_eq!(r(6, "structured.write"), r#"["a.txt"]"#);
+    assert_eq!(r(6, "structured.write"), r(6, "cli.write"));
+    assert_eq!(r(6, "structured.from"), r(6, "cli.from"));
+    assert_eq!(r(6, "structured.to"), r(6, "cli.to"));
+    assert_eq!(r(6, "a.txt"), "1\nX\n3\n4\nlater\n");
+    // The step is taken back; the later line stays.
+    assert_eq!(r(7, "is_error"), "false", "{}", r(7, "text"));
+    assert_eq!(r(7, "a.txt"), "1\n2\n3\n4\nlater\n");
+    assert_eq!(r(7, "structured.conflicts"), "[]");
+    let safety = r(7, "structured.safety");
+    assert_eq!(
+        repo.git(&["show", &format!("refs/checkpoints/{safety}:a.txt")]),
+        "1\nX\n3\n4\nlater"
+    );
+    // And undo takes the revert back.
+    assert_eq!(r(8, "is_error"), "false", "{}", r(8, "text"));
+    assert_eq!(r(8, "a.txt"), "1\nX\n3\n4\nlater\n");
+    repo.fsck();
+}
+
+#[test]
+fn a_bad_request_is_a_tool_error_and_the_server_stays_up() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    repo.save(&["-q"]);
+    // A home directory, which is in no repository and is refused as a plain directory.
+    let outside = repo.home().to_path_buf();
+    let plan = format!(
+        r#"[
+        ["call", "checkpoint_show", {{"checkpoint": "nope"}}, null],
+        ["call", "checkpoint_restore", {{"checkpoint": "nope"}}, null],
+        ["call", "checkpoint_undo", {{}}, null],
+        ["call", "checkpoint_list", {{"directory": "{}"}}, null],
+        ["call", "checkpoint_show", {{}}, null],
+        ["call", "checkpoint_save", {{"kind": "Not A Kind"}}, null],
+        ["write", "a.txt", "2\n"],
+        ["call", "checkpoint_save", {{}}, ["list", "--json"]]
+    ]"#,
+        outside.display()
+    );
+    let Some(v) = session(
+        "a_bad_request_is_a_tool_error_and_the_server_stays_up",
+        &repo,
+        &plan,
+    ) else {
+        return;
+    };
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    // An unknown checkpoint: a tool error saying so, with a hint.
+    assert_eq!(r(0, "is_error"), "true");
+    assert!(
+        r(0, "text").starts_with("error: no checkpoint named `nope`")
+            && r(0, "text").contains("checkpoint_list"),
+        "{}",
+        r(0, "text")
+    );
+    assert_eq!(r(1, "is_error"), "true");
+    assert_eq!(r(1, "a.txt"), "1\n", "nothing restored");
+    assert_eq!(
+        r(2, "is_error"),
+        "true",
+        "nothing to undo: {}",
+        r(2, "text")
+    );
+    assert_eq!(r(3, "is_error"), "true");
+    assert!(r(3, "text").contains("home directory"), "{}", r(3, "text"));
+    // A missing argument: a tool error too (rmcp's own message), not a crash.
+    assert_eq!(r(4, "is_error"), "true");
+    assert!(
+        r(4, "text").contains("missing field `checkpoint`"),
+        "{}",
+        r(4, "text")
+    );
+    assert_eq!(r(5, "is_error"), "true");
+    assert!(r(5, "text").contains("invalid kind"), "{}", r(5, "text"));
+    // After all that, the server still answers.
+    assert_eq!(r(7, "is_error"), "false");
+    assert_eq!(r(7, "structured.id"), r(7, "cli.0.id"));
+    assert_eq!(repo.checkpoint_ids().len(), 2);
+}
+
+/// `mcp --install <agent>` into `rel` holding `original`: `check` holds of the result, a
+/// second install changes nothing, uninstall leaves exactly `original`.
+fn mcp_install_keeps_the_rest(agent: &str, level: &str, rel: &str, original: &str, check: &str) {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let base = if level == "--user" {
+        repo.home()
+    } else {
+        repo.path()
+    };
+    let path = base.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, original).unwrap();
+    let out = repo.cp(&["mcp", "--install", agent, level]).ok();
+    assert!(out.stderr.contains(".bak"), "{}", out.stderr);
+    let installed = fs::read_to_string(&path).unwrap();
+    assert_eq!(json_eval(&installed, check), "true", "{agent}: {installed}");
+    let again = repo.cp(&["mcp", "--install", agent, level]).ok();
+    assert!(again.stderr.contains("already"), "{}", again.stderr);
+    assert_eq!(fs::read_to_string(&path).unwrap(), installed);
+    repo.cp(&["mcp", "--uninstall", agent, level]).ok();
+    let left = fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        json_eval(&format!("[{left},{original}]"), "v[0] == v[1]"),
+        "true",
+        "{agent}: {left}"
+    );
+}
+
+#[test]
+fn mcp_install_registers_the_server_in_each_agents_configuration() {
+    let other = r#"{"mcpServers": {"docs": {"command": "docs-mcp", "args": ["--stdio"]}}, "theme": "dark"}"#;
+    let kept = "v['mcpServers']['docs'] == {'command': 'docs-mcp', 'args': ['--stdio']} and v['theme'] == 'dark'";
+    let cases = [
+        (
+            "claude-code",
+            "--project",
+            ".mcp.json",
+            "v['mcpServers']['git-checkpoint'] == {'type': 'stdio', 'command': 'git', 'args': ['checkpoint', 'mcp'], 'env': {}}",
+        ),
+        (
+            "gemini",
+            "--user",
+            ".gemini/settings.json",
+            "v['mcpServers']['git-checkpoint'] == {'command': 'git', 'args': ['checkpoint', 'mcp']}",
+        ),
+        (
+            "cursor",
+            "--project",
+            ".cursor/mcp.json",
+            "v['mcpServers']['git-checkpoint']['args'] == ['checkpoint', 'mcp']",
+        ),
+        (
+            "copilot",
+            "--user",
+            ".copilot/mcp-config.json",
+            "v['mcpServers']['git-checkpoint'] == {'type': 'local', 'command': 'git', 'args': ['checkpoint', 'mcp'], 'env': {}, 'tools': ['*']}",
+        ),
+        (
+            "cline",
+            "--user",
+            ".cline/data/settings/cline_mcp_settings.json",
+            "v['mcpServers']['git-checkpoint']['disabled'] == False and v['mcpServers']['git-checkpoint']['type'] == 'stdio'",
+        ),
+    ];
+    for (agent, level, rel, check) in cases {
+        mcp_install_keeps_the_rest(agent, level, rel, other, &format!("{kept} and {check}"));
+    }
+    mcp_install_keeps_the_rest(
+        "opencode",
+        "--project",
+        "opencode.json",
+        r#"{"$schema": "https://opencode.ai/config.json", "mcp": {"docs": {"type": "remote", "url": "https://example.com/mcp"}}}"#,
+        "v['mcp']['docs']['type'] == 'remote' and v['mcp']['git-checkpoint'] == {'type': 'local', 'command': ['git', 'checkpoint', 'mcp'], 'enabled': True}",
+    );
+}
+
+#[test]
+fn mcp_install_for_codex_edits_config_toml_as_text() {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let path = repo.home().join(".codex/config.toml");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let original =
+        "# mine\nmodel = \"gpt-5.2-codex\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n";
+    fs::write(&path, original).unwrap();
+    let out = repo.cp(&["mcp", "--install", "codex", "--user"]).ok();
+    assert!(out.stderr.contains("next: "), "{}", out.stderr);
+    let installed = fs::read_to_string(&path).unwrap();
+    assert!(installed.starts_with(original), "{installed}");
+    assert!(
+        installed.contains(
+            "[mcp_servers.git-checkpoint]\ncommand = \"git\"\nargs = [\"checkpoint\", \"mcp\"]\n"
+        ),
+        "{installed}"
+    );
+    // Python's own TOML parser reads the result.
+    let parsed = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, tomllib; v = tomllib.load(open(sys.argv[1], 'rb')); print(v['mcp_servers']['git-checkpoint']['args'], v['mcp_servers']['docs'])",
+            path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&parsed.stdout),
+        "['checkpoint', 'mcp'] {'command': 'docs-mcp'}\n",
+        "{}",
+        String::from_utf8_lossy(&parsed.stderr)
+    );
+    repo.cp(&["mcp", "--install", "codex", "--user"]).ok();
+    assert_eq!(fs::read_to_string(&path).unwrap(), installed);
+    repo.cp(&["mcp", "--uninstall", "codex", "--user"]).ok();
+    assert_eq!(fs::read_to_string(&path).unwrap(), original);
+}

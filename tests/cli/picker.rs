@@ -1,0 +1,225 @@
+//! The picker, in a real terminal: tmux runs `restore`, `diff` and `show` without a
+//! checkpoint, keys are sent with `send-keys`, and the screen is read with `capture-pane`.
+//! Without tmux these tests say so and skip (CI installs it).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::common::{Repo, bin};
+
+/// A tmux session running one command, killed when dropped.
+struct Tmux {
+    name: String,
+    socket: String,
+}
+
+impl Tmux {
+    /// Run `args` of the tool in `repo`'s working tree, in a 130×40 terminal.
+    fn start(repo: &Repo, args: &[&str]) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("SKIPPED: tmux is not installed; the picker is not tested");
+            return None;
+        }
+        // The hermetic environment, written into a script the terminal runs.
+        let mut probe = Command::new("true");
+        repo.env(&mut probe);
+        let mut script = String::from("#!/bin/sh\n");
+        for (key, value) in probe.get_envs() {
+            let key = key.to_string_lossy();
+            match value {
+                Some(v) => script.push_str(&format!(
+                    "export {key}='{}'\n",
+                    v.to_string_lossy().replace('\'', "'\\''")
+                )),
+                None => script.push_str(&format!("unset {key}\n")),
+            }
+        }
+        script.push_str("export TERM=xterm-256color\nunset NO_COLOR\n");
+        script.push_str(&format!("cd '{}'\n", repo.path().display()));
+        script.push_str(&format!("'{}'", bin()));
+        for a in args {
+            script.push_str(&format!(" '{a}'"));
+        }
+        script.push_str("\necho \"exit=$?\"\nsleep 30\n");
+        let path = repo.scratch().join(format!("picker-{}.sh", args.join("-")));
+        std::fs::write(&path, script).unwrap();
+        let name = format!("cp{}", std::process::id());
+        let socket = repo.scratch().join("tmux.sock").display().to_string();
+        let ok = Command::new("tmux")
+            .args([
+                "-S",
+                &socket,
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                "130",
+                "-y",
+                "40",
+            ])
+            .arg(format!("sh '{}'", path.display()))
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "tmux new-session");
+        Some(Tmux { name, socket })
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["-S", &self.socket, "capture-pane", "-p", "-t", &self.name])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            let ok = Command::new("tmux")
+                .args(["-S", &self.socket, "send-keys", "-t", &self.name, key])
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok, "send-keys {key}");
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    /// Wait until the screen shows `text`; panic with the screen after 20 s.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "waited for {text:?}; the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-S", &self.socket, "kill-server"])
+            .status();
+    }
+}
+
+/// Three checkpoints of `f`, then unsaved work.
+fn history() -> (Repo, Vec<String>) {
+    let repo = Repo::with_commit(&[("f", "one\n")]);
+    let mut ids = vec![repo.save(&["-q", "--allow-empty", "-m", "first state"])];
+    repo.write("f", "two\n");
+    ids.push(repo.save(&["-q", "-m", "second state", "--session", "sess-42"]));
+    repo.write("f", "three\n");
+    repo.write("g", "a new file\n");
+    ids.push(repo.save(&["-q", "-m", "third state", "--kind", "auto"]));
+    repo.write("f", "unsaved\n");
+    (repo, ids)
+}
+
+fn file(repo: &Repo, name: &str) -> String {
+    std::fs::read_to_string(repo.path().join(name)).unwrap_or_default()
+}
+
+#[test]
+fn restore_picks_with_a_filter_and_a_confirmation() {
+    let (repo, _) = history();
+    let Some(t) = Tmux::start(&repo, &["restore"]) else {
+        return;
+    };
+    // Newest first, with kind, session, counts and message; a preview of the change.
+    let screen = t.wait_for("3 of 3 checkpoints");
+    let third = screen.find("third state").unwrap();
+    let first = screen.find("first state").unwrap();
+    assert!(third < first, "newest first:\n{screen}");
+    assert!(screen.contains("auto"), "{screen}");
+    assert!(screen.contains("sess-42"), "{screen}");
+    assert!(
+        screen.contains("+unsaved") || screen.contains("-three"),
+        "{screen}"
+    );
+    // Type to filter, Enter: the dry run to confirm.
+    t.keys(&["s", "e", "c", "o", "n", "d"]);
+    t.wait_for("1 of 3 checkpoints");
+    t.keys(&["Enter"]);
+    let confirm = t.wait_for("y: restore");
+    assert!(confirm.contains("W  f"), "{confirm}");
+    assert!(confirm.contains("D  g"), "{confirm}");
+    assert_eq!(
+        file(&repo, "f"),
+        "unsaved\n",
+        "nothing before the confirmation"
+    );
+    t.keys(&["y"]);
+    let done = t.wait_for("exit=0");
+    assert!(done.contains("restored checkpoint"), "{done}");
+    assert_eq!(file(&repo, "f"), "two\n");
+    assert!(!repo.path().join("g").exists());
+    // It was an ordinary restore: undo takes it back.
+    repo.cp(&["undo"]).ok();
+    assert_eq!(file(&repo, "f"), "unsaved\n");
+}
+
+#[test]
+fn escape_leaves_with_nothing_changed_and_n_goes_back() {
+    let (repo, _) = history();
+    let before = repo.checkpoint_ids();
+    let Some(t) = Tmux::start(&repo, &["restore"]) else {
+        return;
+    };
+    t.wait_for("3 of 3 checkpoints");
+    t.keys(&["Down", "Enter"]);
+    t.wait_for("y: restore");
+    t.keys(&["n"]);
+    t.wait_for("3 of 3 checkpoints");
+    t.keys(&["Escape"]);
+    let done = t.wait_for("exit=0");
+    assert!(done.contains("nothing restored"), "{done}");
+    assert_eq!(file(&repo, "f"), "unsaved\n");
+    assert_eq!(
+        repo.checkpoint_ids(),
+        before,
+        "not even a safety checkpoint"
+    );
+}
+
+#[test]
+fn diff_and_show_print_what_was_picked() {
+    let (repo, ids) = history();
+    let Some(t) = Tmux::start(&repo, &["diff"]) else {
+        return;
+    };
+    t.wait_for("3 of 3 checkpoints");
+    t.keys(&["End", "Enter"]);
+    let done = t.wait_for("exit=0");
+    assert!(done.contains("-one") && done.contains("+unsaved"), "{done}");
+    drop(t);
+    let Some(t) = Tmux::start(&repo, &["show"]) else {
+        return;
+    };
+    t.wait_for("3 of 3 checkpoints");
+    t.keys(&["Down", "Enter"]);
+    let done = t.wait_for("exit=0");
+    assert!(done.contains(&format!("checkpoint {}", ids[1])), "{done}");
+}
+
+#[test]
+fn off_a_terminal_nothing_is_picked() {
+    let (repo, _) = history();
+    let out = repo.cp(&["restore"]).fails_with(2);
+    assert!(out.stderr.contains("name the checkpoint"), "{}", out.stderr);
+    assert_eq!(file(&repo, "f"), "unsaved\n");
+    repo.cp(&["show"]).fails_with(2);
+    // diff without a checkpoint keeps its meaning off a terminal: the newest one.
+    let diff = repo.cp(&["diff"]).ok();
+    assert!(diff.stdout.contains("+unsaved"), "{}", diff.stdout);
+    assert!(Path::new(bin()).exists());
+}

@@ -1,0 +1,569 @@
+//! Checkpoints anywhere: plain directories (in no git working tree) with a private store, and
+//! `checkpoint.exclude` / `checkpoint.include` in both plain directories and repositories.
+//!
+//! The oracle is git's, run on the store (`git --git-dir=<store>`, whose `core.worktree` is the
+//! directory) with an empty scratch index: `git add -A`, plus `git add -f` of included paths,
+//! minus excluded ones (`git rm --cached`), then `git write-tree`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::common::{Json, Repo};
+
+/// Every path below `root` with its kind, size and mtime: what "nothing was written into the
+/// directory" compares.
+fn listing(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let md = path.symlink_metadata().unwrap();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            out.push(format!(
+                "{rel} dir={} len={} mtime={:?}",
+                md.is_dir(),
+                if md.is_dir() { 0 } else { md.len() },
+                md.modified().unwrap()
+            ));
+            if md.is_dir() {
+                dirs.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The oracle with a scratch index: `git add -A`, `git add -f -- <include>`, `git rm -r
+/// --cached -- <exclude>` (pathspecs), `git write-tree`.
+fn oracle(repo: &Repo, include: &[&str], exclude: &[&str]) -> String {
+    let index = repo.scratch().join("oracle-scratch-index");
+    let _ = fs::remove_file(&index);
+    let index = index.to_str().unwrap().to_string();
+    let env = [("GIT_INDEX_FILE", index.as_str())];
+    if !repo.is_plain() {
+        // The index as it is: tracked files stay tracked, as on a copy of the index.
+        fs::copy(repo.path().join(".git/index"), &index).unwrap();
+    }
+    repo.git_env(&env, &["add", "-A"]);
+    if !include.is_empty() {
+        let mut args = vec!["add", "-f", "--"];
+        args.extend_from_slice(include);
+        repo.git_env(&env, &args);
+    }
+    if !exclude.is_empty() {
+        let mut args = vec!["rm", "-r", "-q", "--cached", "--ignore-unmatch", "--"];
+        args.extend_from_slice(exclude);
+        repo.git_env(&env, &args);
+    }
+    let tree = repo.git_env(&env, &["write-tree"]);
+    let _ = fs::remove_file(&index);
+    tree
+}
+
+fn project(repo: &Repo) {
+    repo.write("README.md", "hello\n");
+    repo.write("src/main.py", "print('hi')\n");
+    repo.write("src/util/helpers.py", "x = 1\n");
+    repo.write(".gitignore", "*.log\n");
+    repo.write("debug.log", "noise\n");
+    repo.write("node_modules/left-pad/index.js", "module.exports = 1\n");
+    repo.write("src/__pycache__/main.cpython-312.pyc", "\0bytecode");
+    repo.write(".venv/bin/python", "#!/bin/sh\n");
+    repo.symlink("src/main.py", "link");
+    repo.chmod_x("src/main.py", true);
+}
+
+#[test]
+fn a_plain_directory_is_checkpointed_without_writing_into_it() {
+    let repo = Repo::plain();
+    project(&repo);
+    let before = listing(repo.path());
+
+    // Nothing saved yet: list says so, and makes no store.
+    let listed = repo.cp(&["list", "--json"]).ok();
+    assert_eq!(listed.stdout.trim(), "[]");
+    assert!(repo.stores().is_empty(), "list made a store");
+    repo.cp(&["show", "@"]).fails_with(1);
+    assert!(repo.stores().is_empty(), "show made a store");
+
+    let first = repo.cp(&["save", "-m", "first"]).ok();
+    let id = first.id();
+    let store = repo.store();
+    assert!(
+        first.stderr.contains(&store.display().to_string()),
+        "the first save says where the store is: {}",
+        first.stderr
+    );
+    assert_eq!(
+        listing(repo.path()),
+        before,
+        "the save wrote into the directory"
+    );
+    let name = store.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("proj-") && name.len() == "proj-".len() + 12,
+        "{name}"
+    );
+    assert_eq!(
+        repo.git(&["config", "checkpoint.directory"]),
+        repo.path().canonicalize().unwrap().display().to_string()
+    );
+
+    // The oracle: .gitignore applies, and so do the default excludes.
+    let expected = oracle(
+        &repo,
+        &[],
+        &[
+            ":(glob)**/node_modules/**",
+            ":(glob)**/__pycache__/**",
+            ":(glob)**/.venv/**",
+        ],
+    );
+    assert_eq!(repo.checkpoint_tree(&id), expected);
+    let files = repo.checkpoint_files(&id);
+    assert!(
+        files.contains(&"src/util/helpers.py".to_string()),
+        "{files:?}"
+    );
+    assert!(
+        files
+            .iter()
+            .all(|f| !f.contains("node_modules") && !f.ends_with(".log"))
+    );
+
+    // A second save says nothing about the store, and an unchanged one makes nothing.
+    repo.write("src/main.py", "print('changed')\n");
+    let second = repo.cp(&["save"]).ok();
+    assert!(!second.stderr.contains("kept in"), "{}", second.stderr);
+    assert_eq!(
+        repo.checkpoint_tree(&second.id()),
+        oracle(
+            &repo,
+            &[],
+            &[
+                ":(glob)**/node_modules/**",
+                ":(glob)**/__pycache__/**",
+                ":(glob)**/.venv/**"
+            ],
+        )
+    );
+    let again = repo.cp(&["save"]).ok();
+    assert_eq!(again.id(), second.id());
+    assert_eq!(repo.checkpoint_ids().len(), 2);
+    repo.fsck();
+}
+
+#[test]
+fn restore_undo_and_redo_work_in_a_plain_directory() {
+    let repo = Repo::plain();
+    project(&repo);
+    let base = repo.save(&["-m", "base"]);
+    let base_listing: Vec<String> = repo.checkpoint_files(&base);
+
+    // An agent goes wild.
+    repo.write("README.md", "rewritten\n");
+    repo.remove("src/util/helpers.py");
+    repo.write("new.txt", "new\n");
+    repo.write("debug.log", "ignored, changed\n");
+    repo.write("node_modules/left-pad/index.js", "excluded, changed\n");
+
+    let restored = repo.cp(&["restore", &base]).ok();
+    assert!(restored.stderr.contains("undo"), "{}", restored.stderr);
+    assert_eq!(repo.read("README.md"), "hello\n");
+    assert_eq!(repo.read("src/util/helpers.py"), "x = 1\n");
+    assert!(!repo.path().join("new.txt").exists());
+    // What checkpoints leave out is never touched.
+    assert_eq!(repo.read("debug.log"), "ignored, changed\n");
+    assert_eq!(
+        repo.read("node_modules/left-pad/index.js"),
+        "excluded, changed\n"
+    );
+    assert_eq!(repo.checkpoint_files(&base), base_listing);
+
+    // Undo brings the wild state back, redo takes it away again.
+    repo.cp(&["undo"]).ok();
+    assert_eq!(repo.read("README.md"), "rewritten\n");
+    assert_eq!(repo.read("new.txt"), "new\n");
+    assert!(!repo.path().join("src/util/helpers.py").exists());
+    repo.cp(&["redo"]).ok();
+    assert_eq!(repo.read("README.md"), "hello\n");
+    assert!(!repo.path().join("new.txt").exists());
+
+    // diff and show work as in a repository.
+    repo.write("README.md", "again\n");
+    let diff = repo.cp(&["diff", &base, "--name-status"]).ok();
+    assert_eq!(diff.stdout, "M\tREADME.md\n");
+    repo.cp(&["show", &base]).ok();
+    repo.fsck();
+}
+
+#[test]
+fn retention_and_settings_live_in_the_store() {
+    let repo = Repo::plain();
+    repo.write("a.txt", "0\n");
+    repo.save(&[]);
+    // Settings of this directory: its store's config.
+    repo.git(&["config", "checkpoint.keep", "3"]);
+    repo.git(&["config", "checkpoint.defaultExcludes", "false"]);
+    repo.write("node_modules/m.js", "kept now\n");
+    for i in 1..6 {
+        repo.write("a.txt", &format!("{i}\n"));
+        repo.save(&[]);
+    }
+    assert_eq!(repo.checkpoint_ids().len(), 3, "checkpoint.keep applies");
+    let newest = repo.checkpoint_ids().pop().unwrap();
+    assert!(
+        repo.checkpoint_files(&newest)
+            .contains(&"node_modules/m.js".to_string()),
+        "checkpoint.defaultExcludes=false captures node_modules"
+    );
+    assert_eq!(repo.checkpoint_tree(&newest), oracle(&repo, &[], &[]));
+}
+
+#[test]
+fn subdirectories_use_the_store_of_the_directory_above() {
+    let repo = Repo::plain();
+    repo.write("top.txt", "top\n");
+    repo.write("sub/inner.txt", "inner\n");
+    repo.save(&[]);
+    repo.write("sub/inner.txt", "changed\n");
+    let id = repo.cp_in("sub", &["save", "-q"]).ok().id();
+    assert_eq!(
+        repo.stores().len(),
+        1,
+        "one store for the directory and below"
+    );
+    assert_eq!(
+        repo.checkpoint_files(&id),
+        vec!["sub/inner.txt".to_string(), "top.txt".to_string()]
+    );
+    // Paths are relative to where the command runs.
+    repo.write("sub/inner.txt", "again\n");
+    repo.write("top.txt", "again\n");
+    repo.cp_in("sub", &["restore", "-q", &id, "--", "inner.txt"])
+        .ok();
+    assert_eq!(repo.read("sub/inner.txt"), "changed\n");
+    assert_eq!(repo.read("top.txt"), "again\n");
+}
+
+#[test]
+fn two_directories_with_the_same_name_get_different_stores() {
+    let repo = Repo::plain();
+    let a = repo.scratch().join("a/proj");
+    let b = repo.scratch().join("b/proj");
+    for (dir, content) in [(&a, "a\n"), (&b, "b\n")] {
+        fs::create_dir_all(dir).unwrap();
+        fs::write(dir.join("f.txt"), content).unwrap();
+        repo.cp_in_dir(dir, &["save", "-q"]).ok();
+    }
+    let stores = repo.stores();
+    assert_eq!(stores.len(), 2, "{stores:?}");
+    assert_ne!(stores[0], stores[1]);
+    let json = Json::parse(&repo.cp(&["stores", "--json"]).ok().stdout);
+    let mut dirs = vec![json.get("0.directory"), json.get("1.directory")];
+    dirs.sort();
+    assert_eq!(
+        dirs,
+        vec![
+            a.canonicalize().unwrap().display().to_string(),
+            b.canonicalize().unwrap().display().to_string()
+        ]
+    );
+    assert_eq!(json.get("0.checkpoints"), "1");
+    assert_eq!(json.get("0.exists"), "true");
+    // Each restores its own.
+    fs::write(a.join("f.txt"), "changed\n").unwrap();
+    repo.cp_in_dir(&a, &["restore", "-q", "@"]).ok();
+    assert_eq!(fs::read_to_string(a.join("f.txt")).unwrap(), "a\n");
+    assert_eq!(fs::read_to_string(b.join("f.txt")).unwrap(), "b\n");
+}
+
+#[test]
+fn a_moved_or_deleted_directory_leaves_a_store_that_prune_removes() {
+    let repo = Repo::plain();
+    let dir = repo.scratch().join("work/proj");
+    let gone = repo.scratch().join("work/gone");
+    for d in [&dir, &gone] {
+        fs::create_dir_all(d).unwrap();
+        fs::write(d.join("f.txt"), "content\n").unwrap();
+        repo.cp_in_dir(d, &["save", "-q"]).ok();
+    }
+    // Moved: the new place is a new directory, with a store of its own.
+    let moved = repo.scratch().join("work/moved");
+    fs::rename(&dir, &moved).unwrap();
+    fs::remove_dir_all(&gone).unwrap();
+    let list = repo.cp_in_dir(&moved, &["list", "--json"]).ok();
+    assert_eq!(
+        list.stdout.trim(),
+        "[]",
+        "the moved directory starts afresh"
+    );
+    let stores = repo.cp(&["stores"]).ok().stdout;
+    assert_eq!(stores.matches("directory gone").count(), 2, "{stores}");
+
+    let dry = repo.cp(&["stores", "--prune", "--dry-run"]).ok();
+    assert_eq!(
+        dry.stdout.matches("would remove").count(),
+        2,
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(repo.stores().len(), 2);
+    repo.cp_in_dir(&moved, &["save", "-q"]).ok();
+    assert_eq!(repo.stores().len(), 3);
+    let pruned = repo.cp(&["stores", "--prune", "--json"]).ok();
+    let json = Json::parse(&pruned.stdout);
+    assert_eq!(json.keys("").len(), 2, "{}", pruned.stdout);
+    let left = repo.stores();
+    assert_eq!(left.len(), 1);
+    let json = Json::parse(&repo.cp(&["stores", "--json"]).ok().stdout);
+    assert_eq!(
+        json.get("0.directory"),
+        moved.canonicalize().unwrap().display().to_string()
+    );
+}
+
+#[test]
+fn a_directory_turned_into_a_repository_uses_the_repository() {
+    let repo = Repo::plain();
+    repo.write("f.txt", "before git\n");
+    let plain_id = repo.save(&[]);
+    let store = repo.store();
+    // `git init` (without the harness, which would point git at the store).
+    let mut init = std::process::Command::new("git");
+    repo.env(&mut init);
+    let out = init
+        .args(["init", "-q", "-b", "main"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // The helpers' git now goes to the store: ask the repository directly.
+    let in_repo = |args: &[&str]| {
+        let mut full = vec!["--git-dir", ".git"];
+        full.extend_from_slice(args);
+        repo.git(&full)
+    };
+    repo.write("f.txt", "after git\n");
+    let id = repo.cp(&["save", "-q"]).ok().id();
+    assert_ne!(id, plain_id);
+    assert!(
+        in_repo(&["for-each-ref", "refs/checkpoints/"]).contains(&id),
+        "the checkpoint is in the new repository"
+    );
+    // The repository's list does not show the store's checkpoint; the store is kept, and
+    // `stores` says it is not used any more.
+    let list = repo.cp(&["list"]).ok().stdout;
+    assert!(!list.contains(&plain_id), "{list}");
+    assert!(store.is_dir());
+    let stores = repo.cp(&["stores", "--json"]).ok().stdout;
+    assert_eq!(Json::parse(&stores).get("0.in_repository"), "true");
+    // Its checkpoints can still be reached with --store.
+    let old = repo
+        .cp(&["--store", store.to_str().unwrap(), "show", &plain_id])
+        .ok();
+    assert!(old.stdout.contains(&plain_id));
+}
+
+#[test]
+fn home_directories_and_roots_are_refused_without_force() {
+    let repo = Repo::plain();
+    fs::write(repo.home().join("notes.txt"), "n\n").unwrap();
+    let refused = repo.cp_in_dir(repo.home(), &["save"]).fails_with(1);
+    refused.assert_one_error_line();
+    assert!(
+        refused.stderr.contains("home directory"),
+        "{}",
+        refused.stderr
+    );
+    assert!(refused.stderr.contains("--force"), "{}", refused.stderr);
+    assert!(repo.stores().is_empty());
+    let root = repo.cp_in_dir(Path::new("/"), &["save"]).fails_with(1);
+    assert!(root.stderr.contains("file system root"), "{}", root.stderr);
+    assert!(repo.stores().is_empty());
+    // A hook there does not block the agent, and makes nothing.
+    let hook = repo.cp_stdin(repo.home(), |_| {}, &["save", "--from-hook"], b"{}");
+    assert_eq!(hook.code, 0, "{}", hook.stderr);
+    assert!(repo.stores().is_empty());
+    // Forced, it works (this home is small); the store lives below it and is not captured.
+    let id = repo
+        .cp_in_dir(repo.home(), &["save", "--force", "-q"])
+        .ok()
+        .id();
+    let files = repo.checkpoint_files(&id);
+    assert!(files.contains(&"notes.txt".to_string()), "{files:?}");
+    assert!(files.iter().all(|f| !f.starts_with(".local/")), "{files:?}");
+}
+
+#[test]
+fn a_hook_with_a_cwd_in_a_plain_directory_checkpoints_it() {
+    let repo = Repo::plain();
+    repo.write("app.js", "let x = 1;\n");
+    let cwd = repo.path().display().to_string();
+    let input = format!(
+        r#"{{"session_id":"s-1","transcript_path":"/t.jsonl","cwd":"{cwd}","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{{"file_path":"{cwd}/app.js","content":"x"}}}}"#
+    );
+    // Run from elsewhere: the hook's cwd decides.
+    let run = repo.cp_stdin(
+        repo.scratch(),
+        |_| {},
+        &["save", "--from-hook"],
+        input.as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    let ids = repo.checkpoint_ids();
+    assert_eq!(ids.len(), 1, "{}", run.stderr);
+    let note = repo.note_json(&ids[0]);
+    assert_eq!(note.get("session"), "s-1");
+    assert_eq!(note.get("kind"), "auto");
+    assert_eq!(repo.checkpoint_tree(&ids[0]), oracle(&repo, &[], &[]));
+}
+
+#[test]
+fn a_named_store_is_used_and_checked() {
+    let repo = Repo::plain();
+    repo.write("f.txt", "f\n");
+    let store = repo.scratch().join("my-store");
+    let store_arg = store.to_str().unwrap();
+    let id = repo.cp(&["--store", store_arg, "save", "-q"]).ok().id();
+    assert!(repo.stores().is_empty(), "no private store with --store");
+    let listed = repo
+        .cp_with(
+            |c| {
+                c.env("GIT_CHECKPOINT_STORE", &store);
+            },
+            &["list", "--json"],
+        )
+        .ok();
+    assert!(listed.stdout.contains(&id));
+    // Another directory cannot use it.
+    let other = repo.scratch().join("other");
+    fs::create_dir_all(&other).unwrap();
+    let wrong = repo
+        .cp_in_dir(&other, &["--store", store_arg, "save"])
+        .fails_with(1);
+    assert!(wrong.stderr.contains("not of"), "{}", wrong.stderr);
+}
+
+#[test]
+fn concurrent_first_saves_share_one_store() {
+    let repo = Repo::plain();
+    for i in 0..50 {
+        repo.write(&format!("f{i}.txt"), &format!("{i}\n"));
+    }
+    let ids: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| repo.cp(&["save", "-q", "--allow-empty"]).ok().id()))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(repo.stores().len(), 1);
+    let leftovers: Vec<PathBuf> = fs::read_dir(repo.stores_root())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let listed = repo.checkpoint_ids();
+    for id in &ids {
+        assert!(listed.contains(id), "{id} missing");
+    }
+    repo.fsck();
+}
+
+#[test]
+fn exclude_and_include_in_a_repository() {
+    let repo = Repo::with_commit(&[
+        (".gitignore", ".loki/\n*.log\nbuild/\n"),
+        ("src/a.rs", "a\n"),
+        ("secrets.env", "tracked secret\n"),
+    ]);
+    repo.write(".loki/state/progress.json", "{\"step\":3}\n");
+    repo.write(".loki/cache/big.bin", "cache\n");
+    repo.write("features.log", "feature list\n");
+    repo.write("run.log", "noise\n");
+    repo.write("build/out.o", "obj\n");
+    repo.write("data/big.csv", "1,2\n");
+    repo.write("src/b.rs", "b\n");
+    repo.git(&["config", "--add", "checkpoint.include", ".loki/state/"]);
+    repo.git(&["config", "--add", "checkpoint.include", "features.log"]);
+    repo.git(&["config", "--add", "checkpoint.exclude", "data/"]);
+    repo.git(&["config", "--add", "checkpoint.exclude", "secrets.env"]);
+
+    let id = repo.save(&[]);
+    let expected = oracle(
+        &repo,
+        &[".loki/state", "features.log"],
+        &["data", "secrets.env"],
+    );
+    assert_eq!(repo.checkpoint_tree(&id), expected);
+    let files = repo.checkpoint_files(&id);
+    assert!(
+        files.contains(&".loki/state/progress.json".to_string()),
+        "{files:?}"
+    );
+    assert!(
+        !files
+            .iter()
+            .any(|f| f.starts_with(".loki/cache") || f == "run.log")
+    );
+    assert!(
+        !files
+            .iter()
+            .any(|f| f.starts_with("data/") || f == "secrets.env")
+    );
+
+    // Restore brings back what is included, never touches what is excluded.
+    repo.write(".loki/state/progress.json", "{\"step\":9}\n");
+    repo.write("data/big.csv", "changed\n");
+    repo.write("secrets.env", "changed secret\n");
+    repo.remove("features.log");
+    repo.cp(&["restore", "-q", &id]).ok();
+    assert_eq!(repo.read(".loki/state/progress.json"), "{\"step\":3}\n");
+    assert_eq!(repo.read("features.log"), "feature list\n");
+    assert_eq!(repo.read("data/big.csv"), "changed\n");
+    assert_eq!(repo.read("secrets.env"), "changed secret\n");
+    // The index is the user's and stays as it was.
+    assert_eq!(repo.git(&["diff", "--cached", "--name-only"]), "");
+}
+
+#[test]
+fn exclude_and_include_in_a_plain_directory() {
+    let repo = Repo::plain();
+    repo.write(".gitignore", "*.tmp\n");
+    repo.write("keep.tmp", "included although ignored\n");
+    repo.write("drop.tmp", "ignored\n");
+    repo.write("node_modules/pkg/package.json", "{}\n");
+    repo.write("secret/key", "k\n");
+    repo.write("main.c", "int main;\n");
+    // Settings before the first save: global git config applies.
+    let global = repo.home().join(".gitconfig");
+    fs::write(
+        &global,
+        "[checkpoint]\n\texclude = secret/\n\tinclude = keep.tmp\n\tinclude = node_modules/pkg/package.json\n",
+    )
+    .unwrap();
+    let id = repo.save(&[]);
+    let files = repo.checkpoint_files(&id);
+    assert_eq!(
+        files,
+        vec![
+            ".gitignore".to_string(),
+            "keep.tmp".to_string(),
+            "main.c".to_string()
+        ],
+        "default excludes win over include, as checkpoint.exclude does"
+    );
+    assert_eq!(
+        repo.checkpoint_tree(&id),
+        oracle(
+            &repo,
+            &["keep.tmp"],
+            &["secret", ":(glob)**/node_modules/**"]
+        )
+    );
+}
