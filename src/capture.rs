@@ -41,9 +41,10 @@ pub fn capture(
     let index = repo
         .index_or_empty()
         .context(|| "cannot read the index".into())?;
-    let head = repo.head().context(|| "cannot read HEAD".into())?;
-    let head_commit = head.id().map(|id| id.detach());
-    let head_ref = head.referent_name().map(|name| name.as_bstr().to_string());
+    let crate::refdb::Head {
+        commit: head_commit,
+        branch: head_ref,
+    } = crate::refdb::head(repo)?;
     let head_tree = head_commit.map(|id| commit_tree(repo, id)).transpose()?;
     let snap = snapshot::snapshot(
         repo,

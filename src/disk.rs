@@ -21,6 +21,7 @@ use gix::objs::tree::EntryKind;
 
 use crate::error::{Context, Result};
 use crate::format::{NOTES_REF, REF_PREFIX, STAGING_PREFIX};
+use crate::refdb;
 use crate::store::{self, Checkpoint};
 
 /// Objects and bytes.
@@ -132,6 +133,19 @@ impl Walker<'_> {
     }
 }
 
+/// The commit `id` is, or the one a tag (of a tag …) points to; `None` for anything else, or
+/// an object that is missing.
+fn peeled_commit(repo: &gix::Repository, id: ObjectId) -> Option<ObjectId> {
+    match repo.find_header(id).ok()?.kind() {
+        gix::object::Kind::Commit => Some(id),
+        gix::object::Kind::Tag => {
+            let object = repo.find_object(id).ok()?.peel_tags_to_end().ok()?;
+            (object.kind == gix::object::Kind::Commit).then_some(object.id)
+        }
+        _ => None,
+    }
+}
+
 /// What `checkpoints` (every checkpoint of the repository, newest first) cost on disk.
 pub fn usage(repo: &gix::Repository, checkpoints: &[Checkpoint]) -> Result<Usage> {
     let mut walker = Walker {
@@ -140,27 +154,20 @@ pub fn usage(repo: &gix::Repository, checkpoints: &[Checkpoint]) -> Result<Usage
     };
     // What other refs hold: their tips' trees, and the commits checkpoints were taken on.
     let mut ignored = Amount::default();
-    let refs = repo
-        .references()
-        .context(|| "cannot read references".into())?;
-    for reference in refs.all().context(|| "cannot read references".into())? {
-        let Ok(mut reference) = reference else {
-            continue;
-        };
-        let name = reference.name().as_bstr().to_string();
+    for reference in refdb::list(repo, "refs/")?.refs {
+        let name = reference.name.as_str();
         if name.starts_with(REF_PREFIX) || name.starts_with(STAGING_PREFIX) || name == NOTES_REF {
             continue;
         }
-        if let Ok(id) = reference.peel_to_id()
-            && repo
-                .find_header(id)
-                .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
+        // A symbolic ref's target is listed itself.
+        if let Some(id) = reference.value.object()
+            && let Some(commit) = peeled_commit(repo, id)
         {
-            walker.commit(id.detach(), &mut ignored)?;
+            walker.commit(commit, &mut ignored)?;
         }
     }
-    if let Ok(head) = repo.head_id() {
-        walker.commit(head.detach(), &mut ignored)?;
+    if let Some(head) = refdb::head(repo).ok().and_then(|head| head.commit) {
+        walker.commit(head, &mut ignored)?;
     }
     for c in checkpoints {
         if let Some(head) = store::head_commit(repo, c.commit)? {

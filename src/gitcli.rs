@@ -11,6 +11,15 @@
 //! `git fetch` and `git push`: the git that the user already configured for that remote. Only
 //! the transfer goes through git; reading and writing refs and notes stays in gix.
 //!
+//! gix 0.90 has no reftable backend at all (upstream work is unreleased): on a repository whose
+//! refs are stored in the reftable format (`git init --ref-format=reftable`, git 3.0's default)
+//! its ref store would read nothing and write loose files git never looks at. There, and only
+//! there, refs are read with `git for-each-ref --include-root-refs` and written with
+//! `git update-ref --no-deref --stdin` transactions ([`for_each_ref`], [`update_refs`]), which
+//! [`crate::refdb`] uses; both need git 2.45, the first git that can open such a repository.
+//! Objects, the index and the notes trees stay in gix there too. On the files backend no ref
+//! goes through git, so a save never starts a git process there.
+//!
 //! Those git processes run in the top directory of the working tree (so relative remote paths
 //! mean what they mean to `git push`) with `--git-dir` naming the repository this process
 //! opened. The variables that would point git at another repository, index or object store
@@ -127,7 +136,61 @@ fn success(cmd: Command, what: impl Fn() -> String) -> Result<Output> {
 
 /// The error of a git run that failed while doing `what`.
 fn failed(what: &str, out: &Output) -> Error {
+    if let Some(err) = unsupported(&out.stderr) {
+        return err;
+    }
     Error::Remote(format!("{what}: {}", failure_line(&out.stderr, out.status)))
+}
+
+/// The error of a git run on this repository (not a remote) that failed while doing `what`.
+fn local_failure(what: &str, out: &Output) -> Error {
+    unsupported(&out.stderr).unwrap_or_else(|| Error::Git {
+        context: what.to_string(),
+        source: Box::new(GitFailed(failure_line(&out.stderr, out.status))),
+    })
+}
+
+/// The first git that can open a repository whose refs are in the reftable format, and whose
+/// `for-each-ref` knows `--include-root-refs`.
+pub const MIN_REFTABLE_GIT: &str = "2.45";
+
+/// A failure that says the git on `PATH` is too old for this repository, or that the two sides
+/// of a push or fetch use different object formats: one clear error instead of git's words.
+fn unsupported(stderr: &[u8]) -> Option<Error> {
+    let text = String::from_utf8_lossy(stderr);
+    // git 2.39: "fatal: unknown repository extension found:\n\trefstorage".
+    if (text.contains("unknown repository extension") && text.contains("refstorage"))
+        || text.contains("include-root-refs")
+    {
+        return Some(Error::Unsupported(format!(
+            "this repository stores its refs in the reftable format, which git-checkpoint reads and writes through git {MIN_REFTABLE_GIT} or newer, but the git on PATH is {}",
+            version().unwrap_or_else(|| "older".into())
+        )));
+    }
+    // git 2.45 says the first (push) or the second (fetch); before, a push to an empty remote
+    // of the other format fails earlier, reading the other side's null id of the other length
+    // in the `capabilities^{}` line it advertises instead of refs.
+    if text.contains("does not support this repository's hash algorithm")
+        || text.contains("mismatched algorithms")
+        || text.contains("protocol error: unexpected capabilities^{}")
+    {
+        return Some(Error::Remote(
+            "the remote and this repository use different object formats (SHA-1 and SHA-256): checkpoints cannot be pushed or fetched between them".into(),
+        ));
+    }
+    None
+}
+
+/// `git --version`'s version, e.g. `2.39.5`.
+fn version() -> Option<String> {
+    let out = Command::new("git")
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    Some(text.trim().trim_start_matches("git version ").to_string())
 }
 
 /// The line of git's stderr that says what went wrong: the first `fatal:` or `error:` line
@@ -186,6 +249,8 @@ pub fn ls_remote(
     Ok(parse_ls_remote(&out.stdout))
 }
 
+/// The lines of `git ls-remote`: ids of either length (SHA-1 or SHA-256) are kept, so that the
+/// caller can tell a remote of the other object format; other lines are ignored.
 fn parse_ls_remote(stdout: &[u8]) -> Vec<RemoteRef> {
     String::from_utf8_lossy(stdout)
         .lines()
@@ -328,6 +393,192 @@ fn parse_porcelain(stdout: &[u8]) -> Vec<RefStatus> {
         .collect()
 }
 
+/// A ref as `git for-each-ref` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedRef {
+    /// Its full name (`HEAD` for `HEAD`).
+    pub name: String,
+    /// The object id it resolves to, in hex, as git printed it; empty when it resolves to
+    /// nothing.
+    pub object: String,
+    /// The ref a symbolic ref points to; empty for a direct ref.
+    pub symref: String,
+}
+
+/// The refs matching `patterns` (`git for-each-ref` patterns: a full name, or a prefix ending
+/// in `/`), and with `root_refs` the root refs such as `HEAD` that they name. Nothing is
+/// peeled and no object is read, so a ref to a missing object is listed like any other; a
+/// dangling symbolic ref (`HEAD` on an unborn branch) is not listed at all.
+pub fn for_each_ref(
+    repo: &gix::Repository,
+    root_refs: bool,
+    patterns: &[&str],
+) -> Result<Vec<ListedRef>> {
+    let mut cmd = git(repo)?;
+    cmd.args([
+        "for-each-ref",
+        "--format=%(refname)%00%(objectname)%00%(symref)",
+    ]);
+    if root_refs {
+        cmd.arg("--include-root-refs");
+    }
+    cmd.arg("--").args(patterns);
+    let what = || "cannot list refs".to_string();
+    let out = output(cmd, what)?;
+    if !out.status.success() {
+        return Err(local_failure(&what(), &out));
+    }
+    Ok(parse_for_each_ref(&out.stdout))
+}
+
+fn parse_for_each_ref(stdout: &[u8]) -> Vec<ListedRef> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.splitn(3, '\0');
+            Some(ListedRef {
+                name: fields.next()?.to_string(),
+                object: fields.next()?.to_string(),
+                symref: fields.next()?.to_string(),
+            })
+        })
+        .filter(|r| !r.name.is_empty())
+        .collect()
+}
+
+/// The branch `HEAD` names (`refs/heads/main`), also when it has no commit yet; `None` when
+/// `HEAD` is detached.
+pub fn symbolic_head(repo: &gix::Repository) -> Result<Option<String>> {
+    let mut cmd = git(repo)?;
+    cmd.args(["symbolic-ref", "-q", "HEAD"]);
+    let what = || "cannot read HEAD".to_string();
+    let out = output(cmd, what)?;
+    match out.status.code() {
+        Some(0) => Ok(Some(
+            String::from_utf8_lossy(&out.stdout).trim().to_string(),
+        )),
+        Some(1) => Ok(None),
+        _ => Err(local_failure(&what(), &out)),
+    }
+}
+
+/// The commit `HEAD` of the repository at `dir` (a nested repository or submodule) points to;
+/// `None` when it has none, or when `dir` is no repository git can read.
+pub fn head_of(dir: &Path) -> Option<ObjectId> {
+    let mut cmd = Command::new("git");
+    cmd.arg("-C")
+        .arg(dir)
+        .args(["rev-parse", "-q", "--verify", "HEAD^{commit}"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .env("LC_ALL", "C");
+    for var in REDIRECTING_VARS {
+        cmd.env_remove(var);
+    }
+    let out = cmd.output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    ObjectId::from_hex(String::from_utf8_lossy(&out.stdout).trim().as_bytes()).ok()
+}
+
+/// Why a ref transaction ([`update_refs`]) did not happen. Nothing was changed in any case.
+#[derive(Debug)]
+pub enum RefUpdateFailure {
+    /// A ref was not what the transaction expected (it exists although it had to be created,
+    /// it moved, or it is gone): another writer came first. Read again and retry.
+    Conflict(GitFailed),
+    /// git could not take its lock (another git is writing refs): retry after a pause.
+    Locked(GitFailed),
+    /// Anything else.
+    Failed(Error),
+}
+
+/// git's reason for a failure, as one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitFailed(pub String);
+
+impl std::fmt::Display for GitFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GitFailed {}
+
+/// Run `commands` (lines of `git update-ref --stdin`: `create`, `update`, `delete`) as one
+/// transaction: every ref is locked and checked first, then all change or none does. Refs are
+/// never dereferenced, and no reflog is written (as gix does for checkpoint refs); a user's
+/// `reference-transaction` hook runs, as for any git ref update.
+pub fn update_refs(
+    repo: &gix::Repository,
+    commands: &[String],
+) -> std::result::Result<(), RefUpdateFailure> {
+    use std::io::Write;
+    let mut cmd = git(repo).map_err(RefUpdateFailure::Failed)?;
+    cmd.args([
+        "-c",
+        "core.logAllRefUpdates=false",
+        "update-ref",
+        "--no-deref",
+        "--stdin",
+    ])
+    .stdin(Stdio::piped());
+    let what = || "cannot update refs".to_string();
+    let mut child = cmd.spawn().map_err(|err| {
+        RefUpdateFailure::Failed(Error::Io {
+            context: format!("{}: cannot run git", what()),
+            source: err,
+        })
+    })?;
+    let mut input = String::from("start\n");
+    for line in commands {
+        input.push_str(line);
+        input.push('\n');
+    }
+    input.push_str("prepare\ncommit\n");
+    // All of it at once: a transaction that does not reach `commit` is aborted by git.
+    let written = child
+        .stdin
+        .take()
+        .map(|mut stdin| stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().map_err(|err| {
+        RefUpdateFailure::Failed(Error::Io {
+            context: format!("{}: cannot run git", what()),
+            source: err,
+        })
+    })?;
+    if out.status.success() {
+        return match written {
+            Some(Ok(())) => Ok(()),
+            _ => Err(RefUpdateFailure::Failed(Error::Remote(format!(
+                "{}: git did not read the transaction",
+                what()
+            )))),
+        };
+    }
+    if let Some(err) = unsupported(&out.stderr) {
+        return Err(RefUpdateFailure::Failed(err));
+    }
+    let reason = GitFailed(failure_line(&out.stderr, out.status));
+    let text = &reason.0;
+    if text.contains("reference already exists")
+        || text.contains("but expected")
+        || text.contains("unable to resolve reference")
+        || text.contains("reference is missing")
+    {
+        Err(RefUpdateFailure::Conflict(reason))
+    } else if text.contains("cannot lock references") || text.contains("File exists") {
+        Err(RefUpdateFailure::Locked(reason))
+    } else {
+        Err(RefUpdateFailure::Failed(Error::Git {
+            context: what(),
+            source: Box::new(reason),
+        }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,6 +612,61 @@ mod tests {
         );
         assert_eq!(refs.len(), 1);
         assert_eq!(refs[0].name, "refs/checkpoints/a");
+    }
+
+    #[test]
+    fn ids_of_both_formats_are_kept_so_that_a_mismatch_can_be_told() {
+        let sha256 = "6f1ed002ab5595859014ebf0951522d9b7ff5dd4a9d0e3cd4c28c8b3e0a2b1c4";
+        let refs = parse_ls_remote(
+            format!("{sha256}\tHEAD\n39cffcada0d1a1e63d7d944d3cfb006710a7ea82\trefs/x\n")
+                .as_bytes(),
+        );
+        assert_eq!(refs.len(), 2);
+        assert_eq!(refs[0].id.kind(), gix::hash::Kind::Sha256);
+        assert_eq!(refs[1].id.kind(), gix::hash::Kind::Sha1);
+    }
+
+    #[test]
+    fn for_each_ref_lines_are_split_at_nul() {
+        let refs = parse_for_each_ref(
+            b"HEAD\x0039cffcada0d1a1e63d7d944d3cfb006710a7ea82\x00refs/heads/main\nrefs/checkpoints/a\x00abc\x00\n\n",
+        );
+        assert_eq!(
+            refs,
+            vec![
+                ListedRef {
+                    name: "HEAD".into(),
+                    object: "39cffcada0d1a1e63d7d944d3cfb006710a7ea82".into(),
+                    symref: "refs/heads/main".into(),
+                },
+                ListedRef {
+                    name: "refs/checkpoints/a".into(),
+                    object: "abc".into(),
+                    symref: String::new(),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn gits_refusals_become_one_clear_error() {
+        let old_git = unsupported(b"fatal: unknown repository extension found:\n\trefstorage\n");
+        assert!(
+            matches!(&old_git, Some(Error::Unsupported(m)) if m.contains("reftable") && m.contains(MIN_REFTABLE_GIT)),
+            "{old_git:?}"
+        );
+        for stderr in [
+            &b"fatal: the receiving end does not support this repository's hash algorithm\n"[..],
+            b"fatal: mismatched algorithms: client sha256; server sha1\n",
+            b"fatal: protocol error: unexpected capabilities^{}\n",
+        ] {
+            let err = unsupported(stderr);
+            assert!(
+                matches!(&err, Some(Error::Remote(m)) if m.contains("SHA-256")),
+                "{err:?}"
+            );
+        }
+        assert!(unsupported(b"fatal: 'nope' does not appear to be a git repository\n").is_none());
     }
 
     #[test]

@@ -24,9 +24,12 @@ use crate::error::{Error, Result};
 use crate::format::{OP_REDO, OP_UNDO, Operation};
 use crate::store::{self, Checkpoint};
 
-/// The tree an operation left.
-fn left(op: &Operation) -> Option<ObjectId> {
-    ObjectId::from_hex(op.result.as_bytes()).ok()
+/// The tree an operation left, if its note names one of this repository's object format (a
+/// note is text anyone may have written).
+fn left(op: &Operation, kind: gix::hash::Kind) -> Option<ObjectId> {
+    ObjectId::from_hex(op.result.as_bytes())
+        .ok()
+        .filter(|id| id.kind() == kind)
 }
 
 /// One state of the history, newest first.
@@ -104,7 +107,7 @@ impl History {
     /// operation wrote that are ignored now (its tree had them; a snapshot leaves them out)
     /// count as held while they are there.
     fn holds(&self, now: ObjectId, op: &Operation) -> bool {
-        let Some(result) = left(op) else {
+        let Some(result) = left(op, self.repo.object_hash()) else {
             return false;
         };
         if result == now {
@@ -152,7 +155,7 @@ impl History {
         for (i, node) in self.nodes.iter().enumerate() {
             if let Some(op) = &node.op
                 && let Some(target) = op.target.as_deref().and_then(|t| by_id.get(t))
-                && left(op) == Some(target.tree)
+                && left(op, self.repo.object_hash()) == Some(target.tree)
             {
                 out.push(State {
                     key: format!("{}+", node.id),

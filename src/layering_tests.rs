@@ -19,6 +19,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("plain", 2),
     // Capture: the working tree as objects, and trees compared path by path (recording a
     // checkpoint counts what it changed).
+    // Refs, in process or through git, as the repository's ref storage allows.
+    ("refdb", 3),
     ("statcache", 3),
     ("select", 3),
     ("snapshot", 3),

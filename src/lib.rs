@@ -65,6 +65,7 @@ mod patch;
 mod plain;
 mod record;
 mod recovery;
+mod refdb;
 mod repo;
 mod restore;
 mod retention;

@@ -90,10 +90,16 @@ fn roll_forward(
         force: entry.force,
     };
     restore::refuse_in_progress(repo, options.force)?;
-    let commit = ObjectId::from_hex(entry.commit.as_bytes()).map_err(|e| Error::Git {
-        context: format!("the restore journal names `{}`, not a commit", entry.commit),
-        source: Box::new(e),
-    })?;
+    let commit = ObjectId::from_hex(entry.commit.as_bytes())
+        .ok()
+        .filter(|id| id.kind() == repo.object_hash())
+        .ok_or_else(|| {
+            Error::InvalidInput(format!(
+                "the restore journal names `{}`, not a {} object id",
+                entry.commit.escape_debug(),
+                repo.object_hash()
+            ))
+        })?;
     let target = store::Notes::open(repo)?.checkpoint(
         repo,
         &store::CheckpointRef {

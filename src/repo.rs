@@ -14,9 +14,9 @@ pub const FALLBACK_NAME: &str = "git-checkpoint";
 pub const FALLBACK_EMAIL: &str = "git-checkpoint@localhost";
 
 /// Discover the repository containing `dir` (honouring `GIT_DIR` and friends, like git), and
-/// check that git-checkpoint can work in it: the reftable ref backend is refused. A bare
-/// repository is opened (its checkpoints can be read, pushed and fetched); what needs a working
-/// tree refuses later, with [`Error::NoWorkingTree`].
+/// check that git-checkpoint can work in it: the repository's formats must be ones it can keep
+/// (see [`check_formats`]). A bare repository is opened (its checkpoints can be read, pushed
+/// and fetched); what needs a working tree refuses later, with [`Error::NoWorkingTree`].
 ///
 /// The returned repository writes no reflog for the refs git-checkpoint changes, reads the index
 /// without verifying its checksum (as git does), and has a fallback identity, so saving never
@@ -30,50 +30,90 @@ pub fn open(dir: &Path) -> Result<gix::Repository> {
             let Some(git_dir) = find_git_dir(dir) else {
                 return Err(Error::NotARepository(dir.to_owned()));
             };
-            if is_reftable(&git_dir) {
-                return Err(reftable_error());
-            }
-            if is_sha256(&git_dir) {
-                return Err(Error::Unsupported(
-                    "this repository uses SHA-256 object ids, which git-checkpoint does not support yet"
-                        .into(),
-                ));
-            }
             return Err(Error::Git {
                 context: format!("cannot open the repository at `{}`", git_dir.display()),
                 source: Box::new(err),
             });
         }
     };
-    let ref_storage = repo
-        .config_snapshot()
-        .string("extensions.refStorage")
-        .map(|v| v.to_str_lossy().to_ascii_lowercase());
-    if ref_storage.as_deref() == Some("reftable") || is_reftable(repo.common_dir()) {
-        return Err(reftable_error());
-    }
+    let repo = check_formats(repo)?;
     configure(repo)
 }
 
-fn reftable_error() -> Error {
-    Error::Unsupported(
-        "this repository stores refs in the reftable format, which git-checkpoint does not support yet"
-            .into(),
-    )
+/// How a repository stores its refs (`extensions.refStorage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RefFormat {
+    /// Loose files and `packed-refs`: read and written by gix, in process.
+    Files,
+    /// The reftable format, which gix cannot read or write yet: refs go through git (see
+    /// [`crate::refdb`]).
+    Reftable,
 }
 
-fn is_reftable(git_dir: &Path) -> bool {
-    git_dir.join("reftable").is_dir()
+/// The ref storage `repo` uses. `extensions.refStorage` is `files`, `reftable` or (newer git)
+/// `reftable://<path>`; [`open`] refuses any other value.
+pub(crate) fn ref_format(repo: &gix::Repository) -> RefFormat {
+    match ref_storage(repo) {
+        Some(value) if is_reftable(&value) => RefFormat::Reftable,
+        _ => RefFormat::Files,
+    }
 }
 
-/// Walk up from `dir` looking for something that looks like a git directory.
-/// Whether the repository's config asks for SHA-256 object ids.
-fn is_sha256(git_dir: &Path) -> bool {
-    let config = std::fs::read_to_string(git_dir.join("config")).unwrap_or_default();
-    config.lines().any(|line| {
-        let line = line.trim().to_ascii_lowercase();
-        line.starts_with("objectformat") && line.ends_with("sha256")
-    })
+fn is_reftable(ref_storage: &str) -> bool {
+    ref_storage == "reftable" || ref_storage.starts_with("reftable:")
+}
+
+fn ref_storage(repo: &gix::Repository) -> Option<String> {
+    repo.config_snapshot()
+        .string("extensions.refStorage")
+        .map(|v| v.to_str_lossy().trim().to_ascii_lowercase())
+}
+
+/// Refuse the repository formats git-checkpoint cannot keep, and make the one it keeps through
+/// git safe: SHA-1 and SHA-256 object ids both work (gix's `sha1` and `sha256`); refs stored
+/// as files work in process, refs in the reftable format through git.
+///
+/// gix 0.90 has no reftable backend, and on a reftable repository its ref store silently reads
+/// nothing and writes loose files that git never sees (their objects would then be dangling,
+/// and `git gc` would delete them). Every ref access goes through [`crate::refdb`], which uses
+/// git there; as a guard against any gix ref write that slips past it, the repository gets a
+/// ref store whose shared refs (`refs/checkpoints/`, `refs/notes/`, branches, …) live below a
+/// regular file, where every write fails. (The store's own directory stays the real git
+/// directory: gix takes `git_dir()` from it. Only per-worktree refs such as `HEAD`, which
+/// git-checkpoint never writes, would still reach it.)
+///
+/// `extensions.compatObjectFormat` (git's experimental SHA-1/SHA-256 interoperability) is
+/// refused: git keeps a map from each object's id to its id in the other format, which gix
+/// does not write, so git could not translate the checkpoints' objects.
+fn check_formats(mut repo: gix::Repository) -> Result<gix::Repository> {
+    if let Some(compat) = repo
+        .config_snapshot()
+        .string("extensions.compatObjectFormat")
+    {
+        return Err(Error::Unsupported(format!(
+            "this repository keeps a second object format (`extensions.compatObjectFormat = {}`), which git-checkpoint cannot maintain",
+            compat.to_str_lossy()
+        )));
+    }
+    match ref_storage(&repo).as_deref() {
+        None | Some("files") => Ok(repo),
+        Some(value) if is_reftable(value) => {
+            let guard = repo
+                .common_dir()
+                .join("reftable")
+                .join("tables.list")
+                .join("refs-are-in-reftable");
+            repo.refs = gix::refs::file::Store::for_linked_worktree(
+                repo.git_dir().to_owned(),
+                guard,
+                repo.object_hash(),
+            );
+            Ok(repo)
+        }
+        Some(other) => Err(Error::Unsupported(format!(
+            "this repository stores refs in the `{other}` format, which git-checkpoint does not know"
+        ))),
+    }
 }
 
 /// Walk up from `dir`, as git's discovery does (stopping at `GIT_CEILING_DIRECTORIES`), looking

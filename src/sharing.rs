@@ -40,20 +40,20 @@ use std::collections::{BTreeMap, HashMap};
 
 use gix::ObjectId;
 use gix::bstr::BString;
-use gix::refs::Target;
-use gix::refs::transaction::{Change, PreviousValue, RefEdit, RefLog};
 use serde_json::{Map, Value};
 
 use crate::error::{Context, Error, Result};
 use crate::format::{self, FetchedFrom, Metadata, NOTES_REF, REF_PREFIX, STAGING_PREFIX};
 use crate::gitcli::{self, PushOutcome, PushUpdate};
+use crate::refdb::{self, Edit, Expect};
 use crate::store::{self, Checkpoint, Notes};
 
 /// The remote used when none is given: the current branch's upstream remote
 /// (`branch.<name>.remote`), else `origin`.
 pub fn default_remote(repo: &gix::Repository) -> Result<String> {
-    let head = repo.head_name().context(|| "cannot read HEAD".into())?;
+    let head = refdb::head(repo)?.branch;
     if let Some(head) = head
+        && let Ok(head) = refdb::full_name(&head)
         && let Some(branch) =
             head.as_ref()
                 .category_and_short_name()
@@ -222,14 +222,10 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
                     });
                 }
                 None => {
-                    edits.push(RefEdit {
-                        change: Change::Update {
-                            log: store::no_reflog(),
-                            expected: PreviousValue::MustNotExist,
-                            new: Target::Object(*commit),
-                        },
-                        name: store::full_name(&format::ref_name(id))?,
-                        deref: false,
+                    edits.push(Edit {
+                        name: format::ref_name(id),
+                        new: Some(*commit),
+                        expect: Expect::MustNotExist,
                     });
                     round.fetched.push(id.clone());
                     held.insert(id.clone(), *commit);
@@ -258,15 +254,17 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
                 &note_edits,
                 &format!("checkpoint: merge notes fetched from {remote}"),
             )?;
-            edits.push(store::notes_edit(local_tip, commit)?);
+            edits.push(store::notes_edit(local_tip, commit));
         }
         if edits.is_empty() {
             return Ok(round);
         }
-        let names: Vec<gix::refs::FullName> = edits.iter().map(|e| e.name.clone()).collect();
-        match repo.edit_references(edits) {
-            Ok(_) => return Ok(round),
-            Err(err) => retry.again(repo, err, &names.iter().collect::<Vec<_>>(), || {
+        let names: Vec<&str> = edits.iter().map(|e| e.name.as_str()).collect();
+        // A checkpoint ref created meanwhile (by another fetch) is a lost race like any other:
+        // the next round reads it and counts it as already here.
+        match refdb::edit(repo, &edits) {
+            Ok(()) => return Ok(round),
+            Err(err) => retry.again(repo, err, &names, || {
                 "cannot import the fetched checkpoints".into()
             })?,
         }
@@ -627,9 +625,22 @@ struct RemoteState {
 }
 
 impl RemoteState {
+    /// The remote's state; an error when the remote uses another object format than this
+    /// repository (SHA-1 and SHA-256), which git cannot push or fetch between. `HEAD` is listed
+    /// too so that a remote without checkpoints shows its format; a remote without any ref
+    /// shows none, and then git's own refusal is turned into the same error
+    /// ([`gitcli::push`], [`gitcli::fetch`]).
     fn list(repo: &gix::Repository, remote: &str) -> Result<RemoteState> {
         let pattern = format!("{REF_PREFIX}*");
-        let refs = gitcli::ls_remote(repo, remote, &[&pattern, NOTES_REF])?;
+        let refs = gitcli::ls_remote(repo, remote, &[&pattern, NOTES_REF, "HEAD"])?;
+        let ours = repo.object_hash();
+        if let Some(other) = refs.iter().find(|r| r.id.kind() != ours) {
+            return Err(Error::Remote(format!(
+                "`{remote}` uses {} object ids and this repository {}: checkpoints cannot be pushed or fetched between them",
+                hash_name(other.id.kind()),
+                hash_name(ours)
+            )));
+        }
         let mut state = RemoteState {
             checkpoints: HashMap::new(),
             notes: None,
@@ -643,6 +654,11 @@ impl RemoteState {
         }
         Ok(state)
     }
+}
+
+/// How people name an object format.
+fn hash_name(kind: gix::hash::Kind) -> String {
+    kind.to_string().to_ascii_uppercase().replace("SHA", "SHA-")
 }
 
 /// Staging refs older than this belong to a run that died: a run keeps them for as long as
@@ -686,11 +702,12 @@ impl<'r> Staging<'r> {
     /// The staged notes commit, if one was fetched.
     fn notes(&self) -> Result<Option<ObjectId>> {
         let name = self.notes_ref();
-        let reference = self
-            .repo
-            .try_find_reference(name.as_str())
-            .context(|| format!("cannot read {name}"))?;
-        Ok(reference.and_then(|r| r.try_id()).map(|id| id.detach()))
+        match refdb::find(self.repo, &name)? {
+            Some(refdb::Value::Unreadable(why)) => Err(Error::Remote(format!(
+                "cannot read the fetched notes ({name}): {why}"
+            ))),
+            found => Ok(found.and_then(|v| v.object())),
+        }
     }
 }
 
@@ -740,21 +757,20 @@ fn now_secs() -> u64 {
 
 /// Refs whose full name starts with `prefix`, with the object each points to directly.
 fn staging_refs(repo: &gix::Repository, prefix: &str) -> Result<Vec<(String, Option<ObjectId>)>> {
-    let platform = repo
-        .references()
-        .context(|| "cannot read references".into())?;
-    let iter = platform
-        .prefixed(prefix)
-        .context(|| format!("cannot list {prefix}"))?;
-    let mut out = Vec::new();
-    for reference in iter {
-        let reference = reference.context(|| format!("cannot read a ref under {prefix}"))?;
-        out.push((
-            reference.name().as_bstr().to_string(),
-            reference.try_id().map(|id| id.detach()),
-        ));
+    let listing = refdb::list(repo, prefix)?;
+    if let Some(why) = listing.unnamed.first() {
+        return Err(Error::Remote(format!(
+            "cannot read a ref under {prefix}: {why}"
+        )));
     }
-    Ok(out)
+    Ok(listing
+        .refs
+        .into_iter()
+        .map(|r| {
+            let id = r.value.object();
+            (r.name, id)
+        })
+        .collect())
 }
 
 /// Delete the refs under [`STAGING_PREFIX`] whose name `pick` chooses, ignoring failures.
@@ -762,22 +778,17 @@ fn delete_refs(repo: &gix::Repository, pick: impl Fn(&str) -> bool) {
     let Ok(refs) = staging_refs(repo, STAGING_PREFIX) else {
         return;
     };
-    let edits: Vec<RefEdit> = refs
+    let edits: Vec<Edit> = refs
         .into_iter()
         .filter(|(name, _)| pick(name))
-        .filter_map(|(name, _)| {
-            Some(RefEdit {
-                change: Change::Delete {
-                    expected: PreviousValue::Any,
-                    log: RefLog::AndReference,
-                },
-                name: store::full_name(&name).ok()?,
-                deref: false,
-            })
+        .map(|(name, _)| Edit {
+            name,
+            new: None,
+            expect: Expect::Any,
         })
         .collect();
     if !edits.is_empty() {
-        let _ = repo.edit_references(edits);
+        let _ = refdb::edit(repo, &edits);
     }
 }
 

@@ -351,6 +351,7 @@ pub fn snapshot(
         .context(|| "cannot set up the clean filters".into())?;
     let mut hasher = Hasher {
         pipeline: &mut pipeline,
+        repo,
         index,
         workdir: &workdir,
         trust_exec_bit: caps.executable_bit,
@@ -725,13 +726,13 @@ fn status<'index>(
 
 /// A fingerprint of everything that changes how a file is hashed into a blob: the
 /// `.gitattributes` files (tracked ones by id, untracked ones by stamp), `info/attributes`,
-/// and the `core.*` and `filter.*` settings.
+/// the `core.*` and `filter.*` settings, and the object format the ids are in.
 fn hashing_digest(
     repo: &gix::Repository,
     index: &gix::index::State,
     untracked: &[(BString, DiskKind)],
 ) -> u64 {
-    let mut parts: Vec<Vec<u8>> = Vec::new();
+    let mut parts: Vec<Vec<u8>> = vec![repo.object_hash().to_string().into_bytes()];
     let config = repo.config_snapshot();
     let file = config.plumbing();
     for name in ["core", "filter"] {
@@ -1244,6 +1245,7 @@ fn index_kind(mode: Mode) -> Option<EntryKind> {
 /// Hashes working-tree files into blobs the way `git add` does.
 struct Hasher<'a, 'repo> {
     pipeline: &'a mut gix::filter::Pipeline<'repo>,
+    repo: &'repo gix::Repository,
     index: &'a gix::index::State,
     workdir: &'a std::path::Path,
     trust_exec_bit: bool,
@@ -1274,9 +1276,26 @@ impl Hasher<'_, '_> {
             }
         };
         let Some((id, kind, _)) = found else {
-            return Ok(None);
+            return Ok(self.reftable_repository_head(path));
         };
         Ok(Some((self.mode_like_git(kind, old), id)))
+    }
+
+    /// A nested repository or submodule is recorded as a gitlink to its `HEAD` commit, which
+    /// gix reads, except when that repository stores its refs in the reftable format: then git
+    /// reads it. `None` when `path` is no such repository, or its `HEAD` has no commit.
+    fn reftable_repository_head(&self, path: &BStr) -> Option<(EntryKind, ObjectId)> {
+        let dir = worktree_path(self.workdir, path).ok()?;
+        if !std::fs::symlink_metadata(&dir).is_ok_and(|md| md.is_dir()) {
+            return None;
+        }
+        let nested = gix::open_opts(&dir, self.repo.open_options().clone()).ok()?;
+        if crate::repo::ref_format(&nested) != crate::repo::RefFormat::Reftable {
+            return None;
+        }
+        crate::gitcli::head_of(&dir)
+            .filter(|id| id.kind() == self.repo.object_hash())
+            .map(|id| (EntryKind::Commit, id))
     }
 
     /// `core.fileMode=false` and `core.symlinks=false`: keep the mode the index had, as git does

@@ -195,7 +195,7 @@ impl StatCache {
         let path = repo.git_dir().join(FILE);
         let old = std::fs::read(&path)
             .ok()
-            .and_then(|data| parse(&data, digest))
+            .and_then(|data| parse(&data, digest, repo.object_hash()))
             .unwrap_or_default();
         let held = old.holder.as_ref().is_some_and(|(name, commit)| {
             repo.try_find_reference(name.as_bstr())
@@ -445,8 +445,9 @@ fn fields<const N: usize>(line: &[u8]) -> Option<([&[u8]; N], &[u8])> {
     Some((out, rest))
 }
 
-/// Parse the cache file; `None` when it is damaged or of another digest.
-fn parse(data: &[u8], digest: u64) -> Option<Content> {
+/// Parse the cache file; `None` when it is damaged, of another digest, or names an object id
+/// of another format than `hash`.
+fn parse(data: &[u8], digest: u64, hash: gix::hash::Kind) -> Option<Content> {
     let mut lines = data.split(|b| *b == b'\n');
     if lines.next()? != MAGIC {
         return None;
@@ -459,7 +460,7 @@ fn parse(data: &[u8], digest: u64) -> Option<Content> {
         started: (number(secs)? as i64, u32::try_from(number(nanos)?).ok()?),
         ..Content::default()
     };
-    let id = |hex: &[u8]| ObjectId::from_hex(hex).ok();
+    let id = |hex: &[u8]| ObjectId::from_hex(hex).ok().filter(|id| id.kind() == hash);
     for line in lines {
         if line.is_empty() {
             continue;
@@ -570,7 +571,8 @@ mod tests {
         let path = pending.path.clone();
         pending.store(Some(("refs/checkpoints/x y", tree)));
         let data = std::fs::read(&path).unwrap_or_default();
-        let Some(content) = parse(&data, 7) else {
+        let sha1 = gix::hash::Kind::Sha1;
+        let Some(content) = parse(&data, 7, sha1) else {
             unreachable!("cache did not parse")
         };
         assert_eq!(content.started, (100, 9));
@@ -582,11 +584,15 @@ mod tests {
         assert_eq!(content.index_trees.get(b"".as_bstr()), Some(&tree));
         assert_eq!(content.index, Some(id));
         assert_eq!(content.holder, Some(("refs/checkpoints/x y".into(), tree)));
-        assert!(parse(&data, 8).is_none(), "another digest");
-        assert!(parse(b"garbage", 7).is_none());
+        assert!(parse(&data, 8, sha1).is_none(), "another digest");
+        assert!(parse(b"garbage", 7, sha1).is_none());
+        assert!(
+            parse(&data, 7, gix::hash::Kind::Sha256).is_none(),
+            "ids of another object format"
+        );
         let mut damaged = data.clone();
         damaged.extend_from_slice(b"f 12 nonsense\n");
-        assert!(parse(&damaged, 7).is_none(), "a damaged line");
+        assert!(parse(&damaged, 7, sha1).is_none(), "a damaged line");
         assert_ne!(digest(&[b"a", b"b"]), digest(&[b"ab"]));
     }
 

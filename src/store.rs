@@ -6,13 +6,12 @@ use std::time::{Duration, Instant};
 use gix::ObjectId;
 use gix::bstr::ByteSlice;
 use gix::note::plumbing::State as NotesState;
-use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
-use gix::refs::{FullName, Target};
 
 use crate::error::{Context, Error, Result};
 use crate::format::{
     self, Head, IndexState, MAX_NOTE_BYTES, Metadata, NOTES_REF, REF_PREFIX, Stats, Tool,
 };
+use crate::refdb::{self, Edit, EditError, Expect, Value};
 
 /// A checkpoint as found in the repository.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,42 +79,33 @@ pub fn refs(repo: &gix::Repository) -> Result<Vec<CheckpointRef>> {
 /// be read: a problem with one ref never hides the others. Whether the object a ref points to
 /// exists is not checked here (it is not needed to list, save or delete).
 pub fn refs_reporting(repo: &gix::Repository) -> Result<(Vec<CheckpointRef>, Vec<BrokenRef>)> {
-    let platform = repo
-        .references()
-        .context(|| "cannot read references".into())?;
-    // Not `.peeled()`: peeling looks up every object, and one ref to a missing object would
-    // fail the whole listing.
-    let iter = platform
-        .prefixed(REF_PREFIX)
-        .context(|| format!("cannot list {REF_PREFIX}"))?;
+    let listing = refdb::list(repo, REF_PREFIX)?;
     let mut out = Vec::new();
-    let mut broken = Vec::new();
-    for reference in iter {
-        let reference = match reference {
-            Ok(reference) => reference,
-            Err(err) => {
-                broken.push(BrokenRef {
-                    id: None,
-                    target: None,
-                    reason: err.to_string(),
-                });
-                continue;
-            }
-        };
-        let name = reference.name().as_bstr();
-        let Some(id) = name.strip_prefix(REF_PREFIX.as_bytes()) else {
+    let mut broken: Vec<BrokenRef> = listing
+        .unnamed
+        .into_iter()
+        .map(|reason| BrokenRef {
+            id: None,
+            target: None,
+            reason,
+        })
+        .collect();
+    for reference in listing.refs {
+        let Some(id) = reference.name.strip_prefix(REF_PREFIX) else {
             continue;
         };
-        let id = id.to_str_lossy().into_owned();
-        match reference.try_id() {
-            Some(commit) => out.push(CheckpointRef {
-                id,
-                commit: commit.detach(),
-            }),
-            None => broken.push(BrokenRef {
+        let id = id.to_string();
+        match reference.value {
+            Value::Object(commit) => out.push(CheckpointRef { id, commit }),
+            Value::Symbolic(_) => broken.push(BrokenRef {
                 id: Some(id),
                 target: None,
                 reason: "it is a symbolic ref".into(),
+            }),
+            Value::Unreadable(reason) => broken.push(BrokenRef {
+                id: Some(id),
+                target: None,
+                reason,
             }),
         }
     }
@@ -139,11 +129,10 @@ pub fn revision(repo: &gix::Repository) -> Result<u64> {
         b.id.hash(&mut hasher);
         b.target.hash(&mut hasher);
     }
-    let notes = repo
-        .try_find_reference(NOTES_REF)
+    let notes = refdb::find(repo, NOTES_REF)
         .ok()
         .flatten()
-        .and_then(|r| r.try_id().map(|id| id.detach()));
+        .and_then(|value| value.object());
     notes.hash(&mut hasher);
     Ok(hasher.finish())
 }
@@ -281,14 +270,11 @@ struct NotesTip {
 /// it exists but cannot be read as a notes commit (it points at a blob, its tree is missing, …).
 fn read_notes(repo: &gix::Repository) -> Result<Option<NotesTip>> {
     let damaged = |why: String| Error::NotesDamaged(why);
-    let reference = repo
-        .try_find_reference(NOTES_REF)
-        .map_err(|e| damaged(e.to_string()))?;
-    let Some(reference) = reference else {
-        return Ok(None);
-    };
-    let Some(tip) = reference.try_id().map(|id| id.detach()) else {
-        return Err(damaged("it is a symbolic ref".into()));
+    let tip = match refdb::find(repo, NOTES_REF)? {
+        None => return Ok(None),
+        Some(Value::Object(tip)) => tip,
+        Some(Value::Symbolic(_)) => return Err(damaged("it is a symbolic ref".into())),
+        Some(Value::Unreadable(why)) => return Err(damaged(why)),
     };
     let tree = commit_tree(repo, tip).map_err(|e| damaged(e.to_string()))?;
     let state = NotesState::new(tree, &repo.objects)
@@ -437,11 +423,9 @@ const MIN_ATTEMPTS: u32 = 8;
 
 /// A lock file older than this was left by a process that died (a transaction holds its locks
 /// for milliseconds). Ours (the notes ref's, a checkpoint ref's) are then removed, so that one
-/// killed save cannot block every later one; git's `packed-refs.lock` is reported instead.
+/// killed save cannot block every later one; git's own (`packed-refs.lock`, reftable's
+/// `tables.list.lock`) are reported instead.
 const STALE_LOCK: Duration = Duration::from_secs(2);
-
-/// The name of git's lock on `packed-refs`, in the common directory.
-const PACKED_REFS_LOCK: &str = "packed-refs.lock";
 
 /// The retry policy of ref transactions: a lost compare-and-swap or a lock held for a moment
 /// is tried again after a pause; anything else, a lock that stays, or an exhausted budget is
@@ -464,25 +448,25 @@ impl Retry {
     pub(crate) fn again(
         &mut self,
         repo: &gix::Repository,
-        err: gix::Error,
-        names: &[&FullName],
+        err: EditError,
+        names: &[&str],
         context: impl FnOnce() -> String,
     ) -> Result<()> {
         self.attempt += 1;
-        let lost_race = err.classify().is_conflict();
-        // Rewriting `packed-refs` (to delete a packed checkpoint ref) can fail at its very end
-        // when another process (`git pack-refs` run by `git gc --auto`, or another writer)
-        // replaced or removed that file meanwhile. The transaction's other refs may already be
-        // in place, but nothing is deleted, and doing it all again from a fresh read is safe:
-        // that moment passes like a held lock.
-        let packed_refs_moved = err.to_string().contains("packed-ref transaction");
-        let locked = !lost_race && (err.classify().is_retryable() || packed_refs_moved);
-        if !lost_race && !locked {
-            return Err(Error::Git {
-                context: context(),
-                source: Box::new(err),
-            });
-        }
+        let (lost_race, err) = match err {
+            EditError::Conflict(err) => (true, err),
+            EditError::Locked(err) => (false, err),
+            // Said with what was being done; an error that is not git's (a git too old for
+            // this repository) as it is.
+            EditError::Failed(Error::Git { source, .. }) => {
+                return Err(Error::Git {
+                    context: context(),
+                    source,
+                });
+            }
+            EditError::Failed(err) => return Err(err),
+        };
+        let locked = !lost_race;
         let lock = if locked { held_lock(repo, names) } else { None };
         if let Some(lock) = &lock
             && lock.age > STALE_LOCK
@@ -503,7 +487,7 @@ impl Retry {
                 None if lost_race => Error::Contention(NOTES_REF.into()),
                 None => Error::Git {
                     context: context(),
-                    source: Box::new(err),
+                    source: err,
                 },
             });
         }
@@ -526,20 +510,11 @@ struct HeldLock {
     ours: bool,
 }
 
-/// The lock file that stands in the way of a transaction editing `names`: the stalest of
-/// theirs and `packed-refs.lock`, if any exists.
-fn held_lock(repo: &gix::Repository, names: &[&FullName]) -> Option<HeldLock> {
-    let common = repo.common_dir();
-    let candidates = names
-        .iter()
-        .map(|name| {
-            let path = common.join(&*name.as_bstr().to_str_lossy());
-            let mut lock = path.into_os_string();
-            lock.push(".lock");
-            (std::path::PathBuf::from(lock), true)
-        })
-        .chain(std::iter::once((common.join(PACKED_REFS_LOCK), false)));
-    candidates
+/// The lock file that stands in the way of a transaction editing `names`: the stalest of those
+/// that can (see [`refdb::lock_files`]), if any exists.
+fn held_lock(repo: &gix::Repository, names: &[&str]) -> Option<HeldLock> {
+    refdb::lock_files(repo, names)
+        .into_iter()
         .filter_map(|(path, ours)| {
             Some(HeldLock {
                 age: lock_age(&path)?,
@@ -571,8 +546,7 @@ pub fn create(
     commit: ObjectId,
     meta: &Metadata,
 ) -> std::result::Result<Option<String>, CreateError> {
-    let ref_name = full_name(&format::ref_name(id))?;
-    let notes_name = full_name(NOTES_REF)?;
+    let ref_name = format::ref_name(id);
     let blob = repo
         .write_blob(meta.to_note().as_bytes())
         .context(|| "cannot write the note".into())?
@@ -580,23 +554,15 @@ pub fn create(
     let message = format!("checkpoint: note for {id}");
     let mut retry = Retry::new();
     loop {
-        if repo
-            .try_find_reference(ref_name.as_ref())
-            .context(|| format!("cannot read {}", ref_name.as_bstr()))?
-            .is_some()
-        {
+        if refdb::find(repo, &ref_name)?.is_some() {
             return Err(CreateError::IdTaken);
         }
-        let mut edits = vec![RefEdit {
-            change: Change::Update {
-                log: no_reflog(),
-                expected: PreviousValue::MustNotExist,
-                new: Target::Object(commit),
-            },
+        let mut edits = vec![Edit {
             name: ref_name.clone(),
-            deref: false,
+            new: Some(commit),
+            expect: Expect::MustNotExist,
         }];
-        let mut names = vec![&ref_name];
+        let mut names = vec![ref_name.as_str()];
         let note_problem = match read_notes_or_damage(repo)? {
             Ok(notes) => {
                 let tip = notes.as_ref().map(|n| n.tip);
@@ -606,20 +572,19 @@ pub fn create(
                     &[(commit, Some(blob))],
                     &message,
                 )?;
-                // The note first: the refs of one transaction are renamed into place one
-                // after the other, in this order, and a process killed between the two must
-                // leave an unused note (harmless) rather than a checkpoint without its note.
-                edits.insert(0, notes_edit(tip, notes_commit)?);
-                names.insert(0, &notes_name);
+                // The note first: on the files backend the refs of one transaction are renamed
+                // into place one after the other, in this order, and a process killed between
+                // the two must leave an unused note (harmless) rather than a checkpoint without
+                // its note. (On reftable both change in one table write.)
+                edits.insert(0, notes_edit(tip, notes_commit));
+                names.insert(0, NOTES_REF);
                 None
             }
             Err(why) => Some(format!("its note was not written: {why}")),
         };
-        match repo.edit_references(edits) {
-            Ok(_) => return Ok(note_problem),
-            Err(err) => retry.again(repo, err, &names, || {
-                format!("cannot create {}", ref_name.as_bstr())
-            })?,
+        match refdb::edit(repo, &edits) {
+            Ok(()) => return Ok(note_problem),
+            Err(err) => retry.again(repo, err, &names, || format!("cannot create {ref_name}"))?,
         }
     }
 }
@@ -665,34 +630,15 @@ fn notes_commit(
 }
 
 /// The edit moving the notes ref from `tip` to `new`, failing if someone moved it meanwhile.
-pub(crate) fn notes_edit(tip: Option<ObjectId>, new: ObjectId) -> Result<RefEdit> {
-    Ok(RefEdit {
-        change: Change::Update {
-            log: no_reflog(),
-            expected: match tip {
-                Some(tip) => PreviousValue::MustExistAndMatch(Target::Object(tip)),
-                None => PreviousValue::MustNotExist,
-            },
-            new: Target::Object(new),
+pub(crate) fn notes_edit(tip: Option<ObjectId>, new: ObjectId) -> Edit {
+    Edit {
+        name: NOTES_REF.into(),
+        new: Some(new),
+        expect: match tip {
+            Some(tip) => Expect::Is(tip),
+            None => Expect::MustNotExist,
         },
-        name: full_name(NOTES_REF)?,
-        deref: false,
-    })
-}
-
-pub(crate) fn no_reflog() -> LogChange {
-    LogChange {
-        mode: RefLog::AndReference,
-        force_create_reflog: false,
-        message: "checkpoint".into(),
     }
-}
-
-pub(crate) fn full_name(name: &str) -> Result<FullName> {
-    FullName::try_from(name).map_err(|e| Error::Git {
-        context: format!("invalid ref name `{name}`"),
-        source: Box::new(e),
-    })
 }
 
 /// Delete checkpoints (refs and notes) in one ref transaction with one notes commit. With
@@ -721,21 +667,18 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
         let mut edits = Vec::new();
         let mut note_edits: Vec<(ObjectId, Option<ObjectId>)> = Vec::new();
         for id in ids {
-            let expected = if let Some(current) = live.iter().find(|r| r.id == *id) {
+            let expect = if let Some(current) = live.iter().find(|r| r.id == *id) {
                 note_edits.push((current.commit, None));
-                PreviousValue::MustExistAndMatch(Target::Object(current.commit))
+                Expect::Is(current.commit)
             } else if broken.iter().any(|b| b.id.as_ref() == Some(id)) {
-                PreviousValue::MustExist
+                Expect::MustExist
             } else {
                 continue;
             };
-            edits.push(RefEdit {
-                change: Change::Delete {
-                    expected,
-                    log: RefLog::AndReference,
-                },
-                name: full_name(&format::ref_name(id))?,
-                deref: false,
+            edits.push(Edit {
+                name: format::ref_name(id),
+                new: None,
+                expect,
             });
         }
         if clean_orphans {
@@ -763,15 +706,14 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
                 &note_edits,
                 "checkpoint: remove notes",
             )?;
-            edits.push(notes_edit(Some(tip), commit)?);
+            edits.push(notes_edit(Some(tip), commit));
         }
         if edits.is_empty() {
             return Ok(());
         }
-        let names: Vec<FullName> = edits.iter().map(|e| e.name.clone()).collect();
-        let names: Vec<&FullName> = names.iter().collect();
-        match repo.edit_references(edits) {
-            Ok(_) => return Ok(()),
+        let names: Vec<&str> = edits.iter().map(|e| e.name.as_str()).collect();
+        match refdb::edit(repo, &edits) {
+            Ok(()) => return Ok(()),
             Err(err) => retry.again(repo, err, &names, || "cannot delete checkpoints".into())?,
         }
     }
@@ -786,7 +728,6 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
 /// naming this checkpoint, is replaced by the metadata derived from the commit, pinned as asked.
 pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool) -> Result<bool> {
     let mut retry = Retry::new();
-    let notes_name = full_name(NOTES_REF)?;
     loop {
         // A notes ref that cannot be read is refused (Error::NotesDamaged): a new notes tree
         // would drop every note in it.
@@ -841,20 +782,21 @@ pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool)
             &[(checkpoint.commit, Some(blob))],
             &format!("checkpoint: update note of {}", checkpoint.id),
         )?;
-        match repo.edit_references([notes_edit(tip, new)?]) {
-            Ok(_) => return Ok(true),
-            Err(err) => retry.again(repo, err, &[&notes_name], || {
+        match refdb::edit(repo, &[notes_edit(tip, new)]) {
+            Ok(()) => return Ok(true),
+            Err(err) => retry.again(repo, err, &[NOTES_REF], || {
                 format!("cannot update {NOTES_REF}")
             })?,
         }
     }
 }
 
-/// The objects annotated in the notes tree of `tip` (names in git's fanout layout).
 /// Whether the note of `commit` may belong to a save that is putting its checkpoint in place
 /// right now: [`create`] moves the notes ref into place before the checkpoint ref, holding the
 /// checkpoint ref's lock until then, so a fresh lock of the ref the commit names means the
-/// ref is about to exist. Orphan cleaning leaves such a note for a later prune.
+/// ref is about to exist. Orphan cleaning leaves such a note for a later prune. (In a reftable
+/// repository a save's two refs change together, in one table: there is no such moment, and
+/// no such lock file.)
 fn maybe_in_flight(repo: &gix::Repository, commit: ObjectId) -> bool {
     let Ok(commit) = repo.find_commit(commit) else {
         return false;
@@ -871,9 +813,18 @@ fn maybe_in_flight(repo: &gix::Repository, commit: ObjectId) -> bool {
     let lock = repo
         .common_dir()
         .join(format!("{}.lock", format::ref_name(&id)));
-    lock_age(&lock).is_some_and(|age| age < Duration::from_secs(60))
+    if lock_age(&lock).is_some_and(|age| age < Duration::from_secs(60)) {
+        return true;
+    }
+    // No lock: the save either died or has just put its ref in place, after the caller listed
+    // the refs. Looked at in this order (lock, then ref), one of the two is always seen.
+    crate::refdb::find(repo, &format::ref_name(&id))
+        .ok()
+        .flatten()
+        .is_some()
 }
 
+/// The objects annotated in the notes tree of `tip` (names in git's fanout layout).
 fn note_targets(repo: &gix::Repository, notes: Option<&NotesTip>) -> Result<Vec<ObjectId>> {
     let Some(notes) = notes else {
         return Ok(Vec::new());

@@ -279,7 +279,7 @@ pub(crate) struct Safety {
 
 /// During a merge, rebase, cherry-pick, revert or bisect, refuse unless `force`.
 pub(crate) fn refuse_in_progress(repo: &gix::Repository, force: bool) -> Result<()> {
-    match repo.state() {
+    match crate::refdb::in_progress(repo)? {
         Some(state) if !force => Err(Error::OperationInProgress(in_progress_name(&state).into())),
         _ => Ok(()),
     }

@@ -5,19 +5,51 @@
 //! config and `HOME` inside the temporary directory, a fixed identity and fixed commit dates,
 //! `TZ=UTC`, `LC_ALL=C`, `NO_COLOR=1`, and none of the variables (`GIT_DIR`, `GIT_INDEX_FILE`,
 //! …) that would point git somewhere else.
+//!
+//! The object format and ref format of every repository the tests make are git's defaults,
+//! which `GIT_DEFAULT_HASH` (`sha1`, `sha256`) and `GIT_DEFAULT_REF_FORMAT` (`files`,
+//! `reftable`) set: they are passed through, so that the whole suite runs against each
+//! combination (`ci/test-matrix`). A test whose subject does not exist in one format says so
+//! with [`skip`].
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 
 /// The binary under test.
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_git-checkpoint")
 }
 
-/// The empty tree's id (SHA-1).
-pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+/// Leave a test that is meaningless in this combination of formats, saying why on stderr and,
+/// when `GIT_CHECKPOINT_TEST_SKIPS` names a file, in that file too (one line per skip), so that
+/// `ci/test-matrix` counts and lists what each combination skipped.
+pub fn skip(reason: &str) {
+    let test = std::thread::current().name().unwrap_or("?").to_string();
+    skipped(&test, reason);
+}
+
+/// `git --version` of the git on `PATH`.
+pub fn git_version() -> String {
+    let out = Command::new("git").arg("--version").output().unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Whether the git on `PATH` can make and use reftable repositories (git 2.45 or newer). A
+/// test that makes one explicitly skips, saying so, when it cannot.
+pub fn git_knows_reftable() -> bool {
+    static KNOWS: OnceLock<bool> = OnceLock::new();
+    *KNOWS.get_or_init(|| {
+        let version = git_version();
+        let mut parts = version
+            .trim_start_matches("git version ")
+            .split('.')
+            .map(|p| p.parse::<u32>().unwrap_or(0));
+        (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (2, 45)
+    })
+}
 
 /// Variables removed from every process: they would point git at another repository, index or
 /// configuration than the test's.
@@ -53,8 +85,9 @@ const REMOVED_VARS: &[&str] = &[
     "CLINE_MCP_SETTINGS_PATH",
 ];
 
-/// Say, past the test harness's capture, that a test could not run here, and count it: a
-/// skipped test must never look like a passing one.
+/// Say, past the test harness's capture, that a test could not run here, and count it (also in
+/// `GIT_CHECKPOINT_TEST_SKIPS`'s file, see [`skip`]): a skipped test must never look like a
+/// passing one.
 pub fn skipped(test: &str, reason: &str) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static SKIPPED: AtomicUsize = AtomicUsize::new(0);
@@ -64,6 +97,14 @@ pub fn skipped(test: &str, reason: &str) {
         std::io::stderr().lock(),
         "SKIPPED ({n} in this run): {test}: {reason}"
     );
+    if let Some(file) = std::env::var_os("GIT_CHECKPOINT_TEST_SKIPS") {
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .unwrap();
+        writeln!(file, "{test}: {reason}").unwrap();
+    }
 }
 
 /// `program args…` in `dir`, in the repository's environment with the tool's directory first
@@ -399,7 +440,47 @@ impl Repo {
         let mut init = vec!["init", "-q", "-b", "main"];
         init.extend_from_slice(args);
         repo.git(&init);
+        if !args
+            .iter()
+            .any(|a| a.starts_with("--ref-format") || a.starts_with("--object-format"))
+        {
+            repo.assert_default_formats();
+        }
         repo
+    }
+
+    /// Fail every test when git ignored `GIT_DEFAULT_HASH` or `GIT_DEFAULT_REF_FORMAT` (a git
+    /// older than 2.45 does not know the latter): a combination of formats that is not the
+    /// one asked for must never pass as if it had been tested.
+    fn assert_default_formats(&self) {
+        static MISMATCH: OnceLock<Option<String>> = OnceLock::new();
+        let mismatch = MISMATCH.get_or_init(|| {
+            let asked = |var: &str| std::env::var(var).ok().filter(|v| !v.is_empty());
+            let got = [
+                ("GIT_DEFAULT_HASH", self.object_format()),
+                (
+                    "GIT_DEFAULT_REF_FORMAT",
+                    if self.is_reftable() {
+                        "reftable"
+                    } else {
+                        "files"
+                    }
+                    .to_string(),
+                ),
+            ];
+            got.into_iter().find_map(|(var, got)| {
+                let asked = asked(var)?;
+                (asked != got).then(|| {
+                    format!(
+                        "{var}={asked}, but `{}` made a {got} repository",
+                        git_version()
+                    )
+                })
+            })
+        });
+        if let Some(mismatch) = mismatch {
+            panic!("{mismatch}");
+        }
     }
 
     /// A plain directory `proj` (not a git repository), with `HOME` beside it: its private
@@ -464,6 +545,27 @@ impl Repo {
         repo.git(&["add", "-A"]);
         repo.git(&["commit", "-q", "--allow-empty", "-m", "base"]);
         repo
+    }
+
+    /// The repository's object format: `sha1` or `sha256`.
+    pub fn object_format(&self) -> String {
+        self.git(&["rev-parse", "--show-object-format"])
+    }
+
+    /// Whether the repository stores its refs in the reftable format.
+    pub fn is_reftable(&self) -> bool {
+        self.git(&["rev-parse", "--show-ref-format"]) == "reftable"
+    }
+
+    /// The empty tree's id in this repository's object format.
+    pub fn empty_tree(&self) -> String {
+        self.git(&["hash-object", "-t", "tree", "/dev/null"])
+    }
+
+    /// What the ref `name` points to, as git lists it (empty when it does not exist): with
+    /// either ref format, whether a ref was left as it was.
+    pub fn ref_value(&self, name: &str) -> String {
+        self.git(&["for-each-ref", "--format=%(objectname) %(symref)", name])
     }
 
     /// The work tree's top directory.

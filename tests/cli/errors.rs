@@ -158,33 +158,6 @@ fn a_bare_repository_reads_checkpoints_and_refuses_what_needs_a_working_tree() {
     bare.fsck();
 }
 
-#[test]
-fn reftable_repository_is_refused_clearly_or_works() {
-    let repo = Repo::init(&["--ref-format=reftable"]);
-    repo.write("a", "a\n");
-    repo.git(&["add", "a"]);
-    repo.git(&["commit", "-qm", "a"]);
-    repo.write("a", "changed\n");
-    repo.write("b", "b\n");
-    let before = repo.fingerprint();
-    let out = repo.cp(&["save"]);
-    out.assert_no_panic();
-    match out.code {
-        1 => {
-            out.assert_one_error_line();
-            assert!(out.stderr.contains("reftable"), "{}", out.stderr);
-            assert_eq!(repo.git(&["for-each-ref", "refs/checkpoints"]), "");
-        }
-        0 => {
-            let id = out.id();
-            assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree());
-            repo.fsck();
-        }
-        other => panic!("exit {other}: {}", out.stderr),
-    }
-    assert_eq!(repo.fingerprint(), before);
-}
-
 /// Run the tool as an unprivileged user when the tests run as root (root reads any file), so
 /// that an unreadable file is unreadable for it. `None` when that is impossible (skip).
 fn run_unprivileged(repo: &Repo, args: &[&str], unreadable: &str) -> Option<Run> {
@@ -196,6 +169,9 @@ fn run_unprivileged(repo: &Repo, args: &[&str], unreadable: &str) -> Option<Run>
         eprintln!("skipped: running as root without setpriv");
         return None;
     }
+    // The other user runs git on this repository too when its refs are in the reftable format:
+    // trust it, as git requires of a repository someone else owns.
+    repo.git(&["config", "--global", "--add", "safe.directory", "*"]);
     // Let the unprivileged user write objects and refs, then lock the file again.
     let status = Command::new("chmod")
         .args(["-R", "a+rwX", repo.scratch().to_str().unwrap()])
@@ -387,24 +363,6 @@ fn a_closed_stdout_is_not_a_crash() {
 }
 
 #[test]
-fn sha256_repository_is_refused_clearly() {
-    let repo = Repo::init(&["--object-format=sha256"]);
-    repo.write("a", "a\n");
-    let out = repo.cp(&["save"]);
-    assert_eq!(out.code, 1, "{}", out.stderr);
-    assert!(
-        out.stderr.starts_with("error:") && out.stderr.contains("SHA-256"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        !out.stderr.contains("not a git repository"),
-        "{}",
-        out.stderr
-    );
-}
-
-#[test]
 fn a_ref_whose_name_is_not_an_id_does_not_bend_new_ids() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
     let head = repo.git(&["rev-parse", "HEAD"]);
@@ -508,16 +466,25 @@ fn a_ref_to_a_missing_object_is_left_out_and_can_be_dropped() {
     repo.write("a", "changed\n");
     let good = repo.save(&["-q"]);
     let bad = "20990101-000000-000bad";
-    let made_up = "1234567890abcdef1234567890abcdef12345678";
-    assert!(
-        !repo.git_ok(&["cat-file", "-e", made_up]),
-        "the object is missing"
-    );
-    fs::write(
-        repo.path().join(".git/refs/checkpoints").join(bad),
-        format!("{made_up}\n"),
-    )
-    .unwrap();
+    // A ref to an object that git then loses: written while the object exists (git refuses a
+    // ref to a missing object, in either ref format), then the loose object deleted.
+    let made_up = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"soon gone\n");
+    let dangle = || {
+        repo.git_stdin(&["hash-object", "-w", "--stdin"], b"soon gone\n");
+        repo.git(&["update-ref", &format!("refs/checkpoints/{bad}"), &made_up]);
+        fs::remove_file(
+            repo.path()
+                .join(".git/objects")
+                .join(&made_up[..2])
+                .join(&made_up[2..]),
+        )
+        .unwrap();
+        assert!(
+            !repo.git_ok(&["cat-file", "-e", &made_up]),
+            "the object is missing"
+        );
+    };
+    dangle();
 
     repo.write("a", "changed again\n");
     let newer = repo.save(&["-q"]);
@@ -547,16 +514,12 @@ fn a_ref_to_a_missing_object_is_left_out_and_can_be_dropped() {
     repo.cp(&["drop", "-q", &good]).ok();
     let dropped = repo.cp(&["drop", "-q", bad]).ok();
     assert!(dropped.stdout.contains(bad), "{}", dropped.stdout);
-    assert!(dropped.stdout.contains(made_up), "{}", dropped.stdout);
+    assert!(dropped.stdout.contains(&made_up), "{}", dropped.stdout);
     assert_eq!(repo.checkpoint_ids(), vec![newer.clone()]);
     let list = repo.cp(&["list"]).ok();
     assert_eq!(list.stderr, "", "nothing left to warn about");
     // A prefix never selects a broken ref: only its exact id does.
-    fs::write(
-        repo.path().join(".git/refs/checkpoints").join(bad),
-        format!("{made_up}\n"),
-    )
-    .unwrap();
+    dangle();
     repo.cp(&["drop", "2099"]).fails_with(1);
     assert_eq!(repo.checkpoint_ids().len(), 2);
     repo.cp(&["drop", "-q", bad]).ok();

@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use crate::common::Repo;
+use crate::common::{Repo, skip};
 
 fn committed() -> Repo {
     let repo = Repo::new();
@@ -102,16 +102,27 @@ fn age_file(path: &std::path::Path, secs: u64) {
         .unwrap();
 }
 
+/// The lock git takes to write packed refs (files), or any ref (reftable), relative to the
+/// work tree.
+fn gits_ref_lock(repo: &Repo) -> &'static str {
+    if repo.is_reftable() {
+        ".git/reftable/tables.list.lock"
+    } else {
+        ".git/packed-refs.lock"
+    }
+}
+
 /// A `packed-refs.lock` left by a killed git (or a killed drop) after the refs were packed
-/// (`git pack-refs --all`, `git gc`): every command that updates refs fails within seconds
-/// with one error naming the lock file and a hint, and the lock, which is git's as much as
-/// ours, is left for the user to judge.
+/// (`git pack-refs --all`, `git gc`), or reftable's `tables.list.lock` left by a killed git:
+/// every command that updates refs fails within seconds with one error naming the lock file
+/// and a hint, and the lock, which is git's as much as ours, is left for the user to judge.
 #[test]
 fn a_stale_packed_refs_lock_fails_fast_and_names_the_lock() {
     let repo = committed();
     let first = repo.save(&["-q", "--allow-empty"]);
     repo.git(&["pack-refs", "--all"]);
-    let lock = repo.path().join(".git/packed-refs.lock");
+    let name = gits_ref_lock(&repo);
+    let lock = repo.path().join(name);
     fs::write(&lock, "").unwrap();
     age_file(&lock, 3600);
     repo.write("a.txt", "changed\n");
@@ -125,7 +136,7 @@ fn a_stale_packed_refs_lock_fails_fast_and_names_the_lock() {
         );
         out.assert_one_error_line();
         assert!(
-            out.stderr.contains(".git/packed-refs.lock"),
+            out.stderr.contains(name),
             "{args:?} names the lock: {}",
             out.stderr
         );
@@ -147,15 +158,15 @@ fn a_stale_packed_refs_lock_fails_fast_and_names_the_lock() {
     repo.fsck();
 }
 
-/// A `packed-refs.lock` that a running git holds for a moment is waited for, not reported
-/// (longer than gix's own wait of 1 s, shorter than the 2 s after which a lock counts as left
-/// behind).
+/// A `packed-refs.lock` (or reftable's `tables.list.lock`) that a running git holds for a
+/// moment is waited for, not reported (longer than gix's own wait of 1 s and git's 100 ms,
+/// shorter than the 2 s after which a lock counts as left behind).
 #[test]
 fn a_packed_refs_lock_held_briefly_is_waited_for() {
     let repo = committed();
     repo.save(&["-q", "--allow-empty"]);
     repo.git(&["pack-refs", "--all"]);
-    let lock = repo.path().join(".git/packed-refs.lock");
+    let lock = repo.path().join(gits_ref_lock(&repo));
     fs::write(&lock, "").unwrap();
     let remover = {
         let lock = lock.clone();
@@ -176,6 +187,10 @@ fn a_packed_refs_lock_held_briefly_is_waited_for() {
 #[test]
 fn a_stale_lock_of_our_own_is_removed() {
     let repo = committed();
+    if repo.is_reftable() {
+        skip("reftable has no lock of one ref: only git's lock of the whole stack");
+        return;
+    }
     repo.save(&["-q", "--allow-empty"]);
     let lock = repo.path().join(".git/refs/notes/checkpoints.lock");
     fs::write(&lock, "").unwrap();

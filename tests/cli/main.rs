@@ -16,6 +16,7 @@ mod disk;
 mod errors;
 mod exec;
 mod faults;
+mod formats;
 mod hooks;
 mod list_show;
 mod mcp;

@@ -20,6 +20,14 @@ fn saves_race_prune_drop_pin_and_the_users_git() {
     repo.git(&["commit", "-qm", "base"]);
     // Only the explicit prune deletes: the automatic one after each save keeps everything.
     repo.git(&["config", "checkpoint.keep", "1000"]);
+    if repo.is_reftable() {
+        // reftable has one lock for every ref of the repository, which a checkpoint's ref
+        // update (through git) holds for a moment, as any other git writing a ref would; git
+        // waits only `reftable.lockTimeout` for it (100 ms by default), which a loaded 2-core
+        // machine running 7 writers at once exceeds: the user's `git commit` then fails with
+        // "cannot lock references". The README says so and how to raise it, as here.
+        repo.git(&["config", "reftable.lockTimeout", "5000"]);
+    }
     let save = |args: &[&str]| {
         let mut full = vec!["save", "-q", "--allow-empty"];
         full.extend_from_slice(args);

@@ -201,6 +201,12 @@ fn prune_removes_notes_whose_checkpoint_is_gone() {
 #[test]
 fn prune_leaves_the_note_of_a_save_in_flight() {
     let (repo, ids) = repo_with(2, "manual");
+    if repo.is_reftable() {
+        crate::common::skip(
+            "reftable changes a save's two refs in one table write: no moment in between, no ref lock",
+        );
+        return;
+    }
     repo.git(&["update-ref", "-d", &format!("refs/checkpoints/{}", ids[0])]);
     let lock = repo
         .path()
@@ -256,10 +262,12 @@ fn dropped_objects_are_collected_and_live_ones_survive_gc() {
     assert!(repo.git_ok(&["fsck", "--strict"]));
 }
 
-/// Contents whose blob ids start with `prefix` (found by hashing candidates as git does).
-fn blobs_with_prefix(prefix: &str, count: usize) -> Vec<String> {
+/// Contents whose blob ids in `repo`'s object format start with `prefix` (found by hashing
+/// candidates as git does).
+fn blobs_with_prefix(repo: &Repo, prefix: &str, count: usize) -> Vec<String> {
+    let format = repo.object_format();
     let script = format!(
-        "import hashlib\nn=0\nfound=[]\nwhile len(found) < {count}:\n    c=f'filler {{n}}\\n'.encode()\n    if hashlib.sha1(b'blob %d\\0' % len(c) + c).hexdigest().startswith('{prefix}'):\n        found.append(c.decode().strip())\n    n+=1\nprint('\\n'.join(found))"
+        "import hashlib\nn=0\nfound=[]\nwhile len(found) < {count}:\n    c=f'filler {{n}}\\n'.encode()\n    if hashlib.new('{format}', b'blob %d\\0' % len(c) + c).hexdigest().startswith('{prefix}'):\n        found.append(c.decode().strip())\n    n+=1\nprint('\\n'.join(found))"
     );
     let out = std::process::Command::new("python3")
         .arg("-c")
@@ -282,7 +290,7 @@ fn loose_objects_trigger_git_gc_auto_in_the_background() {
     let dir17 = repo.path().join(".git/objects/17");
     let loose = || std::fs::read_dir(&dir17).map_or(0, |d| d.count());
     let fill = |tag: &str| {
-        for (i, content) in blobs_with_prefix("17", 3).iter().enumerate() {
+        for (i, content) in blobs_with_prefix(&repo, "17", 3).iter().enumerate() {
             repo.write(&format!("fill-{tag}-{i}"), &format!("{content}\n"));
         }
     };
@@ -308,7 +316,7 @@ fn loose_objects_trigger_git_gc_auto_in_the_background() {
         repo.remove(&format!("fill-a-{i}"));
     }
     let before = loose();
-    for (i, content) in blobs_with_prefix("17", 6).iter().enumerate().skip(3) {
+    for (i, content) in blobs_with_prefix(&repo, "17", 6).iter().enumerate().skip(3) {
         repo.write(&format!("fill-b-{i}"), &format!("{content}\n"));
     }
     repo.save(&["-q"]);

@@ -4,8 +4,7 @@
 use std::fs;
 
 use crate::common::{
-    EMPTY_TREE, Json, Repo, bin, id_epoch_seconds, is_id, json_get, notes_plus_commit,
-    now_epoch_seconds,
+    Json, Repo, bin, id_epoch_seconds, is_id, json_get, notes_plus_commit, now_epoch_seconds,
 };
 
 /// Save (with `extra` arguments); check the tree against the oracle, that the user's state is
@@ -541,7 +540,7 @@ fn staged_changes_make_an_index_commit() {
 fn empty_repository_saves_the_empty_tree() {
     let repo = Repo::new();
     let id = save_matches_oracle(&repo, &[]);
-    assert_eq!(repo.checkpoint_tree(&id), EMPTY_TREE);
+    assert_eq!(repo.checkpoint_tree(&id), repo.empty_tree());
     assert_eq!(repo.parents(&id), Vec::<String>::new());
     let note = repo.note_json(&id);
     assert_eq!(note.get("head.commit"), "null");

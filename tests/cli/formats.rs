@@ -1,0 +1,431 @@
+//! Git 3.0 repositories: SHA-256 object ids and the reftable ref format, made explicitly here
+//! (whatever `GIT_DEFAULT_HASH` and `GIT_DEFAULT_REF_FORMAT` say), so that every run of the
+//! suite covers them; `ci/test-matrix` also runs the whole suite in each combination.
+
+use std::fs;
+use std::path::Path;
+
+use crate::common::{Json, Repo, git_knows_reftable, git_version, skip};
+
+/// Whether a test that makes a reftable repository cannot run here (git older than 2.45): it
+/// then skips, saying so.
+fn no_reftable() -> bool {
+    if git_knows_reftable() {
+        return false;
+    }
+    skip(&format!(
+        "{} cannot make reftable repositories (2.45 or newer can)",
+        git_version()
+    ));
+    true
+}
+
+/// A repository made with `args` (formats), one commit, and work in progress.
+fn repo_with_work(args: &[&str]) -> Repo {
+    let repo = Repo::init(args);
+    repo.write("a.txt", "a\n");
+    repo.write("dir/b.txt", "b\n");
+    repo.write("run.sh", "#!/bin/sh\n");
+    repo.chmod_x("run.sh", true);
+    repo.symlink("a.txt", "link");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    repo.write("a.txt", "changed\n");
+    repo.remove("dir/b.txt");
+    repo.write("new.txt", "new\n");
+    repo.git(&["add", "new.txt"]);
+    repo.write("untracked.txt", "u\n");
+    repo
+}
+
+/// Every command, in a repository of the given formats, checked against git: ids of the
+/// repository's length everywhere, trees equal to the oracle's, notes readable by git, refs
+/// where git sees them, `git fsck` clean, and checkpoints that survive `git gc --prune=now`.
+fn every_command_works(args: &[&str]) {
+    let repo = repo_with_work(args);
+    let hex = if repo.object_format() == "sha256" {
+        64
+    } else {
+        40
+    };
+    let before = repo.fingerprint();
+
+    let first = repo.save(&["-q", "-m", "first", "--name", "one"]);
+    assert_eq!(repo.checkpoint_tree(&first), repo.oracle_tree());
+    assert_eq!(repo.checkpoint_commit(&first).len(), hex);
+    assert_eq!(repo.note_json(&first).get("id"), first);
+    assert_eq!(repo.note_json(&first).get("head.ref"), "refs/heads/main");
+    assert_eq!(
+        repo.note_json(&first).get("head.commit"),
+        repo.git(&["rev-parse", "HEAD"])
+    );
+    assert_eq!(repo.note_json(&first).get("index"), "saved");
+    assert_eq!(repo.parents(&first).len(), 2, "HEAD and the index commit");
+    assert_eq!(repo.fingerprint(), before, "nothing of the user's changed");
+    // Unchanged: the same checkpoint, and no new ref.
+    assert_eq!(repo.cp(&["save"]).ok().id(), first);
+    assert_eq!(repo.checkpoint_ids(), vec![first.clone()]);
+
+    repo.write("a.txt", "second\n");
+    repo.write_bytes("blob.bin", b"\0binary\0");
+    let second = repo.save(&["-q", "--pin"]);
+    assert_eq!(repo.checkpoint_tree(&second), repo.oracle_tree());
+
+    let list = Json::parse(&repo.cp(&["list", "--json"]).ok().stdout);
+    assert_eq!(list.get("0.id"), second);
+    assert_eq!(list.get("0.commit").len(), hex);
+    assert_eq!(list.get("1.id"), first);
+    let human = repo.cp(&["list"]).ok().stdout;
+    assert!(human.contains(&first) && human.contains(&second), "{human}");
+
+    let show = Json::parse(&repo.cp(&["show", "one", "--json"]).ok().stdout);
+    assert_eq!(show.get("commit"), repo.checkpoint_commit(&first));
+    // A commit prefix names a checkpoint too.
+    let commit = repo.checkpoint_commit(&second);
+    assert_eq!(
+        Json::parse(&repo.cp(&["show", &commit[..10], "--json"]).ok().stdout).get("id"),
+        second
+    );
+
+    // A binary patch, with full index lines of this format.
+    let patch = repo.cp(&["diff", &first, &second, "--binary"]).ok().stdout;
+    assert!(
+        patch
+            .lines()
+            .any(|l| l.starts_with("index ") && l.split(['.', ' ']).any(|part| part.len() == hex)),
+        "{patch}"
+    );
+    assert!(patch.contains("GIT binary patch"), "{patch}");
+    let names = repo.cp(&["diff", &first, "--name-only"]).ok().stdout;
+    assert_eq!(names, "a.txt\nblob.bin\n");
+
+    // Restore, undo, redo.
+    repo.cp(&["restore", "-q", &first]).ok();
+    assert_eq!(repo.read("a.txt"), "changed\n");
+    assert_eq!(repo.oracle_tree(), repo.checkpoint_tree(&first));
+    repo.cp(&["undo", "-q"]).ok();
+    assert_eq!(repo.read("a.txt"), "second\n");
+    repo.cp(&["redo", "-q"]).ok();
+    assert_eq!(repo.read("a.txt"), "changed\n");
+    assert_eq!(
+        repo.fingerprint(),
+        before,
+        "HEAD, branch and index untouched"
+    );
+
+    // Pin, unpin, prune, drop.
+    repo.cp(&["pin", "-q", &first]).ok();
+    assert_eq!(repo.note_json(&first).get("pinned"), "true");
+    repo.cp(&["unpin", "-q", &first]).ok();
+    assert_eq!(repo.note_json(&first).get("pinned"), "false");
+    repo.cp(&["prune", "-q", "--keep", "0"]).ok();
+    assert!(
+        repo.checkpoint_ids().contains(&second),
+        "the pinned one stays"
+    );
+    assert!(!repo.checkpoint_ids().contains(&first));
+    repo.cp(&["drop", "-q", &second]).ok();
+    assert!(!repo.checkpoint_ids().contains(&second));
+
+    // What is left survives git's garbage collection, and restores.
+    repo.write("a.txt", "kept\n");
+    let kept = repo.save(&["-q"]);
+    repo.git(&["gc", "-q", "--prune=now"]);
+    repo.write("a.txt", "overwritten\n");
+    repo.cp(&["restore", "-q", &kept]).ok();
+    assert_eq!(repo.read("a.txt"), "kept\n");
+    assert_eq!(repo.note_json(&kept).get("id"), kept);
+    repo.fsck();
+}
+
+#[test]
+fn sha256_repository_every_command_works() {
+    every_command_works(&["--object-format=sha256"]);
+}
+
+#[test]
+fn reftable_repository_every_command_works() {
+    if no_reftable() {
+        return;
+    }
+    every_command_works(&["--ref-format=reftable"]);
+}
+
+#[test]
+fn sha256_reftable_repository_every_command_works() {
+    if no_reftable() {
+        return;
+    }
+    every_command_works(&["--object-format=sha256", "--ref-format=reftable"]);
+}
+
+/// In a reftable repository, refs live in the reftable stack only: git lists them, and no
+/// loose ref file (which git would never read, leaving its objects to `git gc`) is written.
+#[test]
+fn reftable_refs_are_written_where_git_reads_them() {
+    if no_reftable() {
+        return;
+    }
+    let repo = repo_with_work(&["--ref-format=reftable"]);
+    let id = repo.save(&["-q"]);
+    assert_eq!(
+        repo.git(&["for-each-ref", "--format=%(refname)", "refs/checkpoints/"]),
+        format!("refs/checkpoints/{id}")
+    );
+    assert!(repo.ref_value("refs/notes/checkpoints").len() >= 40);
+    // git's own stub aside (`refs/heads`, a file, keeps older gits away), nothing is there.
+    let refs = repo.path().join(".git/refs");
+    assert_eq!(
+        loose_refs(&refs),
+        vec![refs.join("heads").display().to_string()]
+    );
+    assert!(
+        !repo.path().join(".git/packed-refs").exists(),
+        "no packed-refs written"
+    );
+    // No object git-checkpoint wrote is unreachable: nothing for gc to take.
+    let dangling = repo.git(&["fsck", "--dangling", "--no-progress"]);
+    assert_eq!(dangling, "", "dangling objects");
+}
+
+/// The files under a `refs` directory (a reftable repository has only git's stubs there).
+fn loose_refs(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.file_name().is_some_and(|n| n != ".invalid") {
+                out.push(path.display().to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A linked worktree of a reftable repository reads its own `HEAD` from its own stack and
+/// shares the checkpoints of the common one.
+#[test]
+fn reftable_linked_worktree_has_its_own_head() {
+    if no_reftable() {
+        return;
+    }
+    let repo = repo_with_work(&["--ref-format=reftable"]);
+    repo.git(&["commit", "-qam", "second"]);
+    let linked = repo.scratch().join("linked");
+    repo.git(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "side",
+        linked.to_str().unwrap(),
+        "HEAD~1",
+    ]);
+    fs::write(linked.join("a.txt"), "in the linked worktree\n").unwrap();
+    let out = repo.cp_in_dir(&linked, &["save", "--json"]).ok();
+    let json = Json::parse(&out.stdout);
+    assert_eq!(json.get("head.ref"), "refs/heads/side");
+    assert_eq!(json.get("head.commit"), repo.git(&["rev-parse", "HEAD~1"]));
+    assert_eq!(json.get("worktree"), "linked");
+    let id = json.get("id");
+    assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree_in(&linked));
+    // The main worktree sees it (with --all) and its own HEAD is unchanged.
+    let all = repo.cp(&["list", "--all"]).ok().stdout;
+    assert!(all.contains(&id), "{all}");
+    let main = repo.cp(&["save", "--json", "--allow-empty"]).ok().stdout;
+    assert_eq!(
+        Json::parse(&main).get("head.commit"),
+        repo.git(&["rev-parse", "HEAD"])
+    );
+    fs::write(linked.join("a.txt"), "changed again\n").unwrap();
+    repo.cp_in_dir(&linked, &["restore", "-q", &id]).ok();
+    assert_eq!(
+        fs::read_to_string(linked.join("a.txt")).unwrap(),
+        "in the linked worktree\n"
+    );
+}
+
+/// An unborn branch in a reftable repository: `HEAD` names a branch that does not exist yet.
+#[test]
+fn reftable_unborn_branch() {
+    if no_reftable() {
+        return;
+    }
+    let repo = Repo::init(&["--ref-format=reftable"]);
+    repo.write("a.txt", "a\n");
+    let out = repo.cp(&["save", "--json"]).ok();
+    let json = Json::parse(&out.stdout);
+    assert_eq!(json.get("head.ref"), "refs/heads/main");
+    assert_eq!(json.get("head.commit"), "null");
+    assert_eq!(repo.checkpoint_tree(&json.get("id")), repo.oracle_tree());
+}
+
+/// A nested repository and a submodule whose refs are in the reftable format are recorded as
+/// gitlinks to their `HEAD`, as `git add -A` does, whatever the outer repository's formats.
+#[test]
+fn nested_reftable_repositories_are_recorded_at_their_head() {
+    if no_reftable() {
+        return;
+    }
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let format = format!("--object-format={}", repo.object_format());
+    let nested = repo.path().join("nested");
+    repo.git(&["init", "-q", &format, "--ref-format=reftable", "nested"]);
+    fs::write(nested.join("n.txt"), "n\n").unwrap();
+    repo.git_in_dir(&nested, &["add", "-A"]);
+    repo.git_in_dir(&nested, &["commit", "-qm", "nested"]);
+    let id = repo.save(&["-q"]);
+    assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree());
+    assert_eq!(
+        repo.git(&[
+            "rev-parse",
+            &format!("{}:nested", repo.checkpoint_commit(&id))
+        ]),
+        repo.git_in_dir(&nested, &["rev-parse", "HEAD"])
+    );
+    assert_eq!(repo.note_json(&id).keys("skipped"), Vec::<String>::new());
+}
+
+/// git's SHA-1/SHA-256 interoperability keeps a map of every object's other id, which gix does
+/// not write: such a repository is refused, with what to know, before anything is written.
+#[test]
+fn compat_object_format_is_refused_clearly() {
+    let repo = Repo::init(&["--object-format=sha256"]);
+    repo.git(&["config", "extensions.compatObjectFormat", "sha1"]);
+    repo.write("a", "a\n");
+    for args in [&["save"][..], &["list"]] {
+        let out = repo.cp(args).fails_with(1);
+        out.assert_one_error_line();
+        assert!(out.stderr.contains("compatObjectFormat"), "{}", out.stderr);
+    }
+    // Without the extension again (a git before 2.43 refuses to work with it at all), git
+    // shows that nothing was written.
+    let config = repo.path().join(".git/config");
+    let text = fs::read_to_string(&config).unwrap();
+    let without: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.to_ascii_lowercase().contains("compatobjectformat"))
+        .collect();
+    fs::write(&config, without.join("\n") + "\n").unwrap();
+    assert_eq!(repo.git(&["for-each-ref", "refs/checkpoints/"]), "");
+}
+
+/// An unknown ref storage is refused, never guessed.
+#[test]
+fn an_unknown_ref_storage_is_refused() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    if repo.is_reftable() {
+        skip("the test changes a files repository's ref storage by hand");
+        return;
+    }
+    repo.git(&["config", "core.repositoryFormatVersion", "1"]);
+    repo.git(&["config", "extensions.refStorage", "mystery"]);
+    let out = repo.cp(&["list"]).fails_with(1);
+    out.assert_one_error_line();
+    assert!(out.stderr.contains("mystery"), "{}", out.stderr);
+}
+
+/// The first git found among older ones installed here, with its version, if any.
+fn older_git() -> Option<(String, String)> {
+    for path in ["/usr/bin/git", "/bin/git", "/usr/local/bin/git-2.39"] {
+        let Ok(out) = std::process::Command::new(path).arg("--version").output() else {
+            continue;
+        };
+        let version = String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .trim_start_matches("git version ")
+            .to_string();
+        let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+        let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+        if (major, minor) < (2, 45) {
+            return Some((path.to_string(), version));
+        }
+    }
+    None
+}
+
+/// reftable needs git 2.45 or newer on PATH: with an older one every command says so, and
+/// nothing is written.
+#[test]
+fn reftable_with_an_old_git_says_which_git_is_needed() {
+    if no_reftable() {
+        return;
+    }
+    let Some((old, version)) = older_git() else {
+        skip("no git older than 2.45 is installed to run the tool with");
+        return;
+    };
+    let repo = repo_with_work(&["--ref-format=reftable"]);
+    let bin_dir = repo.scratch().join("old-git");
+    fs::create_dir_all(&bin_dir).unwrap();
+    std::os::unix::fs::symlink(&old, bin_dir.join("git")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for args in [&["save"][..], &["list"]] {
+        let out = repo
+            .cp_with(
+                |cmd| {
+                    cmd.env("PATH", &path);
+                },
+                args,
+            )
+            .fails_with(1);
+        out.assert_one_error_line();
+        assert!(
+            out.stderr.contains("reftable")
+                && out.stderr.contains("2.45")
+                && out.stderr.contains(&version),
+            "{}",
+            out.stderr
+        );
+    }
+    assert_eq!(repo.checkpoint_ids(), Vec::<String>::new());
+}
+
+/// git cannot push or fetch between a SHA-1 and a SHA-256 repository: both commands say so
+/// in one line, whichever side has checkpoints, and nothing is written on either side.
+#[test]
+fn push_and_fetch_between_sha1_and_sha256_refuse_clearly() {
+    for (here, there) in [("sha256", "sha1"), ("sha1", "sha256")] {
+        let remote = Repo::init(&["--bare", &format!("--object-format={there}")]);
+        let other = Repo::init(&[&format!("--object-format={there}")]);
+        other.write("a", "a\n");
+        other.git(&["add", "-A"]);
+        other.git(&["commit", "-qm", "a"]);
+        other.git(&["push", "-q", remote.path().to_str().unwrap(), "main"]);
+        let repo = repo_with_work(&[&format!("--object-format={here}")]);
+        repo.git(&["remote", "add", "origin", remote.path().to_str().unwrap()]);
+        repo.save(&["-q"]);
+        for args in [&["push"][..], &["fetch"]] {
+            let out = repo.cp(args).fails_with(1);
+            out.assert_one_error_line();
+            assert!(
+                out.stderr.contains("SHA-1") && out.stderr.contains("SHA-256"),
+                "{here} → {there} {args:?}: {}",
+                out.stderr
+            );
+        }
+        assert_eq!(remote.git(&["for-each-ref", "refs/checkpoints/"]), "");
+        assert_eq!(repo.checkpoint_ids().len(), 1);
+
+        // A remote with no ref at all shows no format until git tries to send (after push's
+        // warning about what travels): git's own refusal is said the same way.
+        let empty = Repo::init(&["--bare", &format!("--object-format={there}")]);
+        let out = repo.cp(&["push", empty.path().to_str().unwrap()]);
+        out.assert_no_panic();
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        let last = out.stderr.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("error: ") && last.contains("SHA-1") && last.contains("SHA-256"),
+            "{}",
+            out.stderr
+        );
+        assert_eq!(empty.git(&["for-each-ref"]), "");
+    }
+}
