@@ -124,6 +124,11 @@ def interleaved(runs, cmds, cwd):
     return {name: (statistics.median(times[name]), peak[name]) for name in cmds}
 
 
+def median_of(runs, cmd, cwd, before=None):
+    """One command alone (bench/formats.py): its median time and peak RSS."""
+    return interleaved(runs, {"cmd": (cmd, before)}, cwd)["cmd"]
+
+
 def git(cwd, *args):
     return run(["git", *args], cwd)[2].strip()
 
@@ -137,6 +142,7 @@ def settle(path):
 
 
 def make_repo(path, files, untracked=0):
+    generate.BASE_ENV = ENV  # GIT_DEFAULT_HASH and the like, as callers (formats.py) set them
     generate.generate(path, files, untracked)
     settle(path)
 

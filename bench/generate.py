@@ -42,8 +42,13 @@ def tracked_content(i):
     return (f"file {i}\n" + "some content line\n" * (i % 7 + 1)).encode()
 
 
+# The environment to start from (bench.py passes its own, which may choose the object and ref
+# formats); `None`: this process's.
+BASE_ENV = None
+
+
 def env():
-    e = dict(os.environ)
+    e = dict(BASE_ENV if BASE_ENV is not None else os.environ)
     for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         e.pop(var, None)
     e.update(FIXED_ENV)
