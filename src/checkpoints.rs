@@ -669,6 +669,12 @@ impl Checkpoints {
             crate::recovery::complete_interrupted(&self.repo, self.worktree(), &scope, ctl)?;
         let captured = self.capture(&scope, ctl)?;
         let saved = record::record(&self.repo, &captured, options)?;
+        // The checkpoint made or found holds exactly the snapshot's tree, so every object the
+        // stat cache names.
+        let held = saved.checkpoint();
+        captured
+            .snap
+            .remember(Some((held.id.as_str(), held.commit)));
         let mut housekeeping = Housekeeping::default();
         if let Saved::Created(c) = &saved {
             self.emit(CheckpointEvent::Saved(Box::new(c.clone())));

@@ -16,7 +16,7 @@ use crate::control::Control;
 use crate::error::{Context, Error, Result};
 use crate::format::{SKIP_EMBEDDED_NO_COMMIT, SKIP_TOO_LARGE, Skipped};
 use crate::select::Rules;
-use crate::statcache::{Stamp, StatCache};
+use crate::statcache::{self, Moment, PathMap, Stamp, StatCache};
 
 /// What to snapshot and how.
 #[derive(Debug, Clone, Copy)]
@@ -47,6 +47,17 @@ pub struct Snapshot {
     index: gix::worktree::Index,
     /// Where the snapshot differs from the index: new content, or `None` for a path it lacks.
     overrides: BTreeMap<BString, Option<Blob>>,
+    /// The tree of each directory of `tree`, so that the trees derived from it rebuild only
+    /// the directories they change.
+    dirs: std::sync::Arc<DirTrees>,
+    /// `HEAD`'s tree, which directories equal to their counterpart there are taken from.
+    reference: Option<ObjectId>,
+    /// When the capture began, by the file system's clock (see [`statcache::moment`]).
+    started: Option<Moment>,
+    /// The stamp each hashed file had just before it was hashed, by its path in the snapshot.
+    stamps: std::sync::Arc<PathMap<Stamp>>,
+    /// The stat cache this capture leaves, written once its checkpoint is recorded.
+    cache: Option<std::sync::Arc<statcache::Pending>>,
 }
 
 impl std::fmt::Debug for Snapshot {
@@ -131,15 +142,83 @@ impl Snapshot {
 
     /// The tree of this snapshot with `extra` leaves added (replacing what is at their paths).
     pub fn tree_with(&self, repo: &gix::Repository, extra: &[Leaf]) -> Result<ObjectId> {
+        self.derived_tree(
+            repo,
+            extra
+                .iter()
+                .map(|leaf| (leaf.path.clone(), Some((leaf.kind, leaf.id)))),
+        )
+    }
+
+    /// The tree of this snapshot with `changes` applied over its overrides, rebuilding only
+    /// the directories they touch.
+    fn derived_tree(
+        &self,
+        repo: &gix::Repository,
+        changes: impl Iterator<Item = (BString, Option<Blob>)>,
+    ) -> Result<ObjectId> {
         let mut overrides = self.overrides.clone();
-        for leaf in extra {
-            overrides.insert(leaf.path.clone(), Some((leaf.kind, leaf.id)));
+        let mut changed = BTreeMap::new();
+        for (path, new) in changes {
+            overrides.insert(path.clone(), new);
+            changed.insert(path, ());
         }
-        write_tree(repo, &self.index, &overrides)
+        let changed = dirs_of(changed.keys());
+        let reuse = Reuse {
+            earlier: Some((&self.dirs, &changed)),
+            reference: self.reference,
+            ..Reuse::default()
+        };
+        Ok(write_tree(repo, &self.index, &overrides, reuse)?.0)
     }
 }
 
 impl Snapshot {
+    /// Whether the file at `path`, whose metadata is now `md`, provably still holds what this
+    /// snapshot holds there, without reading it: its stamp is the one it had when the snapshot
+    /// hashed it (or the one its index entry records, for a file taken from the index), and
+    /// it was last changed before the capture began, so that any later change would have
+    /// changed the stamp (git's racy-clean rule, on the file system's clock). `false` means
+    /// "unsure", never "changed".
+    pub fn proves_unchanged(&self, path: &BStr, md: &std::fs::Metadata) -> bool {
+        let Some(started) = self.started else {
+            return false;
+        };
+        let now = Stamp::of(md);
+        if let Some(stamp) = self.stamps.get(path) {
+            return *stamp == now && stamp.settled_before(started);
+        }
+        if self.overrides.contains_key(path) {
+            return false;
+        }
+        let Some(entry) = self.index.entry_by_path(path) else {
+            return false;
+        };
+        // Entries git does not compare with the working tree say nothing about the file.
+        let unchecked = Flags::SKIP_WORKTREE | Flags::ASSUME_VALID | Flags::INTENT_TO_ADD;
+        if base_entry(entry).is_none() || entry.flags.intersects(unchecked) {
+            return false;
+        }
+        let recorded = Stamp::of_index(&entry.stat);
+        now.matches_index(&recorded) && recorded.settled_before(started)
+    }
+
+    /// Write the stat cache this capture found, naming `holder` (the id and commit of the
+    /// checkpoint recorded from it, when that holds exactly this snapshot's tree) as holding its
+    /// objects. Call it once, after the checkpoint is recorded (or not at all).
+    pub fn remember(&self, holder: Option<(&str, ObjectId)>) {
+        let Some(cache) = &self.cache else {
+            return;
+        };
+        let holder =
+            holder.map(|(id, commit)| (format!("{}{id}", crate::format::REF_PREFIX), commit));
+        cache.store(
+            holder
+                .as_ref()
+                .map(|(name, commit)| (name.as_str(), *commit)),
+        );
+    }
+
     /// The tree this snapshot becomes when `writes` are written (replacing what is at their
     /// paths) and `deletions` removed: what the working tree holds after a restore.
     pub fn tree_after(
@@ -148,14 +227,11 @@ impl Snapshot {
         writes: &[Leaf],
         deletions: &[BString],
     ) -> Result<ObjectId> {
-        let mut overrides = self.overrides.clone();
-        for path in deletions {
-            overrides.insert(path.clone(), None);
-        }
-        for leaf in writes {
-            overrides.insert(leaf.path.clone(), Some((leaf.kind, leaf.id)));
-        }
-        write_tree(repo, &self.index, &overrides)
+        let deleted = deletions.iter().map(|path| (path.clone(), None));
+        let written = writes
+            .iter()
+            .map(|leaf| (leaf.path.clone(), Some((leaf.kind, leaf.id))));
+        self.derived_tree(repo, deleted.chain(written))
     }
 }
 
@@ -196,6 +272,12 @@ pub fn snapshot(
         .filesystem_options()
         .context(|| "cannot read core.fileMode / core.symlinks".into())?;
     let rules = Rules::new(options.capture, caps.ignore_case);
+    // Before anything is looked at: a file changed after this has a later stamp.
+    let started = if options.stat_cache {
+        statcache::moment(repo)
+    } else {
+        None
+    };
 
     // 1. What changed, and what is untracked: git's status, in process.
     let mut recorder = Recorder::default();
@@ -277,6 +359,7 @@ pub fn snapshot(
     };
 
     let mut overrides: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
+    let mut stamps: PathMap<Stamp> = PathMap::default();
     let mut unmerged = false;
     let to_rehash = actions.values().filter(|a| **a == Action::Rehash).count();
     let mut rehashed = 0;
@@ -325,6 +408,11 @@ pub fn snapshot(
                     rehashed += 1;
                     ctl.report("hashing changed files", rehashed, to_rehash);
                     ctl.check()?;
+                    if started.is_some()
+                        && let Ok(md) = std::fs::symlink_metadata(worktree_path(&workdir, path)?)
+                    {
+                        stamps.insert(path.to_owned(), Stamp::of(&md));
+                    }
                     hasher.hash(path, Some(entry.mode))?
                 }
                 None if entry.flags.contains(Flags::INTENT_TO_ADD) => hasher.hash(path, None)?,
@@ -336,8 +424,15 @@ pub fn snapshot(
         }
     }
 
-    let mut cache = (options.stat_cache && !untracked.is_empty())
-        .then(|| StatCache::load(repo, hashing_digest(repo, index, &untracked)));
+    let cache = options.stat_cache.then(|| {
+        StatCache::load(
+            repo,
+            hashing_digest(repo, index, &untracked),
+            started,
+            index_key(index),
+        )
+    });
+    let mut pending = cache.as_ref().map(StatCache::pending);
     let mut skipped = Vec::new();
     let total = untracked.len();
     // `core.ignoreCase`: new files go into the directories the index knows, in its spelling,
@@ -350,6 +445,10 @@ pub fn snapshot(
         Some(dir_case) => dir_case.fold(path),
         None => path,
     };
+    // Untracked directories (no tracked file below them), to reuse the trees of those whose
+    // files are all unchanged; not with `core.ignoreCase`, where paths are respelled.
+    let mut tally = (!caps.ignore_case).then(|| Tally::new(index));
+    let mut added: Vec<(BString, Option<Blob>)> = Vec::with_capacity(untracked.len());
     for (done, (path, disk_kind)) in untracked.into_iter().enumerate() {
         ctl.report("hashing untracked files", done + 1, total);
         ctl.check()?;
@@ -368,6 +467,9 @@ pub fn snapshot(
                     }
                 };
                 if md.is_file() && md.len() > options.capture.max_file_size {
+                    if let Some(tally) = tally.as_mut() {
+                        tally.count(path.as_bstr(), None);
+                    }
                     skipped.push(Skipped {
                         path: path.to_string(),
                         reason: SKIP_TOO_LARGE.into(),
@@ -376,56 +478,132 @@ pub fn snapshot(
                     continue;
                 }
                 let stamp = Stamp::of(&md);
-                let cached = cache.as_ref().and_then(|c| c.get(repo, &path, stamp));
+                let cached = cache
+                    .as_ref()
+                    .and_then(|c| c.file(repo, path.as_bstr(), stamp));
                 let found = match cached {
                     Some(found) => Some(found),
                     None => hasher.hash(path.as_bstr(), None)?,
                 };
+                if let Some(tally) = tally.as_mut() {
+                    tally.count(path.as_bstr(), found.map(|_| cached.is_some()));
+                }
                 if let Some((kind, id)) = found {
-                    if let Some(cache) = cache.as_mut() {
-                        cache.put(path.clone(), stamp, kind, id);
+                    if let Some(pending) = pending.as_mut() {
+                        pending.file(path.clone(), stamp, kind, id, cached.is_some());
                     }
-                    overrides.insert(fold(path), Some((kind, id)));
+                    let path = fold(path);
+                    if started.is_some() {
+                        stamps.insert(path.clone(), stamp);
+                    }
+                    added.push((path, Some((kind, id))));
                 }
             }
-            DiskKind::Repository => match hasher.hash(path.as_bstr(), None)? {
-                Some(found) => {
-                    overrides.insert(fold(path), Some(found));
+            DiskKind::Repository => {
+                if let Some(tally) = tally.as_mut() {
+                    tally.count(path.as_bstr(), None);
                 }
-                None => skipped.push(Skipped {
-                    path: path.to_string(),
-                    reason: SKIP_EMBEDDED_NO_COMMIT.into(),
-                    size: None,
-                }),
-            },
-            DiskKind::Directory | DiskKind::Untrackable => {}
+                match hasher.hash(path.as_bstr(), None)? {
+                    Some(found) => added.push((fold(path), Some(found))),
+                    None => skipped.push(Skipped {
+                        path: path.to_string(),
+                        reason: SKIP_EMBEDDED_NO_COMMIT.into(),
+                        size: None,
+                    }),
+                }
+            }
+            DiskKind::Directory | DiskKind::Untrackable => {
+                if let Some(tally) = tally.as_mut() {
+                    tally.count(path.as_bstr(), None);
+                }
+            }
         }
     }
-
-    if let Some(cache) = cache {
-        cache.store();
-    }
-
-    // Files: the index's, adjusted by the overrides.
+    // Files: the index's, adjusted by the overrides, and the untracked ones (which the index
+    // does not hold, unless `core.ignoreCase` respelled one into a tracked path).
     let mut files = entries
         .iter()
         .filter(|e| base_entry(e).is_some_and(|(k, _)| k != EntryKind::Tree))
         .count() as i64;
+    let is_file = |blob: Option<Blob>| blob.is_some_and(|(k, _)| k != EntryKind::Tree);
+    let indexed_file = |path: &BStr| is_file(index.entry_by_path(path).and_then(base_entry));
     for (path, new) in &overrides {
-        let had = index
-            .entry_by_path(path.as_bstr())
-            .and_then(base_entry)
-            .is_some_and(|(k, _)| k != EntryKind::Tree);
-        let has = new.is_some_and(|(k, _)| k != EntryKind::Tree);
-        files += i64::from(has) - i64::from(had);
+        files += i64::from(is_file(*new)) - i64::from(indexed_file(path.as_bstr()));
     }
+    if caps.ignore_case {
+        for (path, new) in added {
+            files += i64::from(is_file(new)) - i64::from(indexed_file(path.as_bstr()));
+            overrides.insert(path, new);
+        }
+    } else if !added.is_empty() {
+        files += added.iter().filter(|(_, new)| is_file(*new)).count() as i64;
+        // One bulk build rather than an insertion per file (no path is in both).
+        added.extend(std::mem::take(&mut overrides));
+        overrides = added.into_iter().collect();
+    }
+    // The untracked directories whose files are all as cached: their trees are reused.
+    let known: PathMap<ObjectId> = match (&tally, &cache) {
+        (Some(tally), Some(cache)) => tally.unchanged(cache),
+        _ => PathMap::default(),
+    };
 
-    let tree = write_tree(repo, index, &overrides)?;
+    // Directories the overrides leave alone come from the index's cache-tree where it is
+    // valid, else from the stat cache while the index is the same, else from HEAD's tree where
+    // they are equal to it.
+    let reference = repo.head_tree_id().ok().map(|id| id.detach());
+    let index_trees = cache.as_ref().and_then(StatCache::index_trees);
+    let (tree, dirs) = write_tree(
+        repo,
+        index,
+        &overrides,
+        Reuse {
+            earlier: None,
+            known: Some(&known),
+            index_trees,
+            reference,
+        },
+    )?;
+    // The index alone: every directory without an override is the same as in `tree`.
+    let changed = dirs_of(overrides.keys());
     let index_tree = if unmerged {
         None
     } else {
-        Some(write_tree(repo, index, &BTreeMap::new())?)
+        let reuse = Reuse {
+            earlier: Some((&dirs, &changed)),
+            known: None,
+            index_trees,
+            reference,
+        };
+        let (id, index_dirs) = write_tree(repo, index, &BTreeMap::new(), reuse)?;
+        if let Some(pending) = pending.as_mut() {
+            for (dir, found) in index_dirs {
+                if let Some(id) = found {
+                    pending.index_tree(dir, id);
+                }
+            }
+        }
+        Some(id)
     };
+    if let Some(pending) = pending.as_mut() {
+        for (dir, found) in &dirs {
+            if let Some(id) = found
+                && !changed.contains(dir)
+            {
+                pending.index_tree(dir.clone(), *id);
+            }
+        }
+        if let Some(tally) = &tally {
+            for (dir, files) in tally.cacheable() {
+                let found = known
+                    .get(dir)
+                    .copied()
+                    .or_else(|| dirs.get(dir).copied().flatten());
+                if let Some(id) = found {
+                    pending.dir(dir.clone(), id, files);
+                }
+            }
+        }
+    }
     Ok(Snapshot {
         tree,
         index_tree,
@@ -433,6 +611,11 @@ pub fn snapshot(
         skipped,
         index: index.clone(),
         overrides,
+        dirs: std::sync::Arc::new(dirs),
+        reference,
+        started,
+        stamps: std::sync::Arc::new(stamps),
+        cache: pending.map(std::sync::Arc::new),
     })
 }
 
@@ -559,18 +742,24 @@ fn hashing_digest(
             }
         }
     }
-    for entry in index.entries() {
-        let path = entry.path(index);
-        if path.ends_with(b".gitattributes") {
-            parts.push(path.to_vec());
-            parts.push(entry.id.as_bytes().to_vec());
-        }
-    }
     let stamp_of = |path: &std::path::Path| {
         std::fs::symlink_metadata(path)
             .map(|md| format!("{:?}", Stamp::of(&md)).into_bytes())
             .unwrap_or_default()
     };
+    for entry in index.entries() {
+        let path = entry.path(index);
+        if path.ends_with(b".gitattributes") {
+            parts.push(path.to_vec());
+            parts.push(entry.id.as_bytes().to_vec());
+            // git reads the working tree's copy: an edit not yet staged counts too.
+            if let Some(workdir) = repo.workdir()
+                && let Ok(fs_path) = worktree_path(workdir, path)
+            {
+                parts.push(stamp_of(&fs_path));
+            }
+        }
+    }
     if let Some(workdir) = repo.workdir() {
         for (path, _) in untracked {
             if path.ends_with(b".gitattributes")
@@ -595,6 +784,17 @@ fn hashing_digest(
     }
     let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     crate::statcache::digest(&refs)
+}
+
+/// What identifies the index's content for the stat cache: its trailing checksum (none when
+/// git skipped it, `index.skipHash`) together with the index file's stamp, so that a writer
+/// that left a stale checksum (git does not verify it on reading) cannot pass a changed index
+/// for a cached one.
+fn index_key(index: &gix::worktree::Index) -> Option<ObjectId> {
+    let checksum = index.checksum()?;
+    let md = std::fs::symlink_metadata(index.path()).ok()?;
+    let key = format!("{checksum} {:?}", Stamp::of(&md));
+    gix::objs::compute_hash(checksum.kind(), gix::objs::Kind::Blob, key.as_bytes()).ok()
 }
 
 /// Valid cache-tree entries of the index, by directory path (`""` for the root).
@@ -625,40 +825,83 @@ fn cache_tree(index: &gix::index::State) -> HashMap<BString, ObjectId> {
     out
 }
 
-/// Writes the tree of an index with overrides applied. Directories that hold no override take
-/// their id from the index's cache-tree when it is valid: no tree to build, hash or write.
+/// The tree of each directory of a tree that [`write_tree`] wrote (`None`: the directory is
+/// empty there, so left out), by path (`""`: the root).
+pub(crate) type DirTrees = HashMap<BString, Option<ObjectId>>;
+
+/// What a tree build may take instead of building and hashing a directory.
+#[derive(Clone, Copy, Default)]
+struct Reuse<'a> {
+    /// The directories of an earlier build of the same index, and the directories whose
+    /// content may differ from it (those holding a path whose override differs).
+    earlier: Option<(&'a DirTrees, &'a HashSet<BString>)>,
+    /// Untracked directories whose files are all as the stat cache has them: their trees.
+    known: Option<&'a PathMap<ObjectId>>,
+    /// The trees of the index's directories, cached for this very index, and whether they are
+    /// known to exist (else each is looked up first).
+    index_trees: Option<(&'a PathMap<ObjectId>, bool)>,
+    /// A tree to compare with (`HEAD`'s): a directory that comes out equal to its counterpart
+    /// there takes that id, unhashed and unwritten.
+    reference: Option<ObjectId>,
+}
+
+/// The directories that hold `paths` (`""` included when there is any), for sorted `paths`.
+fn dirs_of<'a>(paths: impl Iterator<Item = &'a BString>) -> HashSet<BString> {
+    let mut dirs = HashSet::new();
+    let mut last: &[u8] = b"\0";
+    for path in paths {
+        let parent = path.rfind_byte(b'/').map_or(&path[..0], |pos| &path[..pos]);
+        // Sorted paths come directory by directory: each parent is recorded once.
+        if parent == last {
+            continue;
+        }
+        last = parent;
+        dirs.insert(BString::default());
+        for pos in path.find_iter(b"/") {
+            dirs.insert(BString::from(&path[..pos]));
+        }
+    }
+    dirs
+}
+
+/// Writes the tree of an index with overrides applied. A directory is built only when it has
+/// to be: one the overrides do not touch takes its id from an earlier build or from the
+/// index's cache-tree when that is valid; one built equal to its counterpart in the reference
+/// tree takes that id without being hashed or written.
 struct TreeWriter<'a> {
     repo: &'a gix::Repository,
     index: &'a gix::index::State,
     overrides: &'a BTreeMap<BString, Option<Blob>>,
     valid: HashMap<BString, ObjectId>,
+    /// Directories holding an override: their content differs from the index.
     dirty: HashSet<BString>,
+    reuse: Reuse<'a>,
+    /// Every directory written or reused, for later builds.
+    built: std::cell::RefCell<DirTrees>,
 }
 
-/// Write the tree of `index` with `overrides` applied and return its id.
-pub fn write_tree(
+/// Write the tree of `index` with `overrides` applied; return its id and the tree of each
+/// directory in it.
+fn write_tree(
     repo: &gix::Repository,
     index: &gix::index::State,
     overrides: &BTreeMap<BString, Option<Blob>>,
-) -> Result<ObjectId> {
-    let mut dirty = HashSet::new();
-    for path in overrides.keys() {
-        dirty.insert(BString::default());
-        for pos in path.find_iter(b"/") {
-            dirty.insert(BString::from(&path[..pos]));
-        }
-    }
+    reuse: Reuse<'_>,
+) -> Result<(ObjectId, DirTrees)> {
     let writer = TreeWriter {
         repo,
         index,
         overrides,
         valid: cache_tree(index),
-        dirty,
+        dirty: dirs_of(overrides.keys()),
+        reuse,
+        built: Default::default(),
     };
-    match writer.write_dir(BStr::new(b""))? {
-        Some(id) => Ok(id),
-        None => writer.write(Vec::new()),
-    }
+    let id = match writer.write_dir(BStr::new(b""), reuse.reference)? {
+        Some(id) => id,
+        None => writer.write(Vec::new())?,
+    };
+    Ok((id, writer.built.into_inner()))
 }
 
 /// A direct child of a directory being written.
@@ -668,11 +911,41 @@ enum Child {
 }
 
 impl TreeWriter<'_> {
-    /// The tree of directory `dir` (`""`: the root), or `None` when it would be empty.
-    fn write_dir(&self, dir: &BStr) -> Result<Option<ObjectId>> {
-        if !self.dirty.contains(dir)
+    /// The tree of directory `dir` (`""`: the root), or `None` when it would be empty;
+    /// `reference` is its counterpart in the reference tree.
+    fn write_dir(&self, dir: &BStr, reference: Option<ObjectId>) -> Result<Option<ObjectId>> {
+        let found = self.write_dir_uncached(dir, reference)?;
+        self.built.borrow_mut().insert(dir.to_owned(), found);
+        Ok(found)
+    }
+
+    fn write_dir_uncached(
+        &self,
+        dir: &BStr,
+        reference: Option<ObjectId>,
+    ) -> Result<Option<ObjectId>> {
+        if let Some((earlier, changed)) = self.reuse.earlier
+            && !changed.contains(dir)
+            && let Some(found) = earlier.get(dir)
+        {
+            return Ok(*found);
+        }
+        if let Some(known) = self.reuse.known
+            && let Some(id) = known.get(dir)
+        {
+            return Ok(Some(*id));
+        }
+        let dirty = self.dirty.contains(dir);
+        if !dirty
             && let Some(id) = self.valid.get(dir)
             && self.repo.has_object(id)
+        {
+            return Ok(Some(*id));
+        }
+        if !dirty
+            && let Some((trees, exist)) = self.reuse.index_trees
+            && let Some(id) = trees.get(dir)
+            && (exist || self.repo.has_object(id))
         {
             return Ok(Some(*id));
         }
@@ -680,41 +953,105 @@ impl TreeWriter<'_> {
         if !prefix.is_empty() {
             prefix.push(b'/');
         }
-        let mut children: BTreeMap<BString, Child> = BTreeMap::new();
+        let children = if dirty {
+            self.children_with_overrides(prefix.as_bstr())
+        } else {
+            self.index_children(prefix.as_bstr())
+        };
+        // The reference's entries, to find the counterparts of subdirectories and compare.
+        let reference_tree = match reference {
+            Some(id) => self.repo.find_tree(id).ok().map(|t| (id, t)),
+            None => None,
+        };
+        let reference_entries = reference_tree
+            .as_ref()
+            .and_then(|(_, tree)| tree.decode().ok());
+        let mut entries = Vec::with_capacity(children.len());
+        for (name, child) in children {
+            let (mode, oid) = match child {
+                Child::Leaf((kind, id)) => (kind, id),
+                Child::Dir => {
+                    let counterpart = reference_entries.as_ref().and_then(|r| {
+                        r.entries
+                            .iter()
+                            .find(|e| e.mode.is_tree() && e.filename == name)
+                            .map(|e| e.oid.to_owned())
+                    });
+                    let mut sub = prefix.clone();
+                    sub.extend_from_slice(&name);
+                    match self.write_dir(sub.as_bstr(), counterpart)? {
+                        Some(id) => (EntryKind::Tree, id),
+                        None => continue,
+                    }
+                }
+            };
+            entries.push(tree::Entry {
+                mode: mode.into(),
+                filename: name,
+                oid,
+            });
+        }
+        if entries.is_empty() {
+            return Ok(None);
+        }
+        entries.sort();
+        if let (Some((id, _)), Some(r)) = (&reference_tree, &reference_entries)
+            && r.entries.len() == entries.len()
+            && r.entries.iter().zip(&entries).all(|(a, b)| {
+                a.mode == b.mode && a.filename == b.filename && a.oid == b.oid.as_ref()
+            })
+        {
+            return Ok(Some(*id));
+        }
+        self.write(entries).map(Some)
+    }
+
+    /// The children of the directory `prefix` (ending in `/`, or empty for the root) that
+    /// the index holds, in tree order, when no override touches it.
+    fn index_children(&self, prefix: &BStr) -> Vec<(BString, Child)> {
+        let mut children = Vec::new();
         let state = self.index;
-        if let Some(range) = state.prefixed_entries_range(prefix.as_bstr()) {
-            let entries = &state.entries()[range];
-            let mut i = 0;
-            while i < entries.len() {
-                let entry = &entries[i];
-                let path = entry.path(state);
-                let rest = &path[prefix.len()..];
-                match rest.find_byte(b'/') {
-                    // A sparse directory entry is stored with a trailing slash.
-                    Some(pos) if pos + 1 == rest.len() && entry.mode.is_sparse() => {
-                        if let Some(blob) = base_entry(entry) {
-                            children.insert(rest[..pos].into(), Child::Leaf(blob));
-                        }
-                        i += 1;
+        let Some(range) = state.prefixed_entries_range(prefix) else {
+            return children;
+        };
+        let entries = &state.entries()[range];
+        let mut i = 0;
+        while i < entries.len() {
+            let entry = &entries[i];
+            let path = entry.path(state);
+            let rest = &path[prefix.len()..];
+            match rest.find_byte(b'/') {
+                // A sparse directory entry is stored with a trailing slash.
+                Some(pos) if pos + 1 == rest.len() && entry.mode.is_sparse() => {
+                    if let Some(blob) = base_entry(entry) {
+                        children.push((rest[..pos].into(), Child::Leaf(blob)));
                     }
-                    Some(pos) => {
-                        let sub = &path[..prefix.len() + pos + 1];
-                        children.insert(rest[..pos].into(), Child::Dir);
-                        i += entries[i..].partition_point(|e| e.path(state).starts_with(sub));
+                    i += 1;
+                }
+                Some(pos) => {
+                    let sub = &path[..prefix.len() + pos + 1];
+                    children.push((rest[..pos].into(), Child::Dir));
+                    i += entries[i..].partition_point(|e| e.path(state).starts_with(sub));
+                }
+                None => {
+                    if let Some(blob) = base_entry(entry) {
+                        children.push((rest.into(), Child::Leaf(blob)));
                     }
-                    None => {
-                        if let Some(blob) = base_entry(entry) {
-                            children.insert(rest.into(), Child::Leaf(blob));
-                        }
-                        i += 1;
-                    }
+                    i += 1;
                 }
             }
         }
+        children
+    }
+
+    /// The children of the directory `prefix` with the overrides applied.
+    fn children_with_overrides(&self, prefix: &BStr) -> Vec<(BString, Child)> {
+        let mut children: BTreeMap<BString, Child> =
+            self.index_children(prefix).into_iter().collect();
         for (path, new) in self
             .overrides
-            .range::<BString, _>(prefix.clone()..)
-            .take_while(|(p, _)| p.starts_with(prefix.as_slice()))
+            .range::<BString, _>(BString::from(prefix)..)
+            .take_while(|(p, _)| p.starts_with(prefix.as_bytes()))
         {
             let rest = &path[prefix.len()..];
             match (rest.find_byte(b'/'), new) {
@@ -731,29 +1068,7 @@ impl TreeWriter<'_> {
                 }
             }
         }
-        let mut entries = Vec::with_capacity(children.len());
-        for (name, child) in children {
-            let (mode, oid) = match child {
-                Child::Leaf((kind, id)) => (kind, id),
-                Child::Dir => {
-                    let mut sub = prefix.clone();
-                    sub.extend_from_slice(&name);
-                    match self.write_dir(sub.as_bstr())? {
-                        Some(id) => (EntryKind::Tree, id),
-                        None => continue,
-                    }
-                }
-            };
-            entries.push(tree::Entry {
-                mode: mode.into(),
-                filename: name,
-                oid,
-            });
-        }
-        if entries.is_empty() {
-            return Ok(None);
-        }
-        self.write(entries).map(Some)
+        children.into_iter().collect()
     }
 
     fn write(&self, mut entries: Vec<tree::Entry>) -> Result<ObjectId> {
@@ -763,6 +1078,100 @@ impl TreeWriter<'_> {
             .write_object(gix::objs::Tree { entries })
             .context(|| "cannot write a tree object".into())?;
         Ok(id.detach())
+    }
+}
+
+/// The untracked directories (those with no tracked path below them, at any depth) that hold
+/// what a save found, and what it found below each, to reuse the tree of one whose files are
+/// all unchanged.
+struct Tally<'a> {
+    index: &'a gix::index::State,
+    /// Whether each directory looked at is untracked.
+    untracked: PathMap<bool>,
+    dirs: PathMap<DirTally>,
+}
+
+/// What a save found below one untracked directory.
+#[derive(Default, Clone, Copy)]
+struct DirTally {
+    /// Files (and symlinks) in the snapshot.
+    files: u64,
+    /// How many of them the stat cache had, unchanged.
+    hits: u64,
+    /// Whether there is anything else: a file too large, a repository, something gone.
+    other: bool,
+}
+
+impl<'a> Tally<'a> {
+    fn new(index: &'a gix::index::State) -> Tally<'a> {
+        Tally {
+            index,
+            untracked: PathMap::default(),
+            dirs: PathMap::default(),
+        }
+    }
+
+    /// Count the untracked `path` in each untracked directory above it: `Some(hit)` for a
+    /// file or symlink in the snapshot (`hit`: its blob came from the stat cache), `None` for
+    /// anything else.
+    fn count(&mut self, path: &BStr, found: Option<bool>) {
+        let mut below_untracked = false;
+        for pos in path.find_iter(b"/") {
+            let dir = path[..pos].as_bstr();
+            if !below_untracked {
+                let untracked = match self.untracked.get(dir) {
+                    Some(untracked) => *untracked,
+                    None => {
+                        let mut prefix = BString::from(dir);
+                        prefix.push(b'/');
+                        let untracked = self
+                            .index
+                            .prefixed_entries_range(prefix.as_bstr())
+                            .is_none();
+                        self.untracked.insert(dir.to_owned(), untracked);
+                        untracked
+                    }
+                };
+                if !untracked {
+                    continue;
+                }
+                // Every directory below an untracked one is untracked too.
+                below_untracked = true;
+            }
+            let tally = match self.dirs.get_mut(dir) {
+                Some(tally) => tally,
+                None => self.dirs.entry(dir.to_owned()).or_default(),
+            };
+            match found {
+                Some(hit) => {
+                    tally.files += 1;
+                    tally.hits += u64::from(hit);
+                }
+                None => tally.other = true,
+            }
+        }
+    }
+
+    /// The untracked directories whose files are exactly those the stat cache had below them
+    /// (all unchanged, and as many): their cached trees.
+    fn unchanged(&self, cache: &StatCache) -> PathMap<ObjectId> {
+        self.dirs
+            .iter()
+            .filter(|(_, t)| !t.other && t.files > 0 && t.hits == t.files)
+            .filter_map(|(dir, t)| match cache.dir(dir.as_bstr()) {
+                Some((tree, files)) if files == t.files => Some((dir.clone(), tree)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The untracked directories that hold only files and symlinks of the snapshot, and how
+    /// many: those whose trees the stat cache keeps.
+    fn cacheable(&self) -> impl Iterator<Item = (&BString, u64)> {
+        self.dirs
+            .iter()
+            .filter(|(_, t)| !t.other && t.files > 0)
+            .map(|(dir, t)| (dir, t.files))
     }
 }
 
@@ -904,5 +1313,72 @@ impl Hasher<'_, '_> {
             };
         }
         kind
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    fn git(dir: &std::path::Path, args: &[&str]) -> TestResult {
+        let status = std::process::Command::new("git")
+            .args(["-c", "user.name=T", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .status()?;
+        assert!(status.success(), "git {args:?}");
+        Ok(())
+    }
+
+    #[test]
+    fn a_stamp_proves_a_file_unchanged_only_when_it_settled_before_the_capture() -> TestResult {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path();
+        git(root, &["init", "-q"])?;
+        std::fs::write(root.join("tracked"), "t\n")?;
+        std::fs::write(root.join("edited"), "e\n")?;
+        git(root, &["add", "tracked", "edited"])?;
+        std::fs::write(root.join("edited"), "E\n")?;
+        std::fs::write(root.join("untracked"), "u\n")?;
+        // Everything above is in an earlier second than the capture.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        git(root, &["update-index", "-q", "--refresh"])?;
+        // Early in a second, so that the capture begins in the same second as this write.
+        while std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)?
+            .subsec_millis()
+            > 300
+        {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::fs::write(root.join("racy"), "r\n")?;
+        let repo = gix::open(root)?;
+        let index = repo.index_or_empty()?;
+        let capture = crate::config::Capture {
+            max_file_size: u64::MAX,
+            ..Default::default()
+        };
+        let options = Options {
+            capture: &capture,
+            stat_cache: true,
+        };
+        let snap = snapshot(&repo, &index, options, &Control::default())?;
+        let md = |path: &str| std::fs::symlink_metadata(root.join(path));
+        // From the index, from a rehash, from the untracked hashing: all settled.
+        for path in ["tracked", "edited", "untracked"] {
+            assert!(snap.proves_unchanged(path.into(), &md(path)?), "{path}");
+        }
+        // Written in the same second as the capture began: unsure.
+        assert!(!snap.proves_unchanged("racy".into(), &md("racy")?));
+        // Changed after the capture, even to the same size: unsure.
+        for path in ["tracked", "edited", "untracked"] {
+            std::fs::write(root.join(path), "X\n")?;
+            assert!(!snap.proves_unchanged(path.into(), &md(path)?), "{path}");
+        }
+        Ok(())
     }
 }

@@ -1,24 +1,84 @@
-//! A private stat cache for untracked files, so that a save does not rehash untracked files
-//! that have not changed since the last save (git's index plays this role for tracked files).
+//! A private cache of what a save found, so that the next save does not redo it: the blobs of
+//! untracked files that have not changed (git's index plays this role for tracked files), the
+//! trees of untracked directories whose files have not changed, and the trees of the index's
+//! directories as long as the index is the same file.
 //!
 //! It lives in the worktree's git directory as `checkpoint-stat-cache`, is only ever a
 //! shortcut (deleting it is harmless), and is ignored wholesale when anything that changes how
 //! files are hashed may have changed: `.gitattributes` files, `info/attributes`, and the
-//! `core.*` and `filter.*` settings. An entry is trusted only when the file's size, times and
-//! inode are the same and it was last modified in an earlier second than the save that cached
-//! it began (the racy-git rule), and when its blob still exists.
+//! `core.*` and `filter.*` settings.
+//!
+//! - **Files.** An entry is trusted only when the file's size, times and inode are the same and
+//!   its status was last changed in an earlier second than the save that cached it began, by
+//!   the file system's own clock (the racy-git rule: see [`Stamp::settled_before`]).
+//! - **Untracked directories** (no tracked file below them): the tree of one is reused when every
+//!   untracked file below it is a trusted entry and there are as many as when it was cached (so
+//!   none was added, removed or renamed, and no `.gitignore` change hid or revealed one).
+//! - **The index's directories**: reused only while the index file has the same checksum (the
+//!   same content) and the same stamp; never for an index without a checksum (`index.skipHash`).
+//!
+//! Objects the cache names are used without checking that they still exist only while the
+//! checkpoint that held all of them (the one its save made or found) still exists; otherwise
+//! each blob is looked up before use and the untracked directories' trees are not used.
 
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use gix::ObjectId;
-use gix::bstr::{BString, ByteSlice};
+use gix::bstr::{BStr, BString, ByteSlice};
 use gix::objs::tree::EntryKind;
 
 /// File name in the git directory.
 const FILE: &str = "checkpoint-stat-cache";
 /// First line of the file.
-const MAGIC: &str = "git-checkpoint stat cache 1";
+const MAGIC: &[u8] = b"git-checkpoint stat cache 2";
+
+/// A hasher for paths (FxHash's multiply-rotate, a word at a time): much cheaper than SipHash
+/// for the tens of thousands of paths a save looks up, and no input here is adversarial (they
+/// are the paths of one's own working tree).
+#[derive(Default, Clone, Copy)]
+pub struct PathHasher(u64);
+
+impl Hasher for PathHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
+        for byte in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(*byte)).wrapping_mul(K);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A hash map keyed by paths, with [`PathHasher`].
+pub type PathMap<V> = HashMap<BString, V, BuildHasherDefault<PathHasher>>;
+
+/// A moment on the file system's clock: seconds and nanoseconds since the epoch.
+pub type Moment = (i64, u32);
+
+/// The file system's clock now, as a file written now in the git directory gets it (a file's
+/// times come from the kernel's coarse clock, or a network file system's server, either of
+/// which may lag the process's clock). `None` when no file can be written there: then nothing
+/// is trusted.
+pub fn moment(repo: &gix::Repository) -> Option<Moment> {
+    let path = repo
+        .git_dir()
+        .join(format!("{FILE}.now{}", std::process::id()));
+    let file = std::fs::File::create(&path).ok()?;
+    let md = file.metadata();
+    drop(file);
+    let _ = std::fs::remove_file(&path);
+    let stamp = Stamp::of(&md.ok()?);
+    Some(stamp.ctime.min(stamp.mtime))
+}
 
 /// What identifies an unchanged file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,99 +104,293 @@ impl Stamp {
         }
         #[cfg(not(unix))]
         {
-            let secs = |t: std::io::Result<SystemTime>| {
+            use std::time::UNIX_EPOCH;
+            let secs = |t: std::io::Result<std::time::SystemTime>| {
                 t.ok()
                     .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                     .map_or((0, 0), |d| (d.as_secs() as i64, d.subsec_nanos()))
             };
+            // No status-change time: the modification time stands in for it.
+            let mtime = secs(md.modified());
             Stamp {
                 size: md.len(),
-                mtime: secs(md.modified()),
-                ctime: secs(md.created()),
+                mtime,
+                ctime: mtime,
                 ino: 0,
             }
         }
     }
+
+    /// The stamp git recorded in an index entry: comparable with [`Stamp::of`] where git keeps
+    /// every field (on 32-bit fields, a value that does not fit never compares equal).
+    pub fn of_index(stat: &gix::index::entry::Stat) -> Stamp {
+        Stamp {
+            size: u64::from(stat.size),
+            mtime: (i64::from(stat.mtime.secs), stat.mtime.nsecs),
+            ctime: (i64::from(stat.ctime.secs), stat.ctime.nsecs),
+            ino: u64::from(stat.ino),
+        }
+    }
+
+    /// Whether this is the stamp of an index entry: the same file as `md` describes, unchanged
+    /// (git keeps sizes and inode numbers in 32 bits).
+    pub fn matches_index(&self, index: &Stamp) -> bool {
+        self.mtime == index.mtime
+            && self.ctime == index.ctime
+            && self.size as u32 as u64 == index.size
+            && self.ino as u32 as u64 == index.ino
+    }
+
+    /// Whether the file was last changed in an earlier second than `moment`: then any later
+    /// change gives it a later status-change time, so an equal stamp means unchanged content.
+    /// Whole seconds, as git's racy check without `USE_NSEC`: a file system that keeps coarser
+    /// times than nanoseconds (or a clock that is not the one `moment` was read from, within
+    /// the second) cannot make a file changed just after the moment look settled.
+    pub fn settled_before(&self, moment: Moment) -> bool {
+        self.ctime.0 < moment.0 && self.mtime.0 < moment.0
+    }
 }
 
-/// The cache: loaded at the start of a save, updated with what it hashed, written at the end.
+/// A cached untracked file: its stamp, mode and blob.
+type FileEntry = (Stamp, EntryKind, ObjectId);
+
+/// What a cache file holds.
+#[derive(Default)]
+struct Content {
+    /// The file-system moment the save that wrote it began.
+    started: Moment,
+    /// The checkpoint (ref name and commit) that holds every object named here.
+    holder: Option<(BString, ObjectId)>,
+    /// The checksum of the index the trees in `index_trees` are of.
+    index: Option<ObjectId>,
+    index_trees: PathMap<ObjectId>,
+    /// Untracked directories: their tree and the number of files below them.
+    dirs: PathMap<(ObjectId, u64)>,
+    files: PathMap<FileEntry>,
+}
+
+/// The cache as a save found it. Loaded at the start of a save; what the save found goes into a
+/// [`Pending`] cache, written once the checkpoint is recorded.
 pub struct StatCache {
     path: std::path::PathBuf,
     digest: u64,
-    started: i64,
-    old_started: i64,
-    old: HashMap<BString, (Stamp, EntryKind, ObjectId)>,
-    new: HashMap<BString, (Stamp, EntryKind, ObjectId)>,
+    started: Option<Moment>,
+    old: Content,
+    /// Whether the holder still exists as it was: every object named here exists.
+    held: bool,
+    index: Option<ObjectId>,
 }
 
 impl StatCache {
-    /// Load the cache of `repo` for a save that starts now. `digest` describes how files are
-    /// hashed; a cache written under another digest is not used.
-    pub fn load(repo: &gix::Repository, digest: u64) -> StatCache {
+    /// Load the cache of `repo` for a save that began at `started` (see [`moment`]), over the
+    /// index identified by `index` (its checksum and stamp; `None`: no index trees are used).
+    /// `digest` describes how files are hashed; a cache written under another digest is not
+    /// used.
+    pub fn load(
+        repo: &gix::Repository,
+        digest: u64,
+        started: Option<Moment>,
+        index: Option<ObjectId>,
+    ) -> StatCache {
         let path = repo.git_dir().join(FILE);
-        let started = now_secs();
-        let mut cache = StatCache {
+        let old = std::fs::read(&path)
+            .ok()
+            .and_then(|data| parse(&data, digest, repo.object_hash()))
+            .unwrap_or_default();
+        let held = old.holder.as_ref().is_some_and(|(name, commit)| {
+            repo.try_find_reference(name.as_bstr())
+                .ok()
+                .flatten()
+                .and_then(|r| r.try_id().map(|id| id.detach()))
+                == Some(*commit)
+        });
+        StatCache {
             path,
             digest,
             started,
-            old_started: 0,
-            old: HashMap::new(),
-            new: HashMap::new(),
-        };
-        if let Ok(data) = std::fs::read(&cache.path)
-            && let Some((entries, started)) = parse(&data, digest, repo.object_hash())
-        {
-            cache.old = entries;
-            cache.old_started = started;
+            old,
+            held,
+            index,
         }
-        cache
     }
 
-    /// The cached blob of `path` if its stamp is unchanged and it is safe to trust.
-    pub fn get(
+    /// The cached blob of the untracked file `path` if its stamp is unchanged and it is safe
+    /// to trust.
+    pub fn file(
         &self,
         repo: &gix::Repository,
-        path: &[u8],
+        path: &BStr,
         stamp: Stamp,
     ) -> Option<(EntryKind, ObjectId)> {
-        let (cached, kind, id) = self.old.get(path.as_bstr())?;
-        (*cached == stamp && stamp.mtime.0 < self.old_started && repo.has_object(id))
-            .then_some((*kind, *id))
+        let (cached, kind, id) = self.old.files.get(path)?;
+        (*cached == stamp
+            && cached.settled_before(self.old.started)
+            && (self.held || repo.has_object(id)))
+        .then_some((*kind, *id))
     }
 
-    /// Remember what `path` hashed to.
-    pub fn put(&mut self, path: BString, stamp: Stamp, kind: EntryKind, id: ObjectId) {
-        self.new.insert(path, (stamp, kind, id));
+    /// The cached tree of the untracked directory `dir` and the number of files below it, when
+    /// its objects are known to exist.
+    pub fn dir(&self, dir: &BStr) -> Option<(ObjectId, u64)> {
+        if !self.held {
+            return None;
+        }
+        self.old.dirs.get(dir).copied()
     }
 
-    /// Write the entries seen in this save (and only those), atomically, unless they are what
-    /// the file already holds. Failures are ignored: the cache is only a shortcut.
-    pub fn store(self) {
+    /// The trees of the index's directories, when the index is the one they were cached for;
+    /// and whether they are known to exist (else each must be looked up before use).
+    pub fn index_trees(&self) -> Option<(&PathMap<ObjectId>, bool)> {
+        (self.index.is_some() && self.index == self.old.index)
+            .then_some((&self.old.index_trees, self.held))
+    }
+
+    /// Start the cache this save leaves.
+    pub fn pending(&self) -> Pending {
+        Pending {
+            path: self.path.clone(),
+            digest: self.digest,
+            started: self.started,
+            index: self.index,
+            index_trees: PathMap::default(),
+            dirs: Vec::new(),
+            files: Vec::new(),
+            hits: 0,
+            old_files: self.old.files.len(),
+            old_started: self.old.started,
+            old_dirs: self.old.dirs.clone(),
+            old_index: self.old.index,
+            old_index_trees: self.old.index_trees.clone(),
+            old_holder: self.old.holder.clone(),
+        }
+    }
+}
+
+/// What a save found, to be written as the cache once its checkpoint is recorded.
+pub struct Pending {
+    path: std::path::PathBuf,
+    digest: u64,
+    started: Option<Moment>,
+    index: Option<ObjectId>,
+    index_trees: PathMap<ObjectId>,
+    dirs: Vec<(BString, ObjectId, u64)>,
+    files: Vec<(BString, FileEntry)>,
+    /// How many of `files` were found in the old cache, unchanged.
+    hits: usize,
+    old_files: usize,
+    old_started: Moment,
+    old_dirs: PathMap<(ObjectId, u64)>,
+    old_index: Option<ObjectId>,
+    old_index_trees: PathMap<ObjectId>,
+    old_holder: Option<(BString, ObjectId)>,
+}
+
+impl std::fmt::Debug for Pending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pending")
+            .field("files", &self.files.len())
+            .field("dirs", &self.dirs.len())
+            .finish()
+    }
+}
+
+impl Pending {
+    /// Remember what the untracked file `path` hashed to; `hit`: it came from the old cache
+    /// unchanged.
+    pub fn file(&mut self, path: BString, stamp: Stamp, kind: EntryKind, id: ObjectId, hit: bool) {
+        self.hits += usize::from(hit);
+        self.files.push((path, (stamp, kind, id)));
+    }
+
+    /// Remember the tree of the untracked directory `dir`, with `files` files below it.
+    pub fn dir(&mut self, dir: BString, tree: ObjectId, files: u64) {
+        self.dirs.push((dir, tree, files));
+    }
+
+    /// Remember the tree of the index's directory `dir`.
+    pub fn index_tree(&mut self, dir: BString, tree: ObjectId) {
+        self.index_trees.insert(dir, tree);
+    }
+
+    /// Write the cache, naming `holder` (a checkpoint ref and its commit) as holding every
+    /// object in it, atomically, unless it is what the file already holds. Failures are
+    /// ignored: the cache is only a shortcut.
+    pub fn store(&self, holder: Option<(&str, ObjectId)>) {
+        let Some(started) = self.started else {
+            // Without a moment nothing could be trusted: leave no cache.
+            let _ = std::fs::remove_file(&self.path);
+            return;
+        };
+        let holder = holder.map(|(name, id)| (BString::from(name), id));
         let settled = self
-            .new
-            .values()
-            .all(|(stamp, _, _)| stamp.mtime.0 < self.old_started);
-        if settled && !self.old.is_empty() && self.old == self.new {
+            .files
+            .iter()
+            .all(|(_, (stamp, _, _))| stamp.settled_before(self.old_started));
+        let same_files = self.hits == self.files.len() && self.old_files == self.files.len();
+        let same_dirs = self.dirs.len() == self.old_dirs.len()
+            && self
+                .dirs
+                .iter()
+                .all(|(d, t, n)| self.old_dirs.get(d) == Some(&(*t, *n)));
+        if settled
+            && same_files
+            && same_dirs
+            && holder == self.old_holder
+            && self.index == self.old_index
+            && self.index_trees == self.old_index_trees
+        {
             return;
         }
-        let mut out = format!("{MAGIC}\n{:016x} {}\n", self.digest, self.started).into_bytes();
-        for (path, (s, kind, id)) in &self.new {
-            if path.contains(&0) || path.contains(&b'\n') {
+        let mut out = Vec::with_capacity(64 + self.files.len() * 100);
+        out.extend_from_slice(MAGIC);
+        out.push(b'\n');
+        out.extend_from_slice(
+            format!("{:016x} {} {}\n", self.digest, started.0, started.1).as_bytes(),
+        );
+        let clean = |path: &[u8]| !path.contains(&0) && !path.contains(&b'\n');
+        if let Some((name, commit)) = &holder
+            && clean(name)
+        {
+            out.extend_from_slice(format!("holder {commit} ").as_bytes());
+            out.extend_from_slice(name);
+            out.push(b'\n');
+        }
+        if let Some(index) = self.index {
+            out.extend_from_slice(format!("index {index}\n").as_bytes());
+            for (dir, tree) in &self.index_trees {
+                if clean(dir) {
+                    out.extend_from_slice(format!("t {tree} ").as_bytes());
+                    out.extend_from_slice(dir);
+                    out.push(b'\n');
+                }
+            }
+        }
+        for (dir, tree, count) in &self.dirs {
+            if clean(dir) {
+                out.extend_from_slice(format!("d {tree} {count} ").as_bytes());
+                out.extend_from_slice(dir);
+                out.push(b'\n');
+            }
+        }
+        for (path, (s, kind, id)) in &self.files {
+            if !clean(path) {
                 continue;
             }
-            out.extend_from_slice(
-                format!(
-                    "{id} {} {} {} {} {} {} {} ",
-                    mode_of(*kind),
-                    s.size,
-                    s.mtime.0,
-                    s.mtime.1,
-                    s.ctime.0,
-                    s.ctime.1,
-                    s.ino
-                )
-                .as_bytes(),
-            );
+            out.extend_from_slice(b"f ");
+            let _ = id.write_hex_to(&mut out);
+            for n in [
+                u64::from(mode_of(*kind)),
+                s.size,
+                s.mtime.0 as u64,
+                u64::from(s.mtime.1),
+                s.ctime.0 as u64,
+                u64::from(s.ctime.1),
+                s.ino,
+            ] {
+                out.push(b' ');
+                push_number(&mut out, n);
+            }
+            out.push(b' ');
             out.extend_from_slice(path);
             out.push(b'\n');
         }
@@ -149,75 +403,120 @@ impl StatCache {
     }
 }
 
-fn now_secs() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
+/// Append `n` in decimal.
+fn push_number(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
 }
 
-type Entries = HashMap<BString, (Stamp, EntryKind, ObjectId)>;
+/// Parse a decimal number (as written by [`push_number`]).
+fn number(field: &[u8]) -> Option<u64> {
+    if field.is_empty() || field.len() > 20 {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for b in field {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(n)
+}
+
+/// Split `line` at its first `n` spaces: `n` fields and the rest (a path may hold spaces).
+fn fields<const N: usize>(line: &[u8]) -> Option<([&[u8]; N], &[u8])> {
+    let mut out = [&line[..0]; N];
+    let mut rest = line;
+    for field in &mut out {
+        let pos = rest.find_byte(b' ')?;
+        *field = &rest[..pos];
+        rest = &rest[pos + 1..];
+    }
+    Some((out, rest))
+}
 
 /// Parse the cache file; `None` when it is damaged, of another digest, or names an object id
-/// of another format than `kind`.
-fn parse(data: &[u8], digest: u64, kind: gix::hash::Kind) -> Option<(Entries, i64)> {
+/// of another format than `hash`.
+fn parse(data: &[u8], digest: u64, hash: gix::hash::Kind) -> Option<Content> {
     let mut lines = data.split(|b| *b == b'\n');
-    if lines.next()? != MAGIC.as_bytes() {
+    if lines.next()? != MAGIC {
         return None;
     }
-    let header = lines.next()?.to_str().ok()?;
-    let (d, started) = header.split_once(' ')?;
-    if u64::from_str_radix(d, 16).ok()? != digest {
+    let ([d, secs], nanos) = fields::<2>(lines.next()?)?;
+    if u64::from_str_radix(d.to_str().ok()?, 16).ok()? != digest {
         return None;
     }
-    let started: i64 = started.parse().ok()?;
-    let mut entries = HashMap::new();
+    let mut content = Content {
+        started: (number(secs)? as i64, u32::try_from(number(nanos)?).ok()?),
+        ..Content::default()
+    };
+    let id = |hex: &[u8]| ObjectId::from_hex(hex).ok().filter(|id| id.kind() == hash);
     for line in lines {
         if line.is_empty() {
             continue;
         }
-        let mut fields = line.splitn(9, |b| *b == b' ');
-        let mut next = || fields.next().and_then(|f| f.to_str().ok());
-        let id = ObjectId::from_hex(next()?.as_bytes())
-            .ok()
-            .filter(|id| id.kind() == kind)?;
-        let entry_kind = kind_of(next()?)?;
-        let size = next()?.parse().ok()?;
-        let mtime = (next()?.parse().ok()?, next()?.parse().ok()?);
-        let ctime = (next()?.parse().ok()?, next()?.parse().ok()?);
-        let ino = next()?.parse().ok()?;
-        let path = fields.next()?;
-        entries.insert(
-            BString::from(path),
-            (
-                Stamp {
-                    size,
-                    mtime,
-                    ctime,
-                    ino,
-                },
-                entry_kind,
-                id,
-            ),
-        );
+        if let Some(hex) = line.strip_prefix(b"index ") {
+            content.index = Some(id(hex)?);
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix(b"holder ") {
+            let ([hex], name) = fields::<1>(rest)?;
+            content.holder = Some((name.into(), id(hex)?));
+            continue;
+        }
+        let (kind, rest) = line.split_first()?;
+        let rest = rest.strip_prefix(b" ")?;
+        match kind {
+            b'f' => {
+                let ([hex, mode, size, ms, mn, cs, cn, ino], path) = fields::<8>(rest)?;
+                let stamp = Stamp {
+                    size: number(size)?,
+                    mtime: (number(ms)? as i64, u32::try_from(number(mn)?).ok()?),
+                    ctime: (number(cs)? as i64, u32::try_from(number(cn)?).ok()?),
+                    ino: number(ino)?,
+                };
+                let kind = kind_of(u32::try_from(number(mode)?).ok()?)?;
+                content.files.insert(path.into(), (stamp, kind, id(hex)?));
+            }
+            b'd' => {
+                let ([hex, count], dir) = fields::<2>(rest)?;
+                content.dirs.insert(dir.into(), (id(hex)?, number(count)?));
+            }
+            b't' => {
+                let ([hex], dir) = fields::<1>(rest)?;
+                content.index_trees.insert(dir.into(), id(hex)?);
+            }
+            _ => return None,
+        }
     }
-    Some((entries, started))
+    Some(content)
 }
 
-fn mode_of(kind: EntryKind) -> &'static str {
+fn mode_of(kind: EntryKind) -> u32 {
     match kind {
-        EntryKind::Blob => "100644",
-        EntryKind::BlobExecutable => "100755",
-        EntryKind::Link => "120000",
-        EntryKind::Commit => "160000",
-        EntryKind::Tree => "40000",
+        EntryKind::Blob => 100644,
+        EntryKind::BlobExecutable => 100755,
+        EntryKind::Link => 120000,
+        EntryKind::Commit => 160000,
+        EntryKind::Tree => 40000,
     }
 }
 
-fn kind_of(mode: &str) -> Option<EntryKind> {
+fn kind_of(mode: u32) -> Option<EntryKind> {
     Some(match mode {
-        "100644" => EntryKind::Blob,
-        "100755" => EntryKind::BlobExecutable,
-        "120000" => EntryKind::Link,
+        100644 => EntryKind::Blob,
+        100755 => EntryKind::BlobExecutable,
+        120000 => EntryKind::Link,
         _ => return None,
     })
 }
@@ -241,6 +540,7 @@ mod tests {
     #[test]
     fn round_trip_and_digest_mismatch() {
         let id = ObjectId::empty_blob(gix::hash::Kind::Sha1);
+        let tree = ObjectId::empty_tree(gix::hash::Kind::Sha1);
         let stamp = Stamp {
             size: 3,
             mtime: (10, 5),
@@ -249,37 +549,67 @@ mod tests {
         };
         let dir = tempfile::tempdir();
         let Ok(dir) = dir else { return };
-        let cache = StatCache {
+        let mut pending = Pending {
             path: dir.path().join(FILE),
             digest: 7,
-            started: 100,
-            old_started: 0,
-            old: HashMap::new(),
-            new: [(
-                BString::from("a b/c"),
-                (stamp, EntryKind::BlobExecutable, id),
-            )]
-            .into_iter()
-            .collect(),
+            started: Some((100, 9)),
+            index: Some(id),
+            index_trees: PathMap::default(),
+            dirs: Vec::new(),
+            files: Vec::new(),
+            hits: 0,
+            old_files: 0,
+            old_started: (0, 0),
+            old_dirs: PathMap::default(),
+            old_index: None,
+            old_index_trees: PathMap::default(),
+            old_holder: None,
         };
-        let path = cache.path.clone();
-        cache.store();
+        pending.file("a b/c".into(), stamp, EntryKind::BlobExecutable, id, false);
+        pending.dir("a b".into(), tree, 1);
+        pending.index_tree("".into(), tree);
+        let path = pending.path.clone();
+        pending.store(Some(("refs/checkpoints/x y", tree)));
         let data = std::fs::read(&path).unwrap_or_default();
         let sha1 = gix::hash::Kind::Sha1;
-        let Some((entries, started)) = parse(&data, 7, sha1) else {
+        let Some(content) = parse(&data, 7, sha1) else {
             unreachable!("cache did not parse")
         };
-        assert_eq!(started, 100);
+        assert_eq!(content.started, (100, 9));
         assert_eq!(
-            entries.get(b"a b/c".as_bstr()),
+            content.files.get(b"a b/c".as_bstr()),
             Some(&(stamp, EntryKind::BlobExecutable, id))
         );
+        assert_eq!(content.dirs.get(b"a b".as_bstr()), Some(&(tree, 1)));
+        assert_eq!(content.index_trees.get(b"".as_bstr()), Some(&tree));
+        assert_eq!(content.index, Some(id));
+        assert_eq!(content.holder, Some(("refs/checkpoints/x y".into(), tree)));
         assert!(parse(&data, 8, sha1).is_none(), "another digest");
         assert!(parse(b"garbage", 7, sha1).is_none());
         assert!(
             parse(&data, 7, gix::hash::Kind::Sha256).is_none(),
             "ids of another object format"
         );
+        let mut damaged = data.clone();
+        damaged.extend_from_slice(b"f 12 nonsense\n");
+        assert!(parse(&damaged, 7, sha1).is_none(), "a damaged line");
         assert_ne!(digest(&[b"a", b"b"]), digest(&[b"ab"]));
+    }
+
+    #[test]
+    fn settled_means_changed_in_an_earlier_second_than_the_moment() {
+        let stamp = Stamp {
+            size: 1,
+            mtime: (10, 0),
+            ctime: (10, 500),
+            ino: 1,
+        };
+        assert!(stamp.settled_before((11, 0)));
+        assert!(
+            !stamp.settled_before((10, 999_999_999)),
+            "same second: racy"
+        );
+        assert!(!stamp.settled_before((10, 500)), "same instant: racy");
+        assert!(!stamp.settled_before((9, 999)));
     }
 }

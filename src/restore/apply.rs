@@ -83,6 +83,16 @@ impl SafetyState<'_> {
         }
     }
 
+    /// Whether the file at `path` (with metadata `md`) provably still holds what the safety
+    /// checkpoint holds there, by its stamp (see [`snapshot::Snapshot::proves_unchanged`]);
+    /// `false` means "unsure". Ignored content kept for `--force` is always checked by hashing.
+    fn proven(&self, path: &BStr, md: &fs::Metadata) -> bool {
+        self.extra
+            .binary_search_by(|l| l.path.as_bstr().cmp(path))
+            .is_err()
+            && self.cur.proves_unchanged(path, md)
+    }
+
     fn leaves_at_or_below(&self, path: &BStr) -> Vec<Leaf> {
         let mut out = self.cur.leaves_at_or_below(path);
         out.extend(
@@ -233,13 +243,20 @@ impl Writer<'_, '_> {
     }
 
     /// Whether the file at `path` still is `saved` (what the safety checkpoint holds), checked
-    /// now by hashing it as a save would. Nothing there, or a directory, is "still saved":
-    /// there is nothing to lose. Something where the safety checkpoint holds nothing is not.
+    /// now: by its stamp when that proves it unchanged since the capture, else by hashing it
+    /// as a save would. Nothing there, or a directory, is "still saved": there is nothing to
+    /// lose. Something where the safety checkpoint holds nothing is not.
     fn still_saved(&mut self, path: &BStr, saved: Option<Leaf>) -> Result<bool> {
         if saved.as_ref().is_some_and(|l| l.kind == EntryKind::Commit) {
             return Ok(true);
         }
-        let found = self.hash_existing(path)?;
+        let Some(md) = self.existing(path)? else {
+            return Ok(true);
+        };
+        if saved.is_some() && self.state.proven(path, &md) {
+            return Ok(true);
+        }
+        let found = self.hash(path)?;
         Ok(match (found, saved) {
             (None, _) => true,
             (Some(_), None) => false,
@@ -253,21 +270,32 @@ impl Writer<'_, '_> {
     /// The file or symlink at `path` hashed as a save would hash it; `None` when there is
     /// none (nothing, a directory, or a parent that is not a real directory).
     fn hash_existing(&mut self, path: &BStr) -> Result<Option<(EntryKind, ObjectId)>> {
+        if self.existing(path)?.is_none() {
+            return Ok(None);
+        }
+        self.hash(path)
+    }
+
+    /// The metadata of the file or symlink at `path`; `None` when there is none (nothing, a
+    /// directory, or a parent that is not a real directory).
+    fn existing(&self, path: &BStr) -> Result<Option<fs::Metadata>> {
         if !self.real_parents(path)? {
             return Ok(None);
         }
         let full = self.full_path(path)?;
         match fs::symlink_metadata(&full) {
-            Ok(md) if md.is_dir() => return Ok(None),
-            Ok(_) => {}
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(Error::Io {
-                    context: format!("cannot inspect `{path}`"),
-                    source,
-                });
-            }
+            Ok(md) if md.is_dir() => Ok(None),
+            Ok(md) => Ok(Some(md)),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(Error::Io {
+                context: format!("cannot inspect `{path}`"),
+                source,
+            }),
         }
+    }
+
+    /// The file or symlink at `path`, hashed as a save would hash it.
+    fn hash(&mut self, path: &BStr) -> Result<Option<(EntryKind, ObjectId)>> {
         match self
             .pipeline
             .worktree_file_to_object(path, self.state.cur.index())

@@ -167,6 +167,7 @@ pub(crate) fn run(
         steps: 1,
     };
     if options.dry_run || planned.is_noop() {
+        captured.snap.remember(None);
         return Ok(restored(planned.plan.clone(), None, false, options.dry_run));
     }
     let Some(guard) = guard else {
@@ -183,10 +184,14 @@ pub(crate) fn run(
     let safety = if options.no_save {
         None
     } else {
-        let mut with_ignored = captured.clone();
-        if !extra.is_empty() {
-            with_ignored.snap.tree = cur.tree_with(repo, &extra)?;
-        }
+        // A copy of the capture (its index included) only when ignored content is added.
+        let with_ignored = if extra.is_empty() {
+            std::borrow::Cow::Borrowed(captured)
+        } else {
+            let mut copy = captured.clone();
+            copy.snap.tree = cur.tree_with(repo, &extra)?;
+            std::borrow::Cow::Owned(copy)
+        };
         let operation = match safety.operation {
             Some(mut op) => {
                 op.result = planned.result_tree(repo, cur)?.to_string();
@@ -194,7 +199,7 @@ pub(crate) fn run(
             }
             None => None,
         };
-        Some(record::record(
+        let saved = record::record(
             repo,
             &with_ignored,
             &SaveOptions {
@@ -204,8 +209,18 @@ pub(crate) fn run(
                 operation,
                 ..SaveOptions::default()
             },
-        )?)
+        )?;
+        Some(saved)
     };
+    // The stat cache names the safety checkpoint as holding its objects only when that holds
+    // exactly the snapshot (no ignored content added to it).
+    let holder = safety
+        .as_ref()
+        .map(Saved::checkpoint)
+        .filter(|_| extra.is_empty());
+    captured
+        .snap
+        .remember(holder.map(|c| (c.id.as_str(), c.commit)));
 
     // From here on a kill leaves a partly restored working tree: the journal says what to
     // complete (see `crate::recovery`).

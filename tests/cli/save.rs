@@ -1219,6 +1219,246 @@ fn the_stat_cache_of_untracked_files_never_changes_the_result() {
     save_matches_oracle(&repo, &["--allow-empty"]);
 }
 
+/// An untracked tree `gen/` several directories deep, for the cache of untracked directories.
+fn untracked_tree(repo: &Repo) {
+    for i in 0..12 {
+        repo.write(
+            &format!("gen/a/b{}/f{i}.txt", i % 3),
+            &format!("untracked {i}\n"),
+        );
+    }
+    repo.write("gen/top.txt", "top\n");
+    repo.write("gen/a/b0/c/deep.txt", "deep\n");
+}
+
+/// Wait until every file is in an earlier second than now, then save with nothing changed:
+/// the stat cache this leaves trusts every untracked file, and names the tree of each untracked
+/// directory (checked), so the next save takes them without reading or building anything.
+#[track_caller]
+fn settle(repo: &Repo) {
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    save_matches_oracle(repo, &["--allow-empty"]);
+    let cache = fs::read_to_string(repo.path().join(".git/checkpoint-stat-cache")).unwrap();
+    assert!(
+        cache
+            .lines()
+            .any(|l| l.starts_with("d ") && l.ends_with(" gen")),
+        "no cached tree for gen/:\n{cache}"
+    );
+}
+
+#[test]
+fn the_cached_trees_of_untracked_directories_are_used() {
+    // Not vacuous: the other tests of the cache would pass without it. A cached tree swapped
+    // for another existing one shows in the next save, so unchanged directories are reused.
+    let repo = Repo::with_commit(&[("tracked", "t\n")]);
+    untracked_tree(&repo);
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    settle(&repo);
+    let path = repo.path().join(".git/checkpoint-stat-cache");
+    let cache = fs::read_to_string(&path).unwrap();
+    let empty = repo.git_stdin(&["mktree"], b"");
+    let swapped: String = cache
+        .lines()
+        .map(|l| match l.strip_prefix("d ") {
+            Some(rest) if l.ends_with(" gen") => {
+                let (_, count_and_dir) = rest.split_once(' ').unwrap();
+                format!("d {empty} {count_and_dir}\n")
+            }
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    fs::write(&path, swapped).unwrap();
+    let id = repo.save(&["--allow-empty"]);
+    assert_eq!(
+        repo.git(&["rev-parse", &format!("refs/checkpoints/{id}:gen")]),
+        empty
+    );
+    // Once the directory changes, the cached tree is not used.
+    repo.write("gen/top.txt", "TOP\n");
+    save_matches_oracle(&repo, &[]);
+}
+
+#[test]
+fn untracked_directories_changed_deep_inside_are_rebuilt() {
+    let repo = Repo::with_commit(&[("tracked", "t\n")]);
+    untracked_tree(&repo);
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    // A file added deep inside.
+    settle(&repo);
+    repo.write("gen/a/b1/c/d/new.txt", "new\n");
+    save_matches_oracle(&repo, &[]);
+    // Removed deep inside.
+    settle(&repo);
+    repo.remove("gen/a/b0/c/deep.txt");
+    save_matches_oracle(&repo, &[]);
+    // Renamed: as many files as before, one of them elsewhere.
+    settle(&repo);
+    fs::rename(
+        repo.path().join("gen/a/b1/f1.txt"),
+        repo.path().join("gen/a/b2/f1.txt"),
+    )
+    .unwrap();
+    save_matches_oracle(&repo, &[]);
+    // Same size, new content, and the old modification time put back.
+    settle(&repo);
+    let file = repo.path().join("gen/a/b2/f2.txt");
+    let mtime = fs::metadata(&file).unwrap().modified().unwrap();
+    repo.write("gen/a/b2/f2.txt", "UNTRACKED 2\n");
+    fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "gen/a/b2/f2.txt"), "UNTRACKED 2");
+    // Made executable.
+    settle(&repo);
+    repo.chmod_x("gen/a/b0/f0.txt", true);
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(mode_of(&repo, &id, "gen/a/b0/f0.txt"), "100755");
+    // A directory replaced by a file of the same name, deep inside.
+    settle(&repo);
+    repo.remove("gen/a/b1/c");
+    repo.write("gen/a/b1/c", "a file now\n");
+    save_matches_oracle(&repo, &[]);
+    // A file replaced by a directory.
+    settle(&repo);
+    repo.remove("gen/a/b1/c");
+    repo.write("gen/a/b1/c/inside.txt", "a directory again\n");
+    save_matches_oracle(&repo, &[]);
+    // One of its files becomes tracked: the directory is no longer untracked.
+    settle(&repo);
+    repo.git(&["add", "gen/a/b2/f5.txt"]);
+    save_matches_oracle(&repo, &[]);
+    repo.git(&["rm", "-q", "--cached", "gen/a/b2/f5.txt"]);
+    save_matches_oracle(&repo, &[]);
+    // A repository appears inside.
+    settle(&repo);
+    repo.git(&["init", "-q", "gen/a/b0/nested"]);
+    repo.write("gen/a/b0/nested/x", "x\n");
+    repo.git(&["-C", "gen/a/b0/nested", "add", "x"]);
+    repo.git(&["-C", "gen/a/b0/nested", "commit", "-qm", "x"]);
+    save_matches_oracle(&repo, &[]);
+}
+
+#[test]
+fn untracked_directories_with_symlinks_changed_are_rebuilt() {
+    let repo = Repo::with_commit(&[("tracked", "t\n")]);
+    untracked_tree(&repo);
+    repo.symlink("target-1", "gen/a/link");
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    // A symlink pointed elsewhere (a target of the same length).
+    settle(&repo);
+    repo.remove("gen/a/link");
+    repo.symlink("target-2", "gen/a/link");
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "gen/a/link"), "target-2");
+    // A file replaced by a symlink to it, and a symlink by a file with its target as content.
+    settle(&repo);
+    repo.remove("gen/top.txt");
+    repo.symlink("a/b0/f0.txt", "gen/top.txt");
+    repo.remove("gen/a/link");
+    repo.write("gen/a/link", "target-2");
+    save_matches_oracle(&repo, &[]);
+    // A symlinked directory inside: recorded as a link, never followed.
+    settle(&repo);
+    std::os::unix::fs::symlink(repo.path().join("gen/a/b1"), repo.path().join("gen/via")).unwrap();
+    save_matches_oracle(&repo, &[]);
+    settle(&repo);
+    repo.write("gen/a/b1/through.txt", "seen through gen/via too\n");
+    save_matches_oracle(&repo, &[]);
+}
+
+#[test]
+fn untracked_directories_are_rebuilt_when_ignore_rules_change() {
+    let repo = Repo::with_commit(&[("tracked", "t\n")]);
+    untracked_tree(&repo);
+    repo.write("gen/a/b1/x.log", "log\n");
+    repo.write("gen/a/b2/y.tmp", "tmp\n");
+    repo.write("gen/.gitignore", "*.log\n");
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    // A .gitignore edit that hides one file and reveals another: as many files as before.
+    settle(&repo);
+    repo.write("gen/.gitignore", "*.tmp\n");
+    save_matches_oracle(&repo, &[]);
+    // A .gitignore added deep inside.
+    settle(&repo);
+    repo.write("gen/a/b0/.gitignore", "f0.txt\n");
+    save_matches_oracle(&repo, &[]);
+    // info/exclude.
+    settle(&repo);
+    fs::write(repo.path().join(".git/info/exclude"), "gen/a/b1/\n").unwrap();
+    save_matches_oracle(&repo, &[]);
+    settle(&repo);
+    fs::write(repo.path().join(".git/info/exclude"), "").unwrap();
+    save_matches_oracle(&repo, &[]);
+    // core.excludesFile, and then its content alone.
+    settle(&repo);
+    let excludes = repo.scratch().join("excludes");
+    fs::write(&excludes, "top.txt\n").unwrap();
+    repo.git(&["config", "core.excludesFile", excludes.to_str().unwrap()]);
+    save_matches_oracle(&repo, &[]);
+    settle(&repo);
+    fs::write(&excludes, "*.log\n").unwrap();
+    save_matches_oracle(&repo, &[]);
+    // checkpoint.maxFileSize leaves a file out, then lets it in again.
+    settle(&repo);
+    repo.write("gen/a/b2/big.txt", &"x".repeat(4000));
+    save_matches_oracle(&repo, &[]);
+    settle(&repo);
+    repo.git(&["config", "checkpoint.maxFileSize", "1k"]);
+    let id = repo.save(&[]);
+    assert_eq!(
+        repo.checkpoint_tree(&id),
+        repo.oracle_tree_without(&["gen/a/b2/big.txt"])
+    );
+    settle_without(&repo, "gen/a/b2/big.txt");
+    repo.git(&["config", "--unset", "checkpoint.maxFileSize"]);
+    save_matches_oracle(&repo, &[]);
+}
+
+/// [`settle`], for a save that leaves `left_out` out (too large).
+fn settle_without(repo: &Repo, left_out: &str) {
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let id = repo.save(&["--allow-empty"]);
+    assert_eq!(
+        repo.checkpoint_tree(&id),
+        repo.oracle_tree_without(&[left_out])
+    );
+}
+
+#[test]
+fn the_stat_cache_survives_its_checkpoint_being_dropped_and_collected() {
+    // The cache names the checkpoint that holds its objects; once that is gone (and its objects
+    // collected) nothing it names is used unchecked.
+    let repo = Repo::with_commit(&[("tracked", "t\n")]);
+    untracked_tree(&repo);
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    settle(&repo);
+    for id in repo.checkpoint_ids() {
+        repo.cp(&["drop", &id]).ok();
+    }
+    repo.git(&["reflog", "expire", "--expire=now", "--all"]);
+    repo.git(&["gc", "-q", "--prune=now"]);
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    save_matches_oracle(&repo, &["--allow-empty"]);
+}
+
+#[test]
+fn a_tracked_gitattributes_edited_but_not_staged_invalidates_the_stat_cache() {
+    let repo = Repo::with_commit(&[("tracked", "t\n"), (".gitattributes", "")]);
+    repo.git(&["config", "filter.upper.clean", "tr a-z A-Z"]);
+    untracked_tree(&repo);
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    settle(&repo);
+    // git reads the working tree's .gitattributes: the edit applies before it is staged.
+    repo.write(".gitattributes", "*.txt filter=upper\n");
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "gen/top.txt"), "TOP");
+}
+
 #[test]
 fn long_saves_show_progress_on_a_terminal_only() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
