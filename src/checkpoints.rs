@@ -184,6 +184,20 @@ impl WorkingTree {
     }
 }
 
+/// Which checkpoints a listing shows (see [`Checkpoints::listed`]): `list`, the MCP tool, the
+/// HTTP API.
+#[derive(Debug, Clone, Default)]
+pub struct ListOptions {
+    /// Every worktree's checkpoints, not only this one's (and fetched ones).
+    pub all: bool,
+    /// Only this agent session's, from whichever worktree: an id, a unique prefix, or `@`.
+    pub session: Option<String>,
+    /// Only checkpoints of this kind.
+    pub kind: Option<String>,
+    /// At most this many.
+    pub limit: Option<usize>,
+}
+
 /// How to prune (`prune`): each field overrides its setting for this run.
 #[derive(Debug, Clone, Default)]
 pub struct PruneOptions {
@@ -628,6 +642,37 @@ impl Checkpoints {
     /// The checkpoints taken in this worktree (not fetched), newest first.
     pub fn own<'a>(&'a self, loaded: &'a Loaded) -> impl Iterator<Item = &'a Checkpoint> + 'a {
         naming::of_worktree(&loaded.checkpoints, self.worktree())
+    }
+
+    /// The checkpoints a listing shows, newest first: this worktree's own and fetched ones
+    /// (every one with `all`, and in a bare repository, which has no worktree of its own), or
+    /// one session's from every worktree; then only one kind, and at most `limit`.
+    pub fn listed<'a>(
+        &self,
+        loaded: &'a Loaded,
+        options: &ListOptions,
+    ) -> Result<Vec<&'a Checkpoint>> {
+        let session = options
+            .session
+            .as_deref()
+            .map(|spec| self.session(loaded, spec))
+            .transpose()?;
+        let worktree = self.worktree();
+        Ok(loaded
+            .checkpoints
+            .iter()
+            .filter(|c| match &session {
+                Some(s) => c.meta.session.as_ref() == Some(s),
+                None => {
+                    options.all
+                        || self.is_bare()
+                        || c.meta.worktree.as_deref() == worktree
+                        || c.meta.fetched.is_some()
+                }
+            })
+            .filter(|c| options.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
+            .take(options.limit.unwrap_or(usize::MAX))
+            .collect())
     }
 
     /// The session id `spec` names: `@`/`latest` for this worktree's newest session, else an

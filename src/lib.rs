@@ -78,7 +78,7 @@ mod store;
 mod treediff;
 
 pub use checkpoints::{
-    CheckpointEvent, Checkpoints, Diff, Dropped, Observer, OpenOptions, PruneOptions,
+    CheckpointEvent, Checkpoints, Diff, Dropped, ListOptions, Observer, OpenOptions, PruneOptions,
     RevertOptions, Reverted, SaveOutcome, Side, StoreInfo, WorkingTree, is_at_or_below,
 };
 pub use config::{

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use git_checkpoint::{
-    Checkpoint, Checkpoints, Control, DiffOptions, Error, PatchStyle, RestoreOptions,
+    Checkpoint, Checkpoints, Control, DiffOptions, Error, ListOptions, PatchStyle, RestoreOptions,
     RevertOptions, SaveOptions, Side,
 };
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -221,25 +221,15 @@ impl Server {
     async fn checkpoint_list(&self, Parameters(args): Parameters<ListArgs>) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, _| {
             let loaded = checkpoints.load()?;
-            let session = args
-                .session
-                .as_deref()
-                .map(|spec| checkpoints.session(&loaded, spec))
-                .transpose()?;
-            let worktree = checkpoints.worktree();
-            let shown: Vec<Value> = loaded
-                .checkpoints
-                .iter()
-                .filter(|c| match &session {
-                    Some(s) => c.meta.session.as_ref() == Some(s),
-                    None => {
-                        args.all
-                            || c.meta.worktree.as_deref() == worktree
-                            || c.meta.fetched.is_some()
-                    }
-                })
-                .filter(|c| args.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
-                .take(args.limit.unwrap_or(DEFAULT_LIST_LIMIT))
+            let options = ListOptions {
+                all: args.all,
+                session: args.session,
+                kind: args.kind,
+                limit: Some(args.limit.unwrap_or(DEFAULT_LIST_LIMIT)),
+            };
+            let shown: Vec<Value> = checkpoints
+                .listed(&loaded, &options)?
+                .into_iter()
                 .map(Checkpoint::to_json)
                 .collect();
             Ok(json!({ "checkpoints": shown }))

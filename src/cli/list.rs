@@ -4,7 +4,7 @@ use std::io::Write;
 
 use chrono::Utc;
 
-use git_checkpoint::Checkpoint;
+use git_checkpoint::{Checkpoint, ListOptions};
 
 use super::notices;
 use super::output::{Ui, checkpoint_json, json_line, pad, printable, relative_age, short};
@@ -58,32 +58,20 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         opened => opened?,
     };
     notices::warn_interrupted(ui, &checkpoints);
-    let worktree = checkpoints.worktree().map(str::to_string);
     let loaded = checkpoints.load()?;
     for broken in &loaded.broken {
         ui.warn_broken(broken);
     }
     let all = &loaded.checkpoints;
-    let session = args
-        .session
-        .as_deref()
-        .map(|spec| checkpoints.session(&loaded, spec))
-        .transpose()?;
-    let shown: Vec<&Checkpoint> = all
-        .iter()
-        .filter(|c| match &session {
-            Some(s) => c.meta.session.as_ref() == Some(s),
-            // A bare repository has no worktree of its own: it lists every checkpoint.
-            None => {
-                args.all
-                    || checkpoints.is_bare()
-                    || c.meta.worktree == worktree
-                    || c.meta.fetched.is_some()
-            }
-        })
-        .filter(|c| args.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
-        .take(args.max_count.unwrap_or(usize::MAX))
-        .collect();
+    let shown = checkpoints.listed(
+        &loaded,
+        &ListOptions {
+            all: args.all,
+            session: args.session.clone(),
+            kind: args.kind.clone(),
+            limit: args.max_count,
+        },
+    )?;
     // A notes ref that cannot be read is one warning, not one per checkpoint.
     if let Some(problem) = &loaded.notes_problem {
         ui.warn(&format!(
@@ -106,7 +94,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         // Nothing on stdout, as for any empty list; say why on stderr.
         ui.info(&if all.is_empty() {
             "no checkpoints yet; make one with `git checkpoint save`".to_string()
-        } else if args.all || session.is_some() || args.kind.is_some() || args.max_count.is_some()
+        } else if args.all || args.session.is_some() || args.kind.is_some() || args.max_count.is_some()
         {
             "no checkpoints match".to_string()
         } else {

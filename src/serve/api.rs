@@ -15,8 +15,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use git_checkpoint::{
-    Checkpoint, Checkpoints, DiffOptions, Error, PatchStyle, RestoreOptions, RevertOptions,
-    SaveOptions, Saved, Side,
+    Checkpoint, Checkpoints, DiffOptions, Error, ListOptions, PatchStyle, RestoreOptions,
+    RevertOptions, SaveOptions, Saved, Side,
 };
 
 use super::State;
@@ -175,23 +175,15 @@ pub async fn list(
     }
     let list = blocking(&state, move |checkpoints, state| {
         let loaded = state.load(&checkpoints)?;
-        let session = query
-            .session
-            .as_deref()
-            .map(|spec| checkpoints.session(&loaded, spec))
-            .transpose()?;
-        let worktree = checkpoints.worktree();
-        let shown: Vec<Value> = loaded
-            .checkpoints
-            .iter()
-            .filter(|c| match &session {
-                Some(s) => c.meta.session.as_ref() == Some(s),
-                None => {
-                    query.all || c.meta.worktree.as_deref() == worktree || c.meta.fetched.is_some()
-                }
-            })
-            .filter(|c| query.kind.as_ref().is_none_or(|k| &c.meta.kind == k))
-            .take(limit as usize)
+        let options = ListOptions {
+            all: query.all,
+            session: query.session,
+            kind: query.kind,
+            limit: Some(limit as usize),
+        };
+        let shown: Vec<Value> = checkpoints
+            .listed(&loaded, &options)?
+            .into_iter()
             .map(Checkpoint::to_json)
             .collect();
         Ok(Value::Array(shown))
