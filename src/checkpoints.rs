@@ -1314,7 +1314,7 @@ impl Checkpoints {
         paths
             .iter()
             .map(|p| {
-                let joined = normalize(&cwd.join(p));
+                let joined = crate::repo::lexical(&cwd.join(p));
                 let rela = joined.strip_prefix(&workdir).map_err(|_| {
                     Error::InvalidInput(format!("`{}` is outside the working tree", p.display()))
                 })?;
@@ -1431,20 +1431,4 @@ fn safety(target: &str, operation: Operation) -> Safety {
         message,
         operation: Some(operation),
     }
-}
-
-/// Resolve `.` and `..` without touching the file system.
-fn normalize(path: &Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let mut out = std::path::PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }

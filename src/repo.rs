@@ -1,7 +1,7 @@
 //! Opening the repository, refusing what git-checkpoint cannot work with, and the identity used
 //! for checkpoint commits.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gix::bstr::ByteSlice;
 use gix::config::tree::{Core, gitoxide};
@@ -201,4 +201,19 @@ pub fn worktree_name(repo: &gix::Repository) -> Result<Option<String>> {
         .id()
         .context(|| "cannot read the worktree's name".into())?;
     Ok(id.map(|id| id.to_str_lossy().into_owned()))
+}
+
+/// Resolve `.` and `..` without touching the file system.
+pub(crate) fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }

@@ -29,7 +29,7 @@
 //! `packages/plugin/src/index.ts` (`tool.execute.before`: `tool`, `sessionID`, `callID`,
 //! `args`).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
@@ -550,7 +550,7 @@ fn relative_to(path: &str, cwd: Option<&Path>, workdir: Option<&Path>) -> String
     let Some(workdir) = workdir else {
         return path.to_string();
     };
-    let absolute = lexical(&absolute);
+    let absolute = crate::repo::lexical(&absolute);
     let canonical = |dir: &Path| dir.canonicalize().ok();
     let relative = absolute
         .strip_prefix(workdir)
@@ -565,7 +565,7 @@ fn relative_to(path: &str, cwd: Option<&Path>, workdir: Option<&Path>) -> String
                 .or_else(|| {
                     // The agent's cwd seen through a symlink, the path relative to it.
                     let cwd = cwd.and_then(canonical)?;
-                    let through = lexical(&cwd.join(p));
+                    let through = crate::repo::lexical(&cwd.join(p));
                     through.strip_prefix(&workdir).ok().map(Path::to_path_buf)
                 })
         });
@@ -573,21 +573,6 @@ fn relative_to(path: &str, cwd: Option<&Path>, workdir: Option<&Path>) -> String
         Some(r) if !r.as_os_str().is_empty() => r.to_string_lossy().replace('\\', "/"),
         _ => path.to_string(),
     }
-}
-
-/// Resolve `.` and `..` without touching the file system.
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

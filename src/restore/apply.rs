@@ -415,15 +415,9 @@ impl Writer<'_, '_> {
     }
 
     fn delete(&mut self, path: &BStr) -> Result<()> {
-        // Check the parents without following symlinks: never delete through one.
-        let mut end = 0;
-        while let Some(pos) = path[end..].find_byte(b'/') {
-            let prefix = &path[..end + pos];
-            end += pos + 1;
-            match fs::symlink_metadata(self.full_path(prefix.as_bstr())?) {
-                Ok(md) if md.is_dir() => {}
-                _ => return Ok(()),
-            }
+        // Never delete through a symlink (or below a missing directory: nothing to delete).
+        if !self.real_parents(path)? {
+            return Ok(());
         }
         let full = self.full_path(path)?;
         match fs::symlink_metadata(&full) {
