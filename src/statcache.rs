@@ -197,12 +197,16 @@ impl StatCache {
             .ok()
             .and_then(|data| parse(&data, digest, repo.object_hash()))
             .unwrap_or_default();
+        // Through the ref store's own reader: gix alone cannot read a reftable repository's
+        // refs, and a holder it does not find would silently turn the cache off there.
         let held = old.holder.as_ref().is_some_and(|(name, commit)| {
-            repo.try_find_reference(name.as_bstr())
-                .ok()
-                .flatten()
-                .and_then(|r| r.try_id().map(|id| id.detach()))
-                == Some(*commit)
+            name.to_str().is_ok_and(|name| {
+                crate::refdb::find(repo, name)
+                    .ok()
+                    .flatten()
+                    .and_then(|value| value.object())
+                    == Some(*commit)
+            })
         });
         StatCache {
             path,

@@ -45,7 +45,15 @@ impl Tmux {
         let path = repo.scratch().join(format!("picker-{}.sh", args.join("-")));
         std::fs::write(&path, script).unwrap();
         let name = format!("cp{}", std::process::id());
-        let socket = repo.scratch().join("tmux.sock").display().to_string();
+        // A server of its own for each terminal: a second one started while the first
+        // server is still shutting down must not reach it.
+        static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let socket = repo
+            .scratch()
+            .join(format!("tmux{n}.sock"))
+            .display()
+            .to_string();
         let ok = Command::new("tmux")
             .args([
                 "-S",
