@@ -227,7 +227,11 @@ impl Driver {
                 Some(body.clone()),
             ) {
                 Ok(_) => return,
-                Err(e) if e.contains("stale element") && tries < 10 => {
+                // Replaced, or not yet laid out, by a re-render.
+                Err(e)
+                    if (e.contains("stale element") || e.contains("not interactable"))
+                        && tries < 10 =>
+                {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(100));
                 }
@@ -441,12 +445,18 @@ fn the_page_shows_diffs_restores_after_confirmation_and_undoes() {
     assert_eq!(repo.read("f.txt"), "two\n");
 
     // Keyboard: filter with the search box, move with the arrows, open with Enter.
+    let all = driver.count(".cp-row");
     driver.keys("#q", "step");
     driver.until(
         "the filter",
         "return document.querySelectorAll('.cp-row').length === 3;",
     );
     driver.js("const q = document.querySelector('#q'); q.value = ''; q.dispatchEvent(new Event('input'));", json!([]));
+    // The timeline is re-rendered: wait for every row before one is focused.
+    driver.until(
+        "the filter cleared",
+        &format!("return document.querySelectorAll('.cp-row').length === {all};"),
+    );
     driver.js(
         "document.querySelector('#timeline .open').focus();",
         json!([]),
