@@ -146,7 +146,15 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
         return Ok(Saved::Unchanged(notes.checkpoint(repo, &same)?));
     }
 
-    let summary = crate::treediff::summary(repo, head_tree, Some(snap.tree))?;
+    let summary = match head_tree {
+        // Against no commit (a plain directory, an unborn branch) every file is added: the
+        // snapshot counted them, so the tree need not be walked again.
+        None => crate::treediff::Summary {
+            added: snap.files,
+            ..Default::default()
+        },
+        Some(_) => crate::treediff::summary(repo, head_tree, Some(snap.tree))?,
+    };
     let stats = Stats {
         files: snap.files,
         added: summary.added,

@@ -295,14 +295,28 @@ pub fn snapshot(
         .emit_pruned(false)
         .emit_empty_directories(false)
         .recurse_repositories(false);
-    // The status has no progress of its own here: say what is going on when it takes long.
-    ctl.during("checking the working tree", index.entries().len(), || {
-        status(repo, &workdir, index, &rules, dirwalk, &mut recorder, ctl)
-    })
-    .map_err(|err| match ctl.check() {
+    // While the working tree is walked, another thread reads the stat cache and looks at the
+    // untracked files it names, which are most often the untracked files the walk finds.
+    let (git_dir, hash) = (repo.git_dir().to_owned(), repo.object_hash());
+    let (walked, prefetched) = std::thread::scope(|scope| {
+        let prefetch = options.stat_cache.then(|| {
+            scope.spawn(|| {
+                let read = statcache::Read::of(&git_dir, hash)?;
+                let looks = look_all(&workdir, read.paths(), ctl.flag());
+                Some((read, looks))
+            })
+        });
+        // The status has no progress of its own here: say what is going on when it takes long.
+        let walked = ctl.during("checking the working tree", index.entries().len(), || {
+            status(repo, &workdir, index, &rules, dirwalk, &mut recorder, ctl)
+        });
+        (walked, prefetch.and_then(|h| h.join().ok().flatten()))
+    });
+    walked.map_err(|err| match ctl.check() {
         Err(cancelled) => cancelled,
         Ok(()) => err,
     })?;
+    let (read, looks) = prefetched.unzip();
 
     let mut actions: HashMap<&BStr, Action> = HashMap::new();
     let mut untracked: Vec<(BString, DiskKind)> = Vec::new();
@@ -360,6 +374,7 @@ pub fn snapshot(
 
     let mut overrides: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
     let mut stamps: PathMap<Stamp> = PathMap::default();
+    stamps.reserve(untracked.len());
     let mut unmerged = false;
     let to_rehash = actions.values().filter(|a| **a == Action::Rehash).count();
     let mut rehashed = 0;
@@ -425,8 +440,9 @@ pub fn snapshot(
     }
 
     let cache = options.stat_cache.then(|| {
-        StatCache::load(
+        StatCache::of_read(
             repo,
+            read,
             hashing_digest(repo, index, &untracked),
             started,
             index_key(index),
@@ -449,38 +465,57 @@ pub fn snapshot(
     // files are all unchanged; not with `core.ignoreCase`, where paths are respelled.
     let mut tally = (!caps.ignore_case).then(|| Tally::new(index));
     let mut added: Vec<(BString, Option<Blob>)> = Vec::with_capacity(untracked.len());
-    for (done, (path, disk_kind)) in untracked.into_iter().enumerate() {
+    // The stat of every untracked file and its stat-cache entry, on every core: the one cost a
+    // save pays per untracked file when nothing changed.
+    let probes = probe_all(
+        &workdir,
+        &untracked,
+        cache.as_ref().zip(looks.as_deref()),
+        ctl.flag(),
+    );
+    for (done, ((path, disk_kind), probe)) in untracked.into_iter().zip(probes).enumerate() {
         ctl.report("hashing untracked files", done + 1, total);
         ctl.check()?;
         match disk_kind {
             DiskKind::File | DiskKind::Symlink => {
-                let fs_path = worktree_path(&workdir, path.as_bstr())?;
-                let md = match std::fs::symlink_metadata(&fs_path) {
-                    Ok(md) => md,
+                let probe = match probe {
+                    Probe::Unprobed => match look_one(&workdir, path.as_bstr())? {
+                        Probe::Found { looked, .. } => Probe::Found {
+                            looked,
+                            cached: cache
+                                .as_ref()
+                                .and_then(|c| c.file_stamped(path.as_bstr(), looked.stamp)),
+                        },
+                        probe => probe,
+                    },
+                    probe => probe,
+                };
+                let (Looked { stamp, len, kind }, cached) = match probe {
+                    Probe::Found { looked, cached } => (looked, cached),
                     // Gone since the walk: nothing to save.
-                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
-                    Err(source) => {
+                    Probe::Gone | Probe::Unprobed => continue,
+                    Probe::Failed(source) => {
                         return Err(Error::UnreadableFile {
                             path: path.to_string(),
                             source,
                         });
                     }
                 };
-                if md.is_file() && md.len() > options.capture.max_file_size {
+                if kind == LookedKind::File && len > options.capture.max_file_size {
                     if let Some(tally) = tally.as_mut() {
                         tally.count(path.as_bstr(), None);
                     }
                     skipped.push(Skipped {
                         path: path.to_string(),
                         reason: SKIP_TOO_LARGE.into(),
-                        size: Some(md.len()),
+                        size: Some(len),
                     });
                     continue;
                 }
-                let stamp = Stamp::of(&md);
-                let cached = cache
-                    .as_ref()
-                    .and_then(|c| c.file(repo, path.as_bstr(), stamp));
+                // An entry whose holder is gone is used only if its object is still there.
+                let cached = cached
+                    .filter(|(_, id, held)| *held || repo.has_object(id))
+                    .map(|(kind, id, _)| (kind, id));
                 let found = match cached {
                     Some(found) => Some(found),
                     None => hasher.hash(path.as_bstr(), None)?,
@@ -518,6 +553,9 @@ pub fn snapshot(
                 }
             }
         }
+    }
+    if let Some(tally) = tally.as_mut() {
+        tally.finish();
     }
     // Files: the index's, adjusted by the overrides, and the untracked ones (which the index
     // does not hold, unless `core.ignoreCase` respelled one into a tracked path).
@@ -616,6 +654,236 @@ pub fn snapshot(
         started,
         stamps: std::sync::Arc::new(stamps),
         cache: pending.map(std::sync::Arc::new),
+    })
+}
+
+/// What the file system says of one untracked file or symlink, and what the stat cache has
+/// for it.
+enum Probe {
+    /// Not looked at (not a file, or left to the caller, which looks again and reports).
+    Unprobed,
+    /// Gone since the walk.
+    Gone,
+    /// Cannot be looked at.
+    Failed(std::io::Error),
+    Found {
+        looked: Looked,
+        /// The cached blob, if the stamp is unchanged, and whether it is known to exist.
+        cached: Option<(EntryKind, ObjectId, bool)>,
+    },
+}
+
+/// What a look (`lstat`) at a file found.
+#[derive(Clone, Copy)]
+struct Looked {
+    stamp: Stamp,
+    len: u64,
+    kind: LookedKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LookedKind {
+    File,
+    Symlink,
+    /// A directory, or anything else.
+    Other,
+}
+
+/// Below this many files, one thread looks at them.
+const PARALLEL_LOOKS: usize = 2048;
+
+/// `work` on each of `items` in order, on as many threads as there are cores (each thread
+/// takes a run of consecutive items: the files of a directory stay together).
+fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&[T]) -> Vec<R> + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads < 2 || items.len() < PARALLEL_LOOKS {
+        return work(items);
+    }
+    let size = items.len().div_ceil(threads);
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(size)
+            .map(|chunk| scope.spawn(move || work(chunk)))
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for handle in handles {
+            // The work does not panic; a thread that did would have to be looked at again
+            // whole, which one without results cannot say: then nothing is returned for it,
+            // and the caller, finding fewer results than items, looks at them itself.
+            match handle.join() {
+                Ok(found) => out.extend(found),
+                Err(_) => return Vec::new(),
+            }
+        }
+        out
+    })
+}
+
+/// Look at each of `paths` (the untracked files the stat cache names), in parallel. `None` for
+/// a path that is not there or cannot be looked at, and for all once `cancel` is set.
+fn look_all<'a>(
+    workdir: &std::path::Path,
+    paths: impl Iterator<Item = &'a BStr>,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Vec<Option<Looked>> {
+    let paths: Vec<&BStr> = paths.collect();
+    in_parallel(&paths, |chunk| {
+        let mut dirs = DirHandles::default();
+        chunk
+            .iter()
+            .map(|path| {
+                if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                    return None;
+                }
+                match dirs
+                    .look(workdir, path)
+                    .or_else(|| look_one(workdir, path).ok())?
+                {
+                    Probe::Found { looked, .. } => Some(looked),
+                    _ => None,
+                }
+            })
+            .collect()
+    })
+}
+
+/// The [`Probe`] of each of `untracked` (in order), on as many threads as there are cores;
+/// `cache` with what its files looked like during the walk (in its order), which is used for a
+/// file that was a file then. A file a thread cannot name is left [`Probe::Unprobed`], as is
+/// everything once `cancel` is set.
+fn probe_all(
+    workdir: &std::path::Path,
+    untracked: &[(BString, DiskKind)],
+    cache: Option<(&StatCache, &[Option<Looked>])>,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Vec<Probe> {
+    let probes = in_parallel(untracked, |chunk| {
+        let mut dirs = DirHandles::default();
+        chunk
+            .iter()
+            .map(|(path, kind)| {
+                if !matches!(kind, DiskKind::File | DiskKind::Symlink)
+                    || cancel.load(std::sync::atomic::Ordering::Relaxed)
+                {
+                    return Probe::Unprobed;
+                }
+                let path = path.as_bstr();
+                if let Some((cache, looks)) = cache
+                    && let Some(at) = cache.position(path)
+                    && let Some(Some(looked)) = looks.get(at)
+                    && looked.kind != LookedKind::Other
+                {
+                    return Probe::Found {
+                        looked: *looked,
+                        cached: cache.file_at(at, looked.stamp),
+                    };
+                }
+                let probe = dirs
+                    .look(workdir, path)
+                    .or_else(|| look_one(workdir, path).ok())
+                    .unwrap_or(Probe::Unprobed);
+                match probe {
+                    Probe::Found { looked, .. } => Probe::Found {
+                        looked,
+                        cached: cache.and_then(|(c, _)| c.file_stamped(path, looked.stamp)),
+                    },
+                    probe => probe,
+                }
+            })
+            .collect()
+    });
+    if probes.len() == untracked.len() {
+        probes
+    } else {
+        untracked.iter().map(|_| Probe::Unprobed).collect()
+    }
+}
+
+/// Files looked at by name in their open directory (`statx` on Linux): the walk lists a
+/// directory's files together, and the kernel then resolves one name rather than the whole path
+/// for each (the cost of the path's lookup was most of a stat).
+#[derive(Default)]
+struct DirHandles {
+    #[cfg(target_os = "linux")]
+    open: Option<(BString, Option<std::os::fd::OwnedFd>)>,
+}
+
+impl DirHandles {
+    /// The [`Probe`] of `path` (without the cache), or `None` to look the usual way (its
+    /// directory cannot be opened, or not on this system).
+    #[cfg(target_os = "linux")]
+    fn look(&mut self, workdir: &std::path::Path, path: &BStr) -> Option<Probe> {
+        use rustix::fs::{AtFlags, FileType, Mode, OFlags, StatxFlags};
+        let (dir, name) = match path.rfind_byte(b'/') {
+            Some(slash) => (&path[..slash], &path[slash + 1..]),
+            None => (&path[..0], path),
+        };
+        if self.open.as_ref().is_none_or(|(open, _)| open != dir) {
+            let fd = worktree_path(workdir, dir.as_bstr())
+                .ok()
+                .and_then(|fs_dir| {
+                    let flags =
+                        OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+                    rustix::fs::open(&fs_dir, flags, Mode::empty()).ok()
+                });
+            self.open = Some((dir.to_owned(), fd));
+        }
+        let fd = self.open.as_ref()?.1.as_ref()?;
+        let name = gix::path::from_bstr(name.as_bstr()).ok()?;
+        let st = match rustix::fs::statx(
+            fd,
+            name.as_ref(),
+            AtFlags::SYMLINK_NOFOLLOW,
+            StatxFlags::BASIC_STATS,
+        ) {
+            Ok(st) => st,
+            Err(rustix::io::Errno::NOENT) => return Some(Probe::Gone),
+            // Anything else (no statx here, a name too long...): the usual way says why.
+            Err(_) => return None,
+        };
+        let kind = match FileType::from_raw_mode(st.stx_mode.into()) {
+            FileType::RegularFile => LookedKind::File,
+            FileType::Symlink => LookedKind::Symlink,
+            _ => LookedKind::Other,
+        };
+        Some(Probe::Found {
+            looked: Looked {
+                stamp: Stamp::of_statx(&st),
+                len: st.stx_size,
+                kind,
+            },
+            cached: None,
+        })
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn look(&mut self, _: &std::path::Path, _: &BStr) -> Option<Probe> {
+        None
+    }
+}
+
+/// The [`Probe`] of the untracked file or symlink `path` (without the cache), by its path.
+fn look_one(workdir: &std::path::Path, path: &BStr) -> Result<Probe> {
+    let md = match std::fs::symlink_metadata(worktree_path(workdir, path)?) {
+        Ok(md) => md,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Probe::Gone),
+        Err(err) => return Ok(Probe::Failed(err)),
+    };
+    let kind = if md.is_file() {
+        LookedKind::File
+    } else if md.is_symlink() {
+        LookedKind::Symlink
+    } else {
+        LookedKind::Other
+    };
+    Ok(Probe::Found {
+        looked: Looked {
+            stamp: Stamp::of(&md),
+            len: md.len(),
+            kind,
+        },
+        cached: None,
     })
 }
 
@@ -1089,6 +1357,9 @@ struct Tally<'a> {
     /// Whether each directory looked at is untracked.
     untracked: PathMap<bool>,
     dirs: PathMap<DirTally>,
+    /// What was counted in one directory since the last file elsewhere: the files of a
+    /// directory come together, so each directory above is updated once per run.
+    run: Option<(BString, DirTally)>,
 }
 
 /// What a save found below one untracked directory.
@@ -1108,16 +1379,47 @@ impl<'a> Tally<'a> {
             index,
             untracked: PathMap::default(),
             dirs: PathMap::default(),
+            run: None,
         }
     }
 
     /// Count the untracked `path` in each untracked directory above it: `Some(hit)` for a
     /// file or symlink in the snapshot (`hit`: its blob came from the stat cache), `None` for
-    /// anything else.
+    /// anything else. Counted for good by [`Tally::finish`].
     fn count(&mut self, path: &BStr, found: Option<bool>) {
+        let Some(slash) = path.rfind_byte(b'/') else {
+            // At the top: in no directory.
+            return;
+        };
+        let dir = &path[..slash];
+        if self.run.as_ref().is_none_or(|(run, _)| run != dir) {
+            self.finish();
+            self.run = Some((dir.into(), DirTally::default()));
+        }
+        if let Some((_, tally)) = self.run.as_mut() {
+            match found {
+                Some(hit) => {
+                    tally.files += 1;
+                    tally.hits += u64::from(hit);
+                }
+                None => tally.other = true,
+            }
+        }
+    }
+
+    /// Add the run of files counted in one directory to that directory and each untracked one
+    /// above it.
+    fn finish(&mut self) {
+        let Some((dir, add)) = self.run.take() else {
+            return;
+        };
+        let ends = dir
+            .find_iter(b"/")
+            .chain(std::iter::once(dir.len()))
+            .collect::<Vec<_>>();
         let mut below_untracked = false;
-        for pos in path.find_iter(b"/") {
-            let dir = path[..pos].as_bstr();
+        for end in ends {
+            let dir = dir[..end].as_bstr();
             if !below_untracked {
                 let untracked = match self.untracked.get(dir) {
                     Some(untracked) => *untracked,
@@ -1142,13 +1444,9 @@ impl<'a> Tally<'a> {
                 Some(tally) => tally,
                 None => self.dirs.entry(dir.to_owned()).or_default(),
             };
-            match found {
-                Some(hit) => {
-                    tally.files += 1;
-                    tally.hits += u64::from(hit);
-                }
-                None => tally.other = true,
-            }
+            tally.files += add.files;
+            tally.hits += add.hits;
+            tally.other |= add.other;
         }
     }
 

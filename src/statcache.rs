@@ -121,6 +121,18 @@ impl Stamp {
         }
     }
 
+    /// The stamp of a `statx` result: the same as [`Stamp::of`] gives for the metadata std
+    /// reads (with `statx` too) of the same file.
+    #[cfg(target_os = "linux")]
+    pub fn of_statx(st: &rustix::fs::Statx) -> Stamp {
+        Stamp {
+            size: st.stx_size,
+            mtime: (st.stx_mtime.tv_sec, st.stx_mtime.tv_nsec),
+            ctime: (st.stx_ctime.tv_sec, st.stx_ctime.tv_nsec),
+            ino: st.stx_ino,
+        }
+    }
+
     /// The stamp git recorded in an index entry: comparable with [`Stamp::of`] where git keeps
     /// every field (on 32-bit fields, a value that does not fit never compares equal).
     pub fn of_index(stat: &gix::index::entry::Stat) -> Stamp {
@@ -166,7 +178,32 @@ struct Content {
     index_trees: PathMap<ObjectId>,
     /// Untracked directories: their tree and the number of files below them.
     dirs: PathMap<(ObjectId, u64)>,
-    files: PathMap<FileEntry>,
+    /// Untracked files, in the order the save that wrote them found them (the walk's: the
+    /// files of a directory together).
+    files: Vec<(BString, FileEntry)>,
+    /// Each file's position in `files`.
+    positions: PathMap<usize>,
+}
+
+/// A cache file as read, before it is known to fit the save (its digest is checked when the
+/// save has walked the working tree): read on another thread while the working tree is walked.
+pub struct Read {
+    digest: u64,
+    content: Content,
+}
+
+impl Read {
+    /// The cache file of the git directory `git_dir`, if there is one whose object ids are of
+    /// the format `hash`.
+    pub fn of(git_dir: &std::path::Path, hash: gix::hash::Kind) -> Option<Read> {
+        let data = std::fs::read(git_dir.join(FILE)).ok()?;
+        parse_any(&data, hash).map(|(digest, content)| Read { digest, content })
+    }
+
+    /// The paths of the files it has, in its order (see [`StatCache::position`]).
+    pub fn paths(&self) -> impl ExactSizeIterator<Item = &BStr> {
+        self.content.files.iter().map(|(path, _)| path.as_bstr())
+    }
 }
 
 /// The cache as a save found it. Loaded at the start of a save; what the save found goes into a
@@ -182,20 +219,21 @@ pub struct StatCache {
 }
 
 impl StatCache {
-    /// Load the cache of `repo` for a save that began at `started` (see [`moment`]), over the
-    /// index identified by `index` (its checksum and stamp; `None`: no index trees are used).
-    /// `digest` describes how files are hashed; a cache written under another digest is not
-    /// used.
-    pub fn load(
+    /// The cache of `repo` (read before, see [`Read::of`]) for a save that began at `started`
+    /// (see [`moment`]), over the index identified by `index` (its checksum and stamp; `None`:
+    /// no index trees are used). `digest` describes how files are hashed; a cache written
+    /// under another digest is not used.
+    pub fn of_read(
         repo: &gix::Repository,
+        read: Option<Read>,
         digest: u64,
         started: Option<Moment>,
         index: Option<ObjectId>,
     ) -> StatCache {
         let path = repo.git_dir().join(FILE);
-        let old = std::fs::read(&path)
-            .ok()
-            .and_then(|data| parse(&data, digest, repo.object_hash()))
+        let old = read
+            .filter(|read| read.digest == digest)
+            .map(|read| read.content)
             .unwrap_or_default();
         // Through the ref store's own reader: gix alone cannot read a reftable repository's
         // refs, and a holder it does not find would silently turn the cache off there.
@@ -218,19 +256,23 @@ impl StatCache {
         }
     }
 
-    /// The cached blob of the untracked file `path` if its stamp is unchanged and it is safe
-    /// to trust.
-    pub fn file(
-        &self,
-        repo: &gix::Repository,
-        path: &BStr,
-        stamp: Stamp,
-    ) -> Option<(EntryKind, ObjectId)> {
-        let (cached, kind, id) = self.old.files.get(path)?;
-        (*cached == stamp
-            && cached.settled_before(self.old.started)
-            && (self.held || repo.has_object(id)))
-        .then_some((*kind, *id))
+    /// The cached blob of the untracked file `path` if its stamp is unchanged and settled,
+    /// and whether its object is known to exist (if not, look it up before trusting it).
+    pub fn file_stamped(&self, path: &BStr, stamp: Stamp) -> Option<(EntryKind, ObjectId, bool)> {
+        self.file_at(self.position(path)?, stamp)
+    }
+
+    /// The position of the untracked file `path` among the files of the cache (the order of
+    /// [`Read::paths`]).
+    pub fn position(&self, path: &BStr) -> Option<usize> {
+        self.old.positions.get(path).copied()
+    }
+
+    /// [`StatCache::file_stamped`] of the file at `position`.
+    pub fn file_at(&self, position: usize, stamp: Stamp) -> Option<(EntryKind, ObjectId, bool)> {
+        let (_, (cached, kind, id)) = self.old.files.get(position)?;
+        (*cached == stamp && cached.settled_before(self.old.started))
+            .then_some((*kind, *id, self.held))
     }
 
     /// The cached tree of the untracked directory `dir` and the number of files below it, when
@@ -266,6 +308,7 @@ impl StatCache {
             old_index: self.old.index,
             old_index_trees: self.old.index_trees.clone(),
             old_holder: self.old.holder.clone(),
+            old_held: self.held,
         }
     }
 }
@@ -287,6 +330,8 @@ pub struct Pending {
     old_index: Option<ObjectId>,
     old_index_trees: PathMap<ObjectId>,
     old_holder: Option<(BString, ObjectId)>,
+    /// Whether the old holder still exists as it was.
+    old_held: bool,
 }
 
 impl std::fmt::Debug for Pending {
@@ -336,10 +381,12 @@ impl Pending {
                 .dirs
                 .iter()
                 .all(|(d, t, n)| self.old_dirs.get(d) == Some(&(*t, *n)));
+        // The file is left as it is when it would say the same, naming another holder: the
+        // one it names still holds every object in it (nothing new was hashed).
         if settled
             && same_files
             && same_dirs
-            && holder == self.old_holder
+            && (holder == self.old_holder || self.old_held)
             && self.index == self.old_index
             && self.index_trees == self.old_index_trees
         {
@@ -451,19 +498,30 @@ fn fields<const N: usize>(line: &[u8]) -> Option<([&[u8]; N], &[u8])> {
 
 /// Parse the cache file; `None` when it is damaged, of another digest, or names an object id
 /// of another format than `hash`.
+#[cfg(test)]
 fn parse(data: &[u8], digest: u64, hash: gix::hash::Kind) -> Option<Content> {
+    parse_any(data, hash)
+        .filter(|(d, _)| *d == digest)
+        .map(|(_, content)| content)
+}
+
+/// Parse the cache file, and the digest it was written under; `None` when it is damaged or
+/// names an object id of another format than `hash`.
+fn parse_any(data: &[u8], hash: gix::hash::Kind) -> Option<(u64, Content)> {
     let mut lines = data.split(|b| *b == b'\n');
     if lines.next()? != MAGIC {
         return None;
     }
     let ([d, secs], nanos) = fields::<2>(lines.next()?)?;
-    if u64::from_str_radix(d.to_str().ok()?, 16).ok()? != digest {
-        return None;
-    }
+    let digest = u64::from_str_radix(d.to_str().ok()?, 16).ok()?;
     let mut content = Content {
         started: (number(secs)? as i64, u32::try_from(number(nanos)?).ok()?),
         ..Content::default()
     };
+    // Most lines are files: sized once rather than grown by rehashing.
+    let lines_count = data.iter().filter(|b| **b == b'\n').count();
+    content.files.reserve(lines_count);
+    content.positions.reserve(lines_count);
     let id = |hex: &[u8]| ObjectId::from_hex(hex).ok().filter(|id| id.kind() == hash);
     for line in lines {
         if line.is_empty() {
@@ -490,7 +548,15 @@ fn parse(data: &[u8], digest: u64, hash: gix::hash::Kind) -> Option<Content> {
                     ino: number(ino)?,
                 };
                 let kind = kind_of(u32::try_from(number(mode)?).ok()?)?;
-                content.files.insert(path.into(), (stamp, kind, id(hex)?));
+                let entry = (stamp, kind, id(hex)?);
+                // A path twice: the later line counts, as a map's insert would have it.
+                match content.positions.get(path.as_bstr()) {
+                    Some(&at) => content.files[at].1 = entry,
+                    None => {
+                        content.positions.insert(path.into(), content.files.len());
+                        content.files.push((path.into(), entry));
+                    }
+                }
             }
             b'd' => {
                 let ([hex, count], dir) = fields::<2>(rest)?;
@@ -503,7 +569,7 @@ fn parse(data: &[u8], digest: u64, hash: gix::hash::Kind) -> Option<Content> {
             _ => return None,
         }
     }
-    Some(content)
+    Some((digest, content))
 }
 
 fn mode_of(kind: EntryKind) -> u32 {
@@ -564,6 +630,7 @@ mod tests {
             hits: 0,
             old_files: 0,
             old_started: (0, 0),
+            old_held: false,
             old_dirs: PathMap::default(),
             old_index: None,
             old_index_trees: PathMap::default(),
@@ -581,8 +648,11 @@ mod tests {
         };
         assert_eq!(content.started, (100, 9));
         assert_eq!(
-            content.files.get(b"a b/c".as_bstr()),
-            Some(&(stamp, EntryKind::BlobExecutable, id))
+            content
+                .positions
+                .get(b"a b/c".as_bstr())
+                .map(|at| &content.files[*at]),
+            Some(&("a b/c".into(), (stamp, EntryKind::BlobExecutable, id)))
         );
         assert_eq!(content.dirs.get(b"a b".as_bstr()), Some(&(tree, 1)));
         assert_eq!(content.index_trees.get(b"".as_bstr()), Some(&tree));

@@ -1219,6 +1219,65 @@ fn the_stat_cache_of_untracked_files_never_changes_the_result() {
     save_matches_oracle(&repo, &["--allow-empty"]);
 }
 
+#[test]
+fn many_untracked_files_looked_at_in_parallel_and_during_the_walk_are_saved_exactly() {
+    // Enough untracked files for the looks to be shared out between threads, and those the
+    // stat cache names to be looked at while the walk runs: every kind of change between two
+    // saves still shows, in every thread's share (the first, a middle and the last directory).
+    let repo = Repo::with_commit(&[("tracked", "t\n")]);
+    for d in 0..30 {
+        for f in 0..100 {
+            repo.write(
+                &format!("many/d{d:02}/f{f}.txt"),
+                &format!("file {d} {f}\n"),
+            );
+        }
+    }
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    settle_many(&repo);
+    for n in [0, 15, 29] {
+        let d = format!("{n:02}");
+        // Same size, new content.
+        repo.write(&format!("many/d{d}/f7.txt"), &format!("FILE {n} 7\n"));
+        // Deleted, added.
+        repo.remove(&format!("many/d{d}/f8.txt"));
+        repo.write(&format!("many/d{d}/added.txt"), "added\n");
+        // A file turned into a symlink, and one into a directory.
+        repo.remove(&format!("many/d{d}/f9.txt"));
+        repo.symlink("f10.txt", &format!("many/d{d}/f9.txt"));
+        repo.remove(&format!("many/d{d}/f11.txt"));
+        repo.write(
+            &format!("many/d{d}/f11.txt/inside.txt"),
+            "now a directory\n",
+        );
+    }
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "many/d15/f7.txt"), "FILE 15 7");
+    assert_eq!(blob(&repo, &id, "many/d29/f9.txt"), "f10.txt");
+    // And back: the directory turned into a file again, the symlink into a file.
+    settle_many(&repo);
+    for d in ["00", "15", "29"] {
+        repo.remove(&format!("many/d{d}/f11.txt/inside.txt"));
+        fs::remove_dir(repo.path().join(format!("many/d{d}/f11.txt"))).unwrap();
+        repo.write(&format!("many/d{d}/f11.txt"), "a file again\n");
+        repo.remove(&format!("many/d{d}/f9.txt"));
+        repo.write(&format!("many/d{d}/f9.txt"), "f10.txt");
+    }
+    save_matches_oracle(&repo, &[]);
+}
+
+/// Wait a second, then save with nothing changed: every untracked file is then in the stat
+/// cache, settled.
+fn settle_many(repo: &Repo) {
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    save_matches_oracle(repo, &["--allow-empty"]);
+    let cache = fs::read_to_string(repo.path().join(".git/checkpoint-stat-cache")).unwrap();
+    assert!(
+        cache.lines().filter(|l| l.starts_with("f ")).count() >= 3000,
+        "the stat cache names every untracked file"
+    );
+}
+
 /// An untracked tree `gen/` several directories deep, for the cache of untracked directories.
 fn untracked_tree(repo: &Repo) {
     for i in 0..12 {
