@@ -12,8 +12,8 @@
 use std::path::{Path, PathBuf};
 
 use git_checkpoint::{
-    Checkpoint, Checkpoints, Control, DiffOptions, Error, ListOptions, PatchStyle, RestoreOptions,
-    RevertOptions, SaveOptions, Side,
+    Checkpoint, Checkpoints, Control, DiffOptions, Error, ListOptions, OpenOptions, PatchStyle,
+    RestoreOptions, RevertOptions, SaveOptions, Side,
 };
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -192,20 +192,24 @@ impl Server {
         open_world_hint = false
     ))]
     async fn checkpoint_save(&self, Parameters(args): Parameters<SaveArgs>) -> CallToolResult {
-        call(args.directory.clone(), move |checkpoints, _| {
-            let options = SaveOptions {
-                message: args.message,
-                name: args.name,
-                kind: args.kind,
-                meta: args.meta.unwrap_or_default(),
-                pin: args.pin,
-                allow_empty: args.allow_empty,
-                session: args.session,
-                ..SaveOptions::default()
-            };
-            let outcome = checkpoints.save(&options, &Control::default())?;
-            Ok(outcome.checkpoint().to_json())
-        })
+        call_opening(
+            args.directory.clone(),
+            Opening::Creating,
+            move |checkpoints, _| {
+                let options = SaveOptions {
+                    message: args.message,
+                    name: args.name,
+                    kind: args.kind,
+                    meta: args.meta.unwrap_or_default(),
+                    pin: args.pin,
+                    allow_empty: args.allow_empty,
+                    session: args.session,
+                    ..SaveOptions::default()
+                };
+                let outcome = checkpoints.save(&options, &Control::default())?;
+                Ok(outcome.checkpoint().to_json())
+            },
+        )
         .await
     }
 
@@ -219,7 +223,9 @@ impl Server {
         open_world_hint = false
     ))]
     async fn checkpoint_list(&self, Parameters(args): Parameters<ListArgs>) -> CallToolResult {
-        call(args.directory.clone(), move |checkpoints, _| {
+        // A plain directory where nothing was saved: no checkpoints, and no store made.
+        let none = Opening::Else(json!({ "checkpoints": [] }));
+        call_opening(args.directory.clone(), none, move |checkpoints, _| {
             let loaded = checkpoints.load()?;
             let options = ListOptions {
                 all: args.all,
@@ -416,6 +422,26 @@ async fn call(
     directory: Option<String>,
     work: impl FnOnce(&Checkpoints, &Path) -> Result<Value, Error> + Send + 'static,
 ) -> CallToolResult {
+    call_opening(directory, Opening::Existing, work).await
+}
+
+/// How a tool opens a plain directory that has no store yet.
+enum Opening {
+    /// Make its store: the tool makes a checkpoint.
+    Creating,
+    /// Fail with [`Error::NoStore`]: nothing was ever saved there, so nothing can be named.
+    Existing,
+    /// Answer with this result, making nothing (a listing: there are no checkpoints).
+    Else(Value),
+}
+
+/// Run `work` on the checkpoints of `directory` (relative to the server's directory), opened
+/// as `opening` says.
+async fn call_opening(
+    directory: Option<String>,
+    opening: Opening,
+    work: impl FnOnce(&Checkpoints, &Path) -> Result<Value, Error> + Send + 'static,
+) -> CallToolResult {
     let joined = tokio::task::spawn_blocking(move || {
         let cwd = std::env::current_dir().map_err(|source| Error::Io {
             context: "cannot read the current directory".into(),
@@ -425,7 +451,12 @@ async fn call(
             Some(d) if !d.is_empty() => cwd.join(d),
             _ => cwd,
         };
-        let checkpoints = Checkpoints::open(&dir)?;
+        let mut options = OpenOptions::default();
+        options.create = matches!(opening, Opening::Creating);
+        let checkpoints = match (Checkpoints::open_with(&dir, &options), opening) {
+            (Err(Error::NoStore(_)), Opening::Else(value)) => return Ok(value),
+            (opened, _) => opened?,
+        };
         work(&checkpoints, &dir)
     })
     .await;

@@ -302,7 +302,7 @@ fn a_bad_request_is_a_tool_error_and_the_server_stays_up() {
         ["call", "checkpoint_show", {{"checkpoint": "nope"}}, null],
         ["call", "checkpoint_restore", {{"checkpoint": "nope"}}, null],
         ["call", "checkpoint_undo", {{}}, null],
-        ["call", "checkpoint_list", {{"directory": "{}"}}, null],
+        ["call", "checkpoint_save", {{"directory": "{}"}}, null],
         ["call", "checkpoint_show", {{}}, null],
         ["call", "checkpoint_save", {{"kind": "Not A Kind"}}, null],
         ["write", "a.txt", "2\n"],
@@ -349,6 +349,42 @@ fn a_bad_request_is_a_tool_error_and_the_server_stays_up() {
     assert_eq!(r(7, "is_error"), "false");
     assert_eq!(r(7, "structured.id"), r(7, "cli.0.id"));
     assert_eq!(repo.checkpoint_ids().len(), 2);
+}
+
+#[test]
+fn in_a_plain_directory_only_a_save_makes_a_store() {
+    // As on the command line: listing or naming checkpoints where nothing was saved makes no
+    // private store; the first save does.
+    let repo = Repo::plain();
+    repo.write("notes.md", "draft\n");
+    let plan = r#"[
+        ["call", "checkpoint_list", {}, null],
+        ["call", "checkpoint_show", {"checkpoint": "@"}, null]
+    ]"#;
+    let test = "in_a_plain_directory_only_a_save_makes_a_store";
+    let Some(v) = session(test, &repo, plan) else {
+        return;
+    };
+    let r = |v: &Json, i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    assert_eq!(r(&v, 0, "is_error"), "false", "{}", r(&v, 0, "text"));
+    assert_eq!(r(&v, 0, "structured.checkpoints"), "[]");
+    assert_eq!(r(&v, 1, "is_error"), "true");
+    assert!(repo.stores().is_empty(), "a listing made a store");
+    let plan = r#"[
+        ["call", "checkpoint_save", {"message": "first"}, null],
+        ["call", "checkpoint_list", {}, ["list", "--json"]]
+    ]"#;
+    let Some(v) = session(test, &repo, plan) else {
+        return;
+    };
+    assert_eq!(r(&v, 0, "is_error"), "false", "{}", r(&v, 0, "text"));
+    assert_eq!(repo.stores().len(), 1);
+    assert_eq!(v.keys("results.1.structured.checkpoints").len(), 1);
+    assert_eq!(
+        r(&v, 1, "structured.checkpoints.0.id"),
+        r(&v, 0, "structured.id")
+    );
+    assert_eq!(r(&v, 1, "cli.0.id"), r(&v, 0, "structured.id"));
 }
 
 /// `mcp --install <agent>` into `rel` holding `original`: `check` holds of the result, a
