@@ -20,8 +20,9 @@ load on a shared machine falls on all of them alike:
   - peak memory (max RSS) of every command measured (with GNU time, /usr/bin/time).
 
 With `--plain N`: a plain directory (no git repository) of N files, whose checkpoints go to a
-private store, against `git status -uall` in a repository of the same files: the first save
-(which hashes every file), a save after the agent change, and a save with nothing changed.
+private store, against a repository of the same files (`git status -uall` there, and the same
+saves there): the first save (which hashes every file), a save with `--allow-empty`, a save with
+nothing changed, and an agent's turn (a new change, then a save).
 
 Then a large untracked directory that is not ignored; a real-shaped tree (crate sources from
 the local cargo registry, about 9,000 files, when there is one); `list` of 500 checkpoints
@@ -266,7 +267,8 @@ def real_shape(tmp, target=9000):
 
 
 def bench_plain(files, runs, tmp):
-    """A plain directory of `files` files against `git status` in a repository of the same."""
+    """A plain directory of `files` files against a repository of the same files: its `git
+    status`, and git-checkpoint's saves there."""
     repo = os.path.join(tmp, f"plain-repo-{files}")
     make_repo(repo, files)
     plain = os.path.join(tmp, f"plain-{files}")
@@ -275,20 +277,28 @@ def bench_plain(files, runs, tmp):
     env.pop("GIT_CHECKPOINT_STORE", None)
     time.sleep(1.1)
     rows = {}
-    first_t, first_m, _ = run([BIN, "save", "-q"], plain, env=env)
+    first_t, first_m, _ = run([BIN, "save", "-q"], plain, env=env, rss=True)
     rows["first"] = (first_t, first_m)
-    agent_change(plain, files, 0)
-    agent_change(repo, files, 0)
-    run([BIN, "save", "-q", "--allow-empty"], plain, env=env)
-    # Interleaved, as everywhere here: status in the repository, the saves in the directory.
-    times = {"status": [], "save": [], "nochange": []}
-    rss = {"status": [], "save": [], "nochange": []}
+    # The same warm-up on both sides as `measure`: the change saved once, then, a second later,
+    # a save that leaves every stat cache entry settled.
+    for path, e in ((plain, env), (repo, None)):
+        agent_change(path, files, 0)
+        run([BIN, "save", "-q", "--allow-empty"], path, env=e)
+    time.sleep(1.1)
+    for path, e in ((plain, env), (repo, None)):
+        run([BIN, "save", "-q", "--allow-empty"], path, env=e)
+    # Interleaved, as everywhere here: status in the repository, the saves on both sides.
+    sides = (
+        ("status", STATUS, repo, None),
+        ("save", [BIN, "save", "-q", "--allow-empty"], plain, env),
+        ("repo_save", [BIN, "save", "-q", "--allow-empty"], repo, None),
+        ("nochange", [BIN, "save", "-q"], plain, env),
+        ("repo_nochange", [BIN, "save", "-q"], repo, None),
+    )
+    times = {name: [] for name, *_ in sides}
+    rss = {name: [] for name, *_ in sides}
     for round_no in range(runs + 1):
-        for name, cmd, cwd, e in (
-            ("status", STATUS, repo, None),
-            ("save", [BIN, "save", "-q", "--allow-empty"], plain, env),
-            ("nochange", [BIN, "save", "-q"], plain, env),
-        ):
+        for name, cmd, cwd, e in sides:
             # The last round, under GNU time, for the peak memory only.
             t, m, _ = run(cmd, cwd, env=e, rss=round_no == runs)
             if round_no == runs:
@@ -296,6 +306,13 @@ def bench_plain(files, runs, tmp):
             else:
                 times[name].append(t)
     rows.update({name: (statistics.median(times[name]), max(rss[name])) for name in times})
+    # An agent's turn: a new change (40 files edited, 20 added), then the save, on both sides.
+    turns = {"turn": [], "repo_turn": []}
+    for round_no in range(1, runs + 1):
+        for name, cwd, e in (("turn", plain, env), ("repo_turn", repo, None))[:: 1 if round_no % 2 else -1]:
+            agent_change(cwd, files, round_no)
+            turns[name].append(run([BIN, "save", "-q"], cwd, env=e)[0])
+    rows.update({name: (statistics.median(v), 0) for name, v in turns.items()})
     return rows
 
 
@@ -425,12 +442,21 @@ def main():
             n = args.plain
             print(f"plain directory of {n} files...", file=sys.stderr)
             r = bench_plain(n, args.runs, tmp)
-            print(f"\nPlain directory (no repository, private store) of {n:,} files, against `git status -uall` in a repository of the same files:\n")
-            print("| `git status -uall` (repository) | first save | save | save / status | no-change save | no-change / status | save peak RSS |")
-            print("|---:|---:|---:|---:|---:|---:|---:|")
+            print(f"\nPlain directory (no repository, private store) of {n:,} files, against a repository of the "
+                  f"same files (`git status -uall` there, and git-checkpoint's saves there):\n")
+            print("| | `git status -uall` (repository) | save in the repository | save in the plain directory | plain / repository | plain / status |")
+            print("|---|---:|---:|---:|---:|---:|")
             st = r["status"][0]
-            print(f"| {fmt_ms(st)} | {fmt_ms(r['first'][0])} | {fmt_ms(r['save'][0])} | {r['save'][0] / st:.2f} | "
-                  f"{fmt_ms(r['nochange'][0])} | {r['nochange'][0] / st:.2f} | {fmt_mb(r['save'][1])} |", flush=True)
+            for label, ours, theirs in (
+                ("save (`--allow-empty`)", "save", "repo_save"),
+                ("no-change save", "nochange", "repo_nochange"),
+                ("agent turn (60 files changed, then save)", "turn", "repo_turn"),
+            ):
+                print(f"| {label} | {fmt_ms(st)} | {fmt_ms(r[theirs][0])} | {fmt_ms(r[ours][0])} | "
+                      f"{r[ours][0] / r[theirs][0]:.2f} | {r[ours][0] / st:.2f} |", flush=True)
+            print(f"\nFirst save of the plain directory (hashes every file): {fmt_ms(r['first'][0])}, "
+                  f"{fmt_mb(r['first'][1])} peak; peak memory of a save: plain {fmt_mb(r['save'][1])}, "
+                  f"repository {fmt_mb(r['repo_save'][1])}, `git status` {fmt_mb(r['status'][1])}.", flush=True)
         if not args.no_list:
             print("size list...", file=sys.stderr)
             loose, packed = bench_list(max(args.runs, 15), tmp)
