@@ -7,7 +7,7 @@
 
 use std::fs;
 
-use crate::common::{Json, Repo, json_eval, run_with_stdin, skipped};
+use crate::common::{Json, Repo, json_eval, run_with_env, skipped};
 
 /// The client. argv: a JSON plan; prints one JSON object: the server's name and protocol
 /// version, the tools, and per step what the call returned (and the CLI's output beside it).
@@ -82,6 +82,17 @@ fn client_missing() -> Option<String> {
     }
 }
 
+/// Where python looks for packages installed with `pip install --user`, for whoever runs the
+/// tests.
+fn python_user_base() -> Option<String> {
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import site; print(site.getuserbase())"])
+        .output()
+        .ok()?;
+    let base = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (out.status.success() && !base.is_empty()).then_some(base)
+}
+
 /// Run the client with `plan` in the repository; `None` when it cannot run here.
 fn session(test: &str, repo: &Repo, plan: &str) -> Option<Json> {
     if let Some(why) = client_missing() {
@@ -94,12 +105,19 @@ fn session(test: &str, repo: &Repo, plan: &str) -> Option<Json> {
     }
     let script = repo.scratch().join("client.py");
     fs::write(&script, CLIENT).unwrap();
-    let out = run_with_stdin(
+    // The client runs with the test's own HOME, where python would not find a package that
+    // `pip install --user` put under the real one (as CI installs it on a fresh machine).
+    let user_base = python_user_base();
+    let envs: Vec<(&str, &str)> = user_base
+        .iter()
+        .map(|base| ("PYTHONUSERBASE", base.as_str()))
+        .collect();
+    let out = run_with_env(
         repo,
         "python3",
         &[script.to_str().unwrap(), plan],
         repo.path(),
-        b"",
+        &envs,
     );
     assert_eq!(out.code, 0, "the client: {}\n{}", out.stderr, out.stdout);
     Some(Json::parse(&out.stdout))
