@@ -479,15 +479,12 @@ pub fn snapshot(
         match disk_kind {
             DiskKind::File | DiskKind::Symlink => {
                 let probe = match probe {
-                    Probe::Unprobed => match look_one(&workdir, path.as_bstr())? {
-                        Probe::Found { looked, .. } => Probe::Found {
-                            looked,
-                            cached: cache
-                                .as_ref()
-                                .and_then(|c| c.file_stamped(path.as_bstr(), looked.stamp)),
-                        },
-                        probe => probe,
-                    },
+                    Probe::Unprobed => probe_one(
+                        &mut DirHandles::default(),
+                        &workdir,
+                        path.as_bstr(),
+                        cache.as_ref(),
+                    )?,
                     probe => probe,
                 };
                 let (Looked { stamp, len, kind }, cached) = match probe {
@@ -736,10 +733,7 @@ fn look_all<'a>(
                 if cancel.load(std::sync::atomic::Ordering::Relaxed) {
                     return None;
                 }
-                match dirs
-                    .look(workdir, path)
-                    .or_else(|| look_one(workdir, path).ok())?
-                {
+                match probe_one(&mut dirs, workdir, path, None).ok()? {
                     Probe::Found { looked, .. } => Some(looked),
                     _ => None,
                 }
@@ -779,17 +773,8 @@ fn probe_all(
                         cached: cache.file_at(at, looked.stamp),
                     };
                 }
-                let probe = dirs
-                    .look(workdir, path)
-                    .or_else(|| look_one(workdir, path).ok())
-                    .unwrap_or(Probe::Unprobed);
-                match probe {
-                    Probe::Found { looked, .. } => Probe::Found {
-                        looked,
-                        cached: cache.and_then(|(c, _)| c.file_stamped(path, looked.stamp)),
-                    },
-                    probe => probe,
-                }
+                probe_one(&mut dirs, workdir, path, cache.map(|(c, _)| c))
+                    .unwrap_or(Probe::Unprobed)
             })
             .collect()
     });
@@ -798,6 +783,27 @@ fn probe_all(
     } else {
         untracked.iter().map(|_| Probe::Unprobed).collect()
     }
+}
+
+/// The [`Probe`] of the untracked file or symlink `path`: looked at in its open directory when
+/// `dirs` can, else by its path; with what `cache` has for it.
+fn probe_one(
+    dirs: &mut DirHandles,
+    workdir: &std::path::Path,
+    path: &BStr,
+    cache: Option<&StatCache>,
+) -> Result<Probe> {
+    let probe = match dirs.look(workdir, path) {
+        Some(probe) => probe,
+        None => look_one(workdir, path)?,
+    };
+    Ok(match probe {
+        Probe::Found { looked, .. } => Probe::Found {
+            looked,
+            cached: cache.and_then(|c| c.file_stamped(path, looked.stamp)),
+        },
+        probe => probe,
+    })
 }
 
 /// Files looked at by name in their open directory (`statx` on Linux): the walk lists a

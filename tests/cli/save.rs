@@ -1234,7 +1234,7 @@ fn many_untracked_files_looked_at_in_parallel_and_during_the_walk_are_saved_exac
         }
     }
     save_matches_oracle(&repo, &["--allow-empty"]);
-    settle_many(&repo);
+    settle_all_files(&repo);
     for n in [0, 15, 29] {
         let d = format!("{n:02}");
         // Same size, new content.
@@ -1255,7 +1255,7 @@ fn many_untracked_files_looked_at_in_parallel_and_during_the_walk_are_saved_exac
     assert_eq!(blob(&repo, &id, "many/d15/f7.txt"), "FILE 15 7");
     assert_eq!(blob(&repo, &id, "many/d29/f9.txt"), "f10.txt");
     // And back: the directory turned into a file again, the symlink into a file.
-    settle_many(&repo);
+    settle_all_files(&repo);
     for d in ["00", "15", "29"] {
         repo.remove(&format!("many/d{d}/f11.txt/inside.txt"));
         fs::remove_dir(repo.path().join(format!("many/d{d}/f11.txt"))).unwrap();
@@ -1264,18 +1264,6 @@ fn many_untracked_files_looked_at_in_parallel_and_during_the_walk_are_saved_exac
         repo.write(&format!("many/d{d}/f9.txt"), "f10.txt");
     }
     save_matches_oracle(&repo, &[]);
-}
-
-/// Wait a second, then save with nothing changed: every untracked file is then in the stat
-/// cache, settled.
-fn settle_many(repo: &Repo) {
-    std::thread::sleep(std::time::Duration::from_millis(1100));
-    save_matches_oracle(repo, &["--allow-empty"]);
-    let cache = fs::read_to_string(repo.path().join(".git/checkpoint-stat-cache")).unwrap();
-    assert!(
-        cache.lines().filter(|l| l.starts_with("f ")).count() >= 3000,
-        "the stat cache names every untracked file"
-    );
 }
 
 /// An untracked tree `gen/` several directories deep, for the cache of untracked directories.
@@ -1291,13 +1279,29 @@ fn untracked_tree(repo: &Repo) {
 }
 
 /// Wait until every file is in an earlier second than now, then save with nothing changed:
-/// the stat cache this leaves trusts every untracked file, and names the tree of each untracked
-/// directory (checked), so the next save takes them without reading or building anything.
+/// the stat cache this leaves (returned) trusts every untracked file.
 #[track_caller]
-fn settle(repo: &Repo) {
+fn settled_cache(repo: &Repo) -> String {
     std::thread::sleep(std::time::Duration::from_millis(1100));
     save_matches_oracle(repo, &["--allow-empty"]);
-    let cache = fs::read_to_string(repo.path().join(".git/checkpoint-stat-cache")).unwrap();
+    fs::read_to_string(repo.path().join(".git/checkpoint-stat-cache")).unwrap()
+}
+
+/// [`settled_cache`], which names every one of the 3,000 untracked files (checked).
+#[track_caller]
+fn settle_all_files(repo: &Repo) {
+    let cache = settled_cache(repo);
+    assert!(
+        cache.lines().filter(|l| l.starts_with("f ")).count() >= 3000,
+        "the stat cache names every untracked file"
+    );
+}
+
+/// [`settled_cache`], which names the tree of each untracked directory (checked), so the next
+/// save takes them without reading or building anything.
+#[track_caller]
+fn settle(repo: &Repo) {
+    let cache = settled_cache(repo);
     assert!(
         cache
             .lines()
