@@ -14,9 +14,11 @@
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{OnceLock, mpsc};
+use std::time::Duration;
 
 /// The binary under test.
 pub fn bin() -> &'static str {
@@ -31,9 +33,129 @@ pub fn skip(reason: &str) {
     skipped(&test, reason);
 }
 
+/// How long one process of a test may run: a process that hangs must fail its test, naming
+/// itself, rather than stall the whole suite until CI gives up on it without saying which.
+/// `GIT_CHECKPOINT_TEST_PROCESS_TIMEOUT` (seconds) changes it; by default 300 s, far beyond
+/// anything a test runs (seconds at most).
+pub fn process_limit() -> Duration {
+    static LIMIT: OnceLock<Duration> = OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        let secs = std::env::var("GIT_CHECKPOINT_TEST_PROCESS_TIMEOUT")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(300);
+        Duration::from_secs(secs)
+    })
+}
+
+/// `program args…` of `cmd`, to name it.
+fn describe(cmd: &Command) -> String {
+    let mut out = cmd.get_program().to_string_lossy().into_owned();
+    for arg in cmd.get_args() {
+        out.push(' ');
+        out.push_str(&arg.to_string_lossy());
+    }
+    out
+}
+
+/// Kills a process (and its process group, when it leads one) that runs past
+/// [`process_limit`]; [`Watchdog::finish`] then fails the test, naming it.
+pub struct Watchdog {
+    done: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<bool>>,
+    what: String,
+}
+
+impl Watchdog {
+    /// Watch `child`, which `what` names; `group`: it leads its own process group, to kill
+    /// whole (so that what it started goes too and nothing keeps its pipes open).
+    pub fn start(child: &Child, what: String, group: bool) -> Watchdog {
+        use rustix::process::{Pid, Signal, kill_process, kill_process_group};
+        let (done, wait) = mpsc::channel::<()>();
+        let pid = Pid::from_raw(child.id() as i32).expect("a child has a pid");
+        let limit = process_limit();
+        let thread = std::thread::spawn(move || {
+            if wait.recv_timeout(limit) != Err(mpsc::RecvTimeoutError::Timeout) {
+                return false;
+            }
+            if group {
+                let _ = kill_process_group(pid, Signal::KILL);
+            }
+            let _ = kill_process(pid, Signal::KILL);
+            true
+        });
+        Watchdog {
+            done: Some(done),
+            thread: Some(thread),
+            what,
+        }
+    }
+
+    /// The process ended (it was waited for): fail if that was the watchdog's doing.
+    #[track_caller]
+    pub fn finish(mut self) {
+        drop(self.done.take());
+        if let Some(thread) = self.thread.take()
+            && thread.join().unwrap_or(false)
+        {
+            panic!(
+                "`{}` did not end within {} s and was killed: it hangs",
+                self.what,
+                process_limit().as_secs()
+            );
+        }
+    }
+}
+
+/// [`Command::output`], bounded by [`process_limit`]: stdin empty, stdout and stderr
+/// captured, in a process group of its own.
+pub trait Bounded {
+    fn bounded_output(&mut self) -> Output;
+}
+
+impl Bounded for Command {
+    #[track_caller]
+    fn bounded_output(&mut self) -> Output {
+        let what = describe(self);
+        let child = self
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|err| panic!("cannot run `{what}`: {err}"));
+        let watchdog = Watchdog::start(&child, what, true);
+        let out = child.wait_with_output().unwrap();
+        watchdog.finish();
+        out
+    }
+}
+
+/// Run `cmd` with `input` on stdin, stdout and stderr captured, bounded by [`process_limit`],
+/// in a process group of its own. A process that exits without reading everything is within
+/// its rights.
+#[track_caller]
+pub fn feed_and_wait(cmd: &mut Command, input: &[u8]) -> Output {
+    let what = describe(cmd);
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap_or_else(|err| panic!("cannot run `{what}`: {err}"));
+    let watchdog = Watchdog::start(&child, what, true);
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input);
+    }
+    let out = child.wait_with_output().unwrap();
+    watchdog.finish();
+    out
+}
+
 /// `git --version` of the git on `PATH`.
 pub fn git_version() -> String {
-    let out = Command::new("git").arg("--version").output().unwrap();
+    let out = Command::new("git").arg("--version").bounded_output();
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
@@ -119,13 +241,8 @@ pub fn run_with_stdin(repo: &Repo, program: &str, args: &[&str], dir: &Path, inp
     let mut cmd = Command::new(program);
     cmd.args(args).current_dir(dir);
     repo.env(&mut cmd);
-    cmd.env("PATH", path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap().into()
+    cmd.env("PATH", path);
+    feed_and_wait(&mut cmd, input).into()
 }
 
 /// `program args…` in `dir`, in the repository's environment plus `envs`, with the tool's
@@ -146,10 +263,8 @@ pub fn run_with_env(
     let mut cmd = Command::new(program);
     cmd.args(args).current_dir(dir);
     repo.env(&mut cmd);
-    cmd.env("PATH", path)
-        .envs(envs.iter().copied())
-        .stdin(Stdio::null());
-    cmd.output().unwrap().into()
+    cmd.env("PATH", path).envs(envs.iter().copied());
+    cmd.bounded_output().into()
 }
 
 /// A hook's command run the way agents run it: `sh -c <command>`, the hook's JSON on stdin.
@@ -384,21 +499,10 @@ pub fn json_eval(json: &str, expr: &str) -> String {
 #[track_caller]
 fn python_json(json: &str, body: &str) -> String {
     let script = format!("import json, sys\ndoc = sys.stdin.read()\n{body}\n");
-    let mut child = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 is needed to read JSON in the tests");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(json.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = feed_and_wait(
+        Command::new("python3").arg("-c").arg(script),
+        json.as_bytes(),
+    );
     assert!(
         out.status.success(),
         "python on JSON {json:?}: {}",
@@ -620,7 +724,7 @@ impl Repo {
     /// Run git in `dir`; panic on failure; return trimmed stdout.
     #[track_caller]
     pub fn git_in_dir(&self, dir: &Path, args: &[&str]) -> String {
-        let out = self.git_command(dir, args).output().unwrap();
+        let out = self.git_command(dir, args).bounded_output();
         assert!(
             out.status.success(),
             "git {args:?} failed: {}",
@@ -632,25 +736,15 @@ impl Repo {
     /// Run git, returning whether it succeeded.
     pub fn git_ok(&self, args: &[&str]) -> bool {
         self.git_command(&self.root, args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .unwrap()
+            .bounded_output()
+            .status
             .success()
     }
 
     /// Run git with `input` on stdin; return trimmed stdout.
     #[track_caller]
     pub fn git_stdin(&self, args: &[&str], input: &[u8]) -> String {
-        let mut child = self
-            .git_command(&self.root, args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = feed_and_wait(&mut self.git_command(&self.root, args), input);
         assert!(
             out.status.success(),
             "git {args:?} failed: {}",
@@ -664,7 +758,7 @@ impl Repo {
     pub fn git_env(&self, envs: &[(&str, &str)], args: &[&str]) -> String {
         let mut cmd = self.git_command(&self.root, args);
         cmd.envs(envs.iter().copied());
-        let out = cmd.output().unwrap();
+        let out = cmd.bounded_output();
         assert!(
             out.status.success(),
             "git {args:?} failed: {}",
@@ -678,8 +772,7 @@ impl Repo {
     pub fn fsck(&self) {
         let out = self
             .git_command(&self.root, &["fsck", "--strict", "--no-progress"])
-            .output()
-            .unwrap();
+            .bounded_output();
         assert!(
             out.status.success(),
             "git fsck --strict: {}{}",
@@ -703,7 +796,7 @@ impl Repo {
         let mut cmd = Command::new(bin());
         cmd.args(args).current_dir(dir);
         self.env(&mut cmd);
-        cmd.output().unwrap().into()
+        cmd.bounded_output().into()
     }
 
     /// The tool, with environment changes.
@@ -712,7 +805,7 @@ impl Repo {
         cmd.args(args).current_dir(&self.root);
         self.env(&mut cmd);
         setup(&mut cmd);
-        cmd.output().unwrap().into()
+        cmd.bounded_output().into()
     }
 
     /// The tool with `input` on stdin, in `dir`, with environment changes.
@@ -724,17 +817,10 @@ impl Repo {
         input: &[u8],
     ) -> Run {
         let mut cmd = Command::new(bin());
-        cmd.args(args)
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        cmd.args(args).current_dir(dir);
         self.env(&mut cmd);
         setup(&mut cmd);
-        let mut child = cmd.spawn().unwrap();
-        // The tool may exit without reading everything; that is its right.
-        let _ = child.stdin.take().unwrap().write_all(input);
-        child.wait_with_output().unwrap().into()
+        feed_and_wait(&mut cmd, input).into()
     }
 
     /// The `HOME` of the tool and git in this repository's environment.
@@ -766,7 +852,7 @@ impl Repo {
         let mut cmd = Command::new("bash");
         cmd.arg("-c").arg(script).current_dir(&self.root);
         self.env(&mut cmd);
-        cmd.output().unwrap().into()
+        cmd.bounded_output().into()
     }
 
     /// The tool run through a wrapper command (e.g. `setpriv …`).
@@ -777,7 +863,7 @@ impl Repo {
             .args(args)
             .current_dir(&self.root);
         self.env(&mut cmd);
-        cmd.output().unwrap().into()
+        cmd.bounded_output().into()
     }
 
     /// Save and check the basics every successful save must meet: exit 0, stdout exactly the
@@ -816,7 +902,7 @@ impl Repo {
         cmd.arg("checkpoint").args(args).current_dir(dir);
         self.env(&mut cmd);
         cmd.env("PATH", path);
-        cmd.output().unwrap().into()
+        cmd.bounded_output().into()
     }
 
     /// Write a file (creating its directories).
@@ -917,7 +1003,7 @@ impl Repo {
         let copy_str = copy.to_str().unwrap();
         let mut add = self.git_command(dir, &["add", "-A"]);
         add.env("GIT_INDEX_FILE", copy_str);
-        let out = add.output().unwrap();
+        let out = add.bounded_output();
         assert!(
             out.status.success(),
             "oracle add: {}",
@@ -925,7 +1011,7 @@ impl Repo {
         );
         let mut write = self.git_command(dir, &["write-tree"]);
         write.env("GIT_INDEX_FILE", copy_str);
-        let out = write.output().unwrap();
+        let out = write.bounded_output();
         assert!(
             out.status.success(),
             "oracle write-tree: {}",
@@ -1049,10 +1135,8 @@ impl Repo {
         ));
         let index_bytes = fs::read(index).unwrap_or_default();
         let quiet = |args: &[&str]| {
-            self.git_command(dir, args)
-                .output()
-                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-                .unwrap_or_default()
+            String::from_utf8_lossy(&self.git_command(dir, args).bounded_output().stdout)
+                .into_owned()
         };
         format!(
             "index: {:?}\nHEAD: {}\nsymbolic-ref: {}\nrefs:\n{}\nstash:\n{}",

@@ -1605,7 +1605,11 @@ fn the_index_is_read_as_git_reads_it_without_verifying_its_checksum() {
     let before = repo.fingerprint();
     let id = repo.save(&["-q"]);
     assert_eq!(repo.fingerprint(), before, "save changed the index");
-    assert_eq!(std::fs::read(&index).unwrap(), bytes, "save rewrote the index");
+    assert_eq!(
+        std::fs::read(&index).unwrap(),
+        bytes,
+        "save rewrote the index"
+    );
     assert_eq!(repo.checkpoint_tree(&id), repo.oracle_tree());
     // fsck is the one git command that checks the checksum: give it the index back whole.
     std::fs::write(&index, &good).unwrap();
