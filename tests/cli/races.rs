@@ -43,17 +43,21 @@ fn saves_race_prune_drop_pin_and_the_users_git() {
     let stop_victims = AtomicBool::new(false);
     let pruned_while_saving = AtomicUsize::new(0);
 
+    let started = std::time::Instant::now();
     let (saved, user_commits) = std::thread::scope(|s| {
         let pruned = &pruned_while_saving;
         let savers: Vec<_> = (0..4)
             .map(|t| {
-                let save = &save;
+                let (save, started) = (&save, &started);
                 s.spawn(move || {
                     // At least 8 saves each, and more until prune has deleted something, so
-                    // that the race happens on a machine of any speed (up to a bound).
+                    // that the race happens on a machine of any speed (up to a bound in number
+                    // and in time: a prune that keeps failing must fail the test soon).
                     let mut saved = Vec::new();
                     while saved.len() < 8
-                        || (pruned.load(Ordering::Relaxed) == 0 && saved.len() < 100)
+                        || (pruned.load(Ordering::Relaxed) == 0
+                            && saved.len() < 100
+                            && started.elapsed() < std::time::Duration::from_secs(60))
                     {
                         let message = format!("t{t} i{}", saved.len());
                         saved.push((save(&["-m", &message]), message));
