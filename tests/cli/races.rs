@@ -12,6 +12,17 @@ use crate::common::{Json, Repo};
 /// Afterwards: every save reported is there with its own note (none lost, none on the wrong
 /// checkpoint), no victim survives but the pinned one, every drop took, every note belongs to a
 /// checkpoint and every checkpoint has its note, and prune really deleted while saves ran.
+/// Sets every flag when dropped, also while a panic unwinds.
+struct StopAll<'a>(&'a [&'a AtomicBool]);
+
+impl Drop for StopAll<'_> {
+    fn drop(&mut self) {
+        for flag in self.0 {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 #[test]
 fn saves_race_prune_drop_pin_and_the_users_git() {
     let repo = Repo::new();
@@ -45,6 +56,10 @@ fn saves_race_prune_drop_pin_and_the_users_git() {
 
     let started = std::time::Instant::now();
     let (saved, user_commits) = std::thread::scope(|s| {
+        // Whatever fails (a save, a prune, an assertion here), the loops that run until told
+        // to stop are told: the scope waits for every thread before it reports the failure,
+        // and would otherwise wait for ever.
+        let _stop_all = StopAll(&[&stop, &stop_victims]);
         let pruned = &pruned_while_saving;
         let savers: Vec<_> = (0..4)
             .map(|t| {
