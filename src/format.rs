@@ -224,8 +224,15 @@ impl Metadata {
         if bytes.len() > MAX_NOTE_BYTES {
             return Err(NoteError::TooLarge(bytes.len() as u64));
         }
-        let meta: Metadata =
-            serde_json::from_slice(bytes).map_err(|e| NoteError::Invalid(e.to_string()))?;
+        let meta: Metadata = serde_json::from_slice(bytes).map_err(|e| {
+            // A newer schema may have another shape: say that, rather than what is missing.
+            match schema_of_text(bytes) {
+                Some(schema) if schema > u64::from(SCHEMA) => {
+                    NoteError::Schema(u32::try_from(schema).unwrap_or(u32::MAX))
+                }
+                _ => NoteError::Invalid(e.to_string()),
+            }
+        })?;
         if meta.schema == 0 || meta.schema > SCHEMA {
             return Err(NoteError::Schema(meta.schema));
         }
@@ -294,6 +301,116 @@ pub struct FetchedFrom {
     pub remote: String,
     /// When, RFC 3339 UTC.
     pub at: String,
+}
+
+/// A note read as JSON without knowing its schema: what `pin`, `push` and `fetch`, which
+/// carry notes of any version on, need to know before they rewrite one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NoteJson {
+    /// A JSON object that can be rewritten without changing the meaning of anything in it:
+    /// a note of a schema this version reads, or of a newer one that serde_json re-serializes
+    /// exactly.
+    Object(serde_json::Map<String, serde_json::Value>),
+    /// A note this version must not rewrite: written by a newer version (or holding numbers
+    /// that serde_json would round), whose every byte of meaning only its own writer knows.
+    /// Kept exactly as it is; the string says why.
+    KeepAsIs(String),
+    /// Not a checkpoint note: damaged, too large, or not a JSON object.
+    Damaged(NoteError),
+}
+
+impl NoteJson {
+    /// Classify the bytes of a note.
+    pub fn read(bytes: &[u8]) -> NoteJson {
+        if bytes.len() > MAX_NOTE_BYTES {
+            return NoteJson::Damaged(NoteError::TooLarge(bytes.len() as u64));
+        }
+        let newer = schema_of_text(bytes).filter(|schema| *schema > u64::from(SCHEMA));
+        let map = match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(serde_json::Value::Object(map)) => map,
+            Ok(_) => return NoteJson::Damaged(NoteError::Invalid("not a JSON object".into())),
+            Err(err) => {
+                return match newer {
+                    Some(schema) => NoteJson::KeepAsIs(format!(
+                        "was written by a newer version (schema {schema}) in a form this version cannot read"
+                    )),
+                    None => NoteJson::Damaged(NoteError::Invalid(err.to_string())),
+                };
+            }
+        };
+        if has_rounded_numbers(bytes) {
+            return NoteJson::KeepAsIs(
+                "holds numbers this version cannot write back exactly".into(),
+            );
+        }
+        match map.get("schema").and_then(serde_json::Value::as_u64) {
+            Some(schema) if schema > u64::from(SCHEMA) => NoteJson::Object(map),
+            // A schema this version knows: the note must be one of its notes.
+            _ => match Metadata::from_note(bytes) {
+                Ok(_) => NoteJson::Object(map),
+                Err(err) => NoteJson::Damaged(err),
+            },
+        }
+    }
+}
+
+/// The value of the first `"schema"` key in a note's text, read without parsing the JSON: how
+/// a note that this version cannot parse still tells that a newer version wrote it.
+fn schema_of_text(bytes: &[u8]) -> Option<u64> {
+    const KEY: &[u8] = b"\"schema\"";
+    let at = bytes.windows(KEY.len()).position(|w| w == KEY)?;
+    let rest = &bytes[at + KEY.len()..];
+    let rest = rest
+        .trim_ascii_start()
+        .strip_prefix(b":")?
+        .trim_ascii_start();
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()
+}
+
+/// Whether the JSON text holds a number that serde_json reads as something else than it says:
+/// an integer beyond 64 bits (read as a rounded float) or a float out of range.
+fn has_rounded_numbers(bytes: &[u8]) -> bool {
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if b == b'"' {
+            in_string = true;
+            i += 1;
+            continue;
+        }
+        if b == b'-' || b.is_ascii_digit() {
+            let len = bytes[i..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E'))
+                .count();
+            let text = std::str::from_utf8(&bytes[i..i + len]).unwrap_or("");
+            let exact = if text.contains(['.', 'e', 'E']) {
+                text.parse::<f64>().is_ok_and(f64::is_finite)
+            } else {
+                text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok()
+            };
+            if !exact {
+                return true;
+            }
+            i += len;
+            continue;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Why a note could not be read.
@@ -622,6 +739,45 @@ mod tests {
             Metadata::from_note(b"{\"schema\":99,\"id\":\"x\",\"kind\":\"k\",\"created_at\":\"\"}")
                 .is_err()
         );
+    }
+
+    #[test]
+    fn notes_of_any_schema_are_classified_before_a_rewrite() {
+        let kind = |text: &str| match NoteJson::read(text.as_bytes()) {
+            NoteJson::Object(_) => "object",
+            NoteJson::KeepAsIs(_) => "keep",
+            NoteJson::Damaged(_) => "damaged",
+        };
+        let ours = r#"{"schema":1,"id":"x","kind":"k","created_at":"","meta":{"n":-12,"f":1.5e3}}"#;
+        assert_eq!(kind(ours), "object");
+        // A newer schema is an object to carry on, whatever its shape.
+        assert_eq!(
+            kind(r#"{"schema":2,"id":"x","kind":["new"],"more":{}}"#),
+            "object"
+        );
+        // ... unless serde_json would round a number of it, or cannot read it at all.
+        assert_eq!(
+            kind(r#"{"schema":2,"id":"x","n":123456789012345678901234567890}"#),
+            "keep"
+        );
+        assert_eq!(kind(r#"{"schema": 3 ,"id":"x","n":1e400}"#), "keep");
+        assert_eq!(
+            kind(r#"{"schema":1,"id":"x","kind":"k","created_at":"","n":99999999999999999999}"#),
+            "keep"
+        );
+        // Digits inside strings are text.
+        assert_eq!(
+            kind(
+                r#"{"schema":1,"id":"x","kind":"k","created_at":"","m":"123456789012345678901234567890 \" 1e999"}"#
+            ),
+            "object"
+        );
+        // Damaged: not JSON, not an object, a schema-1 note that is not one, too large.
+        assert_eq!(kind(r#"{"schema":1,"id":"#), "damaged");
+        assert_eq!(kind("[1]"), "damaged");
+        assert_eq!(kind(r#"{"schema":1,"id":"x"}"#), "damaged");
+        assert_eq!(kind(&" ".repeat(MAX_NOTE_BYTES + 1)), "damaged");
+        assert_eq!(kind(&"[".repeat(100_000)), "damaged");
     }
 
     #[test]

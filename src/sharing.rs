@@ -43,7 +43,7 @@ use gix::bstr::BString;
 use serde_json::{Map, Value};
 
 use crate::error::{Context, Error, Result};
-use crate::format::{self, FetchedFrom, Metadata, NOTES_REF, REF_PREFIX, STAGING_PREFIX};
+use crate::format::{self, FetchedFrom, NOTES_REF, REF_PREFIX, STAGING_PREFIX};
 use crate::gitcli::{self, PushOutcome, PushUpdate};
 use crate::refdb::{self, Edit, Expect};
 use crate::store::{self, Checkpoint, Notes};
@@ -91,7 +91,23 @@ pub fn remote_or_default(repo: &gix::Repository, remote: Option<&str>) -> Result
 
 /// Merge two notes key by key: every key of either side is kept; where both have a key, two
 /// objects are merged the same way, and otherwise `winner`'s value is kept.
+/// Merge two notes key by key: every key of either side is kept; where both have a key, two
+/// objects are merged the same way, and otherwise `winner`'s value is kept. The merged note
+/// has the newer of the two schemas.
 pub fn merge_notes(winner: &Map<String, Value>, other: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = merge_objects(winner, other);
+    // Fields of a newer schema may have come from `other`: the note is of the newer schema.
+    let schema = |note: &Map<String, Value>| note.get("schema").and_then(Value::as_u64);
+    if let (Some(ours), Some(theirs)) = (schema(winner), schema(other))
+        && theirs > ours
+    {
+        out.insert("schema".into(), theirs.into());
+    }
+    out
+}
+
+/// Two JSON objects merged key by key, recursively, `winner`'s value kept where both have one.
+fn merge_objects(winner: &Map<String, Value>, other: &Map<String, Value>) -> Map<String, Value> {
     let mut out = winner.clone();
     for (key, theirs) in other {
         match out.get_mut(key) {
@@ -100,7 +116,7 @@ pub fn merge_notes(winner: &Map<String, Value>, other: &Map<String, Value>) -> M
             }
             Some(Value::Object(ours)) => {
                 if let Value::Object(theirs) = theirs {
-                    *ours = merge_notes(ours, theirs);
+                    *ours = merge_objects(ours, theirs);
                 }
             }
             Some(_) => {}
@@ -300,14 +316,20 @@ fn merged_local_notes(
     let marker = serde_json::to_value(fetched_from).unwrap_or(Value::Null);
     let mut edits = Vec::new();
     for (commit, ids) in by_commit {
-        let remote_note = valid_note(repo, &mut theirs, commit, &ids, warnings);
+        let first = ids.first().copied().unwrap_or_default();
+        let remote_note = side_note(repo, &mut theirs, commit, &ids, "the remote's", warnings);
         let new_here = ids.iter().find(|id| created.iter().any(|c| c == *id));
         let remote_note = match (remote_note, new_here) {
-            (Some(mut note), Some(_)) => {
+            (SideNote::Object(mut note), Some(_)) => {
                 note.insert(format::FETCHED_KEY.into(), marker.clone());
                 note
             }
-            (None, Some(id)) => {
+            // Only the version that wrote it can add to it: it comes as it is.
+            (SideNote::Keep(bytes, _), Some(_)) => {
+                edits.push((commit, Some(write_blob(repo, &bytes)?)));
+                continue;
+            }
+            (SideNote::None | SideNote::Damaged, Some(id)) => {
                 let derived = store::derive(
                     repo,
                     &store::CheckpointRef {
@@ -322,61 +344,87 @@ fn merged_local_notes(
                 note.insert(format::FETCHED_KEY.into(), marker.clone());
                 note
             }
-            (Some(mut note), None) => {
+            (SideNote::Object(mut note), None) => {
                 // Who a checkpoint made here belongs to is not the remote's to say.
                 for key in LOCAL_KEYS {
                     note.remove(*key);
                 }
                 note
             }
-            (None, None) => continue,
+            (SideNote::Keep(_, why), None) => {
+                warnings.push(format!(
+                    "left out the remote's note of {first}: it {why}, and this repository has the checkpoint already"
+                ));
+                continue;
+            }
+            (SideNote::None | SideNote::Damaged, None) => continue,
         };
-        let local_note = valid_note(repo, &mut ours, commit, &ids, &mut Vec::new());
-        let merged = match &local_note {
-            Some(local) => merge_notes(local, &remote_note),
-            None => remote_note,
+        let merged = match side_note(repo, &mut ours, commit, &ids, "", &mut Vec::new()) {
+            SideNote::Object(local) => {
+                let merged = merge_notes(&local, &remote_note);
+                if merged == local {
+                    continue;
+                }
+                merged
+            }
+            SideNote::Keep(_, why) => {
+                warnings.push(format!(
+                    "kept this repository's note of {first} as it is: it {why}"
+                ));
+                continue;
+            }
+            // A damaged note here is replaced by the remote's.
+            SideNote::None | SideNote::Damaged => remote_note,
         };
-        if local_note.as_ref() != Some(&merged) {
-            edits.push((commit, Some(write_note(repo, &merged)?)));
-        }
+        edits.push((commit, Some(write_note(repo, &merged)?)));
     }
     Ok(edits)
 }
 
-/// The note of `commit` in `notes` as a JSON object, if it is a readable checkpoint note naming
-/// one of `ids`; otherwise `None`, with a warning when there is a note that is not usable.
-fn valid_note(
+/// The note of a checkpoint on one side of a push or fetch.
+enum SideNote {
+    /// There is none.
+    None,
+    /// A JSON object that can be merged and rewritten.
+    Object(Map<String, Value>),
+    /// A note that must travel or stay exactly as it is ([`format::NoteJson::KeepAsIs`]): its
+    /// bytes, and why.
+    Keep(Vec<u8>, String),
+    /// Damaged, or naming another checkpoint than one of `ids`; a warning says so.
+    Damaged,
+}
+
+/// The note of `commit` in `notes` (`whose`: "the remote's", for warnings; empty: no warning
+/// for a damaged note).
+fn side_note(
     repo: &gix::Repository,
     notes: &mut Notes,
     commit: ObjectId,
     ids: &[&str],
+    whose: &str,
     warnings: &mut Vec<String>,
-) -> Option<Map<String, Value>> {
+) -> SideNote {
     let first = ids.first().copied().unwrap_or_default();
+    let mut damaged = |why: String| {
+        if !whose.is_empty() {
+            warnings.push(format!("skipped {whose} note of {first}: {why}"));
+        }
+        SideNote::Damaged
+    };
     let bytes = match notes.raw(repo, commit) {
         Ok(Some(bytes)) => bytes,
-        Ok(None) => return None,
-        Err(err) => {
-            warnings.push(format!("skipped the remote's note of {first}: {err}"));
-            return None;
-        }
+        Ok(None) => return SideNote::None,
+        Err(err) => return damaged(err.to_string()),
     };
-    let meta = match Metadata::from_note(&bytes) {
-        Ok(meta) => meta,
-        Err(err) => {
-            warnings.push(format!("skipped the remote's note of {first}: {err}"));
-            return None;
-        }
-    };
-    if !ids.contains(&meta.id.as_str()) {
-        warnings.push(format!(
-            "skipped the remote's note of {first}: it names checkpoint `{}`",
-            meta.id.escape_debug()
-        ));
-        return None;
+    match format::NoteJson::read(&bytes) {
+        format::NoteJson::Object(map) => match map.get("id").and_then(Value::as_str) {
+            Some(id) if ids.contains(&id) => SideNote::Object(map),
+            Some(id) => damaged(format!("it names checkpoint `{}`", id.escape_debug())),
+            None => damaged("it names no checkpoint".into()),
+        },
+        format::NoteJson::KeepAsIs(why) => SideNote::Keep(bytes, why),
+        format::NoteJson::Damaged(err) => damaged(err.to_string()),
     }
-    // `from_note` accepted it, so it is a JSON object.
-    serde_json::from_slice::<Map<String, Value>>(&bytes).ok()
 }
 
 /// Write `note` as a note blob, in the compact form the store writes.
@@ -386,8 +434,13 @@ fn write_note(repo: &gix::Repository, note: &Map<String, Value>) -> Result<Objec
         source: Box::new(err),
     })?;
     json.push('\n');
+    write_blob(repo, json.as_bytes())
+}
+
+/// Write the bytes of a note as a blob.
+fn write_blob(repo: &gix::Repository, bytes: &[u8]) -> Result<ObjectId> {
     Ok(repo
-        .write_blob(json.as_bytes())
+        .write_blob(bytes)
         .context(|| "cannot write a note".into())?
         .detach())
 }
@@ -589,25 +642,57 @@ fn merged_remote_notes(
     let mut edits = Vec::new();
     for c in checkpoints {
         let ids = [c.id.as_str()];
-        let Some(mut local) = valid_note(repo, &mut ours, c.commit, &ids, &mut Vec::new()) else {
-            continue;
+        let mut local = match side_note(repo, &mut ours, c.commit, &ids, "", &mut Vec::new()) {
+            SideNote::Object(local) => local,
+            SideNote::None => continue,
+            SideNote::Keep(_, why) => {
+                report
+                    .warnings
+                    .push(format!("did not push the note of {}: it {why}", c.id));
+                continue;
+            }
+            SideNote::Damaged => {
+                report
+                    .warnings
+                    .push(format!("did not push the note of {}: it is damaged", c.id));
+                continue;
+            }
         };
         // Where this repository fetched it from is its own business.
         local.remove(format::FETCHED_KEY);
         let mut damaged = Vec::new();
-        let remote_note = valid_note(repo, &mut theirs, c.commit, &ids, &mut damaged);
-        for warning in damaged {
-            report
-                .warnings
-                .push(format!("{warning}; replaced by this repository's"));
-        }
-        let merged = match &remote_note {
-            Some(remote_note) => merge_notes(&local, remote_note),
-            None => local,
+        let merged = match side_note(
+            repo,
+            &mut theirs,
+            c.commit,
+            &ids,
+            "the remote's",
+            &mut damaged,
+        ) {
+            SideNote::Object(remote_note) => {
+                let merged = merge_notes(&local, &remote_note);
+                if merged == remote_note {
+                    continue;
+                }
+                merged
+            }
+            SideNote::Keep(_, why) => {
+                report.warnings.push(format!(
+                    "left the remote's note of {} as it is: it {why}",
+                    c.id
+                ));
+                continue;
+            }
+            SideNote::Damaged => {
+                for warning in damaged {
+                    report
+                        .warnings
+                        .push(format!("{warning}; replaced by this repository's"));
+                }
+                local
+            }
+            SideNote::None => local,
         };
-        if remote_note.as_ref() == Some(&merged) {
-            continue;
-        }
         edits.push((c.commit, Some(write_note(repo, &merged)?)));
     }
     report.notes_updated = edits.len();

@@ -9,7 +9,7 @@ use gix::note::plumbing::State as NotesState;
 
 use crate::error::{Context, Error, Result};
 use crate::format::{
-    self, Head, IndexState, MAX_NOTE_BYTES, Metadata, NOTES_REF, REF_PREFIX, Stats, Tool,
+    self, Head, IndexState, MAX_NOTE_BYTES, Metadata, NOTES_REF, NoteJson, REF_PREFIX, Stats, Tool,
 };
 use crate::refdb::{self, Edit, EditError, Expect, Value};
 
@@ -724,8 +724,10 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
 ///
 /// Only that one key changes: every other key of the note and its value stay as they are,
 /// whatever version wrote it, so a note with a newer schema (from a colleague's newer version,
-/// through `fetch`) keeps every field. A note that is missing, or that is not a JSON object
-/// naming this checkpoint, is replaced by the metadata derived from the commit, pinned as asked.
+/// through `fetch`) keeps every field. A note this version cannot rewrite without loss (see
+/// [`NoteJson::KeepAsIs`]) is refused, unchanged. A note that is missing, damaged, or that
+/// names another checkpoint is replaced by the metadata derived from the commit, pinned as
+/// asked.
 pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool) -> Result<bool> {
     let mut retry = Retry::new();
     loop {
@@ -739,17 +741,22 @@ pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool)
                 .flatten(),
             None => None,
         };
-        let edited = current
-            .as_deref()
-            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(bytes).ok())
-            .and_then(|value| match value {
-                serde_json::Value::Object(map)
-                    if map.get("id").and_then(|v| v.as_str()) == Some(checkpoint.id.as_str()) =>
-                {
-                    Some(map)
-                }
-                _ => None,
-            });
+        let edited = match current.as_deref().map(NoteJson::read) {
+            Some(NoteJson::Object(map))
+                if map.get("id").and_then(|v| v.as_str()) == Some(checkpoint.id.as_str()) =>
+            {
+                Some(map)
+            }
+            Some(NoteJson::KeepAsIs(why)) => {
+                return Err(Error::Unsupported(format!(
+                    "cannot {} checkpoint {}: its note {why}, and rewriting it here would lose some of it; {} it with the version that wrote it",
+                    if pinned { "pin" } else { "unpin" },
+                    checkpoint.id,
+                    if pinned { "pin" } else { "unpin" },
+                )));
+            }
+            _ => None,
+        };
         let text = match edited {
             Some(mut map) => {
                 if map.get("pinned") == Some(&serde_json::Value::Bool(pinned)) {

@@ -183,6 +183,70 @@ fn pin_keeps_fields_this_version_does_not_know() {
     assert!(listed.contains("[pinned]"), "{listed}");
 }
 
+/// A note written by a newer version (a colleague's, through `fetch`): `pin` and `unpin` change
+/// `pinned` and nothing else, and refuse, changing nothing, where this version could not write
+/// the rest back exactly.
+#[test]
+fn pin_and_unpin_never_lose_a_field_of_a_newer_schema() {
+    let (repo, _) = repo_with(1, "manual");
+    let id = "20200101-000000-000aaa";
+    plant_old(&repo, id, "2020-01-01T00:00:00.000Z");
+    let commit = repo.git(&["rev-parse", &format!("refs/checkpoints/{id}")]);
+    let note_of = || repo.git(&["notes", "--ref=checkpoints", "show", &commit]);
+    let set_note = |note: &str| {
+        repo.git(&[
+            "notes",
+            "--ref=checkpoints",
+            "add",
+            "-f",
+            "-m",
+            note,
+            &commit,
+        ]);
+    };
+    let newer = format!(
+        r#"{{"schema":2,"id":"{id}","kind":"manual","created_at":"2020-01-01T00:00:00.000Z","head":{{"commit":null,"ref":"refs/heads/main","upstream":"origin/main"}},"stats":{{"files":3,"lines":{{"added":7}}}},"future":["a",{{"b":1.5}}]}}"#
+    );
+    set_note(&newer);
+    // Every key but `pinned`, compared as JSON.
+    let rest = |note: &str| {
+        crate::common::json_eval(
+            note,
+            "json.dumps({k: x for k, x in v.items() if k != 'pinned'}, sort_keys=True)",
+        )
+    };
+    assert_eq!(repo.cp(&["pin", id]).code, 0);
+    let pinned = note_of();
+    assert_eq!(Repo::json_get(&pinned, "pinned"), "true");
+    assert_eq!(Repo::json_get(&pinned, "schema"), "2");
+    assert_eq!(rest(&pinned), rest(&newer));
+    assert_eq!(repo.cp(&["unpin", id]).code, 0);
+    let unpinned = note_of();
+    assert_eq!(Repo::json_get(&unpinned, "pinned"), "false");
+    assert_eq!(rest(&unpinned), rest(&newer));
+
+    // What serde_json would round (a 30-digit integer) or cannot read (1e400): refused, the
+    // note left byte for byte.
+    for odd in ["123456789012345678901234567890", "1e400"] {
+        let note = newer.replace("1.5", odd);
+        set_note(&note);
+        let stored = note_of();
+        for verb in ["pin", "unpin"] {
+            let out = repo.cp(&[verb, id]);
+            assert_eq!(out.code, 1, "{verb} with {odd}: {}", out.stderr);
+            assert!(
+                out.stderr
+                    .contains(&format!("error: cannot {verb} checkpoint {id}: its note"))
+                    && out.stderr.contains("lose"),
+                "{}",
+                out.stderr
+            );
+            assert_eq!(note_of(), stored, "{verb} with {odd} changed the note");
+        }
+    }
+    repo.fsck();
+}
+
 #[test]
 fn prune_removes_notes_whose_checkpoint_is_gone() {
     let (repo, ids) = repo_with(2, "manual");

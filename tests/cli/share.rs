@@ -268,6 +268,115 @@ fn notes_merge_key_by_key_and_a_local_pin_survives_a_fetch() {
     t.b.fsck();
 }
 
+/// Rewrite the note of checkpoint `id` in `repo` with `edit` applied to its JSON text.
+fn edit_note(repo: &Repo, id: &str, edit: impl FnOnce(String) -> String) -> String {
+    let note = edit(repo.note(id));
+    let commit = repo.checkpoint_commit(id);
+    repo.git(&[
+        "notes",
+        "--ref=checkpoints",
+        "add",
+        "-f",
+        "-m",
+        &note,
+        &commit,
+    ]);
+    repo.note(id)
+}
+
+/// Notes written by a newer version (schema 2) travel whole both ways and merge key by key like
+/// any other; a note this version could not write back exactly is never rewritten, on either
+/// side, and a warning says so.
+#[test]
+fn notes_of_a_newer_schema_travel_whole_and_are_never_overwritten() {
+    let t = trio();
+    make_changes(&t.a, "newer");
+    let sent = t.a.save(&["-m", "from a newer version"]);
+    edit_note(&t.a, &sent, |note| {
+        note.replacen("\"schema\":1", "\"schema\":2", 1).replacen(
+            '{',
+            "{\"future\":{\"x\":[1,2]},",
+            1,
+        )
+    });
+    t.a.cp(&["push", "-q", "origin", &sent]).ok();
+    let remote = t.remote.note_json(&sent);
+    assert_eq!(remote.get("schema"), "2");
+    assert_eq!(remote.get("future.x"), "[1, 2]");
+    t.b.cp(&["fetch", "-q"]).ok();
+    let arrived = t.b.note_json(&sent);
+    assert_eq!(arrived.get("future.x"), "[1, 2]");
+    assert_eq!(arrived.get("schema"), "2");
+    assert_eq!(fetched_from(&t.b, &sent), "origin");
+    assert_eq!(shared_note(&t.b, &sent), shared_note(&t.a, &sent));
+
+    // b's own newer field survives a fetch that brings a new key from a.
+    edit_note(&t.b, &sent, |note| {
+        note.replacen('{', "{\"mine\":\"b\",", 1)
+    });
+    edit_note(&t.a, &sent, |note| {
+        note.replacen('{', "{\"review\":\"a\",", 1)
+    });
+    t.a.cp(&["push", "-q", "origin", &sent]).ok();
+    t.b.cp(&["fetch", "-q"]).ok();
+    let merged = t.b.note_json(&sent);
+    assert_eq!(merged.get("mine"), "b");
+    assert_eq!(merged.get("review"), "a");
+    assert_eq!(merged.get("future.x"), "[1, 2]");
+    assert_eq!(
+        fetched_from(&t.b, &sent),
+        "origin",
+        "still a fetched checkpoint"
+    );
+
+    // A note this version cannot write back exactly stays byte for byte on b through a fetch
+    // that has news for it...
+    let kept = edit_note(&t.b, &sent, |note| {
+        note.replacen('{', "{\"big\":123456789012345678901234567890,", 1)
+    });
+    edit_note(&t.a, &sent, |note| {
+        note.replacen('{', "{\"later\":true,", 1)
+    });
+    t.a.cp(&["push", "-q", "origin", &sent]).ok();
+    let fetched = t.b.cp(&["fetch"]).ok();
+    assert_eq!(t.b.note(&sent), kept);
+    assert!(
+        fetched
+            .stderr
+            .contains(&format!("kept this repository's note of {sent} as it is")),
+        "{}",
+        fetched.stderr
+    );
+    // ... and is not pushed, with a warning, leaving the remote's note as it was.
+    let on_remote = t.remote.note(&sent);
+    let pushed = t.b.cp(&["push", "origin", &sent]).ok();
+    assert!(
+        pushed
+            .stderr
+            .contains(&format!("did not push the note of {sent}")),
+        "{}",
+        pushed.stderr
+    );
+    assert_eq!(t.remote.note(&sent), on_remote);
+    // Nor does a push from a overwrite such a note on the remote.
+    let big = edit_note(&t.remote, &sent, |note| {
+        note.replacen('{', "{\"n\":1e400,", 1)
+    });
+    edit_note(&t.a, &sent, |note| note.replacen('{', "{\"again\":1,", 1));
+    let pushed = t.a.cp(&["push", "origin", &sent]).ok();
+    assert!(
+        pushed
+            .stderr
+            .contains(&format!("left the remote's note of {sent} as it is")),
+        "{}",
+        pushed.stderr
+    );
+    assert_eq!(t.remote.note(&sent), big);
+    for repo in [&t.remote, &t.a, &t.b] {
+        repo.fsck();
+    }
+}
+
 #[test]
 fn restore_works_on_the_receiving_side() {
     let t = trio();
