@@ -1,5 +1,6 @@
-//! The library's layers, checked: every `crate::` import of a module names a module of its own
-//! layer or of one below, and the imports form no circle. A new module must be placed here.
+//! The library's layers, checked: every `crate::` import of a module (plain or in a `use` group,
+//! anywhere in its code but its `#[cfg(test)]` items) names a module of its own layer or of one
+//! below, and the imports form no circle. A new module must be placed here.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -95,15 +96,176 @@ fn sources() -> BTreeMap<String, String> {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap_or_default();
-            let text = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
-            let code: Vec<&str> = text
-                .lines()
-                .filter(|l| !l.trim_start().starts_with("//"))
-                .collect();
-            out.insert(name, code.join("\n"));
+            out.insert(name, without_tests(&code_only(&text)));
         }
     }
     out
+}
+
+/// `text` with its comments removed and the contents of its string and character literals
+/// emptied, so that only code is left to read imports from (and braces balance).
+fn code_only(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            out.push(' ');
+        } else if c == 'r'
+            && (next == Some('#') || next == Some('"'))
+            && !chars[..i]
+                .last()
+                .is_some_and(|p| p.is_alphanumeric() || *p == '_')
+        {
+            // A raw string: r"…", r#"…"#, …
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while chars.get(j) == Some(&'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if chars.get(j) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            j += 1;
+            while j < chars.len() {
+                if chars[j] == '"' && (0..hashes).all(|k| chars.get(j + 1 + k) == Some(&'#')) {
+                    j += 1 + hashes;
+                    break;
+                }
+                j += 1;
+            }
+            out.push_str("\"\"");
+            i = j;
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if c == '\'' {
+            // A character literal ('x', '\n', '\u{1f}'), not a lifetime ('a).
+            let end = if next == Some('\\') {
+                chars[i + 2..]
+                    .iter()
+                    .position(|&x| x == '\'')
+                    .map(|p| i + 2 + p)
+            } else if chars.get(i + 2) == Some(&'\'') {
+                Some(i + 2)
+            } else {
+                None
+            };
+            match end {
+                Some(end) => {
+                    out.push_str("' '");
+                    i = end + 1;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `code` (from [`code_only`]) without the items marked `#[cfg(test)]`: a test module, a
+/// test-only `use` or function.
+fn without_tests(code: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at]);
+        let item = &rest[at + MARK.len()..];
+        // The item ends at a `;` before any brace, or with the brace that closes its body.
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (i, c) in item.char_indices() {
+            match c {
+                ';' if depth == 0 => {
+                    end = i + 1;
+                    break;
+                }
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The first path segments of the paths of a `use` group: `a::{b::C, d}` → `a`;
+/// `{b::{C, D}, e}` (what follows `crate::`) → `b`, `e`.
+fn group_heads(group: &str) -> Vec<String> {
+    let mut heads = Vec::new();
+    let mut depth = 0;
+    let mut start = false;
+    let mut word = String::new();
+    for c in group.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            if depth == 1 && start {
+                word.push(c);
+            }
+            continue;
+        }
+        if !word.is_empty() {
+            heads.push(std::mem::take(&mut word));
+            start = false;
+        }
+        match c {
+            '{' => {
+                depth += 1;
+                start = depth == 1;
+            }
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            ',' if depth == 1 => start = true,
+            _ => {}
+        }
+    }
+    heads
 }
 
 /// The modules `text` (of module `name`) imports: `crate::x`, `super::x` and `mod x`.
@@ -113,23 +275,41 @@ fn imports(name: &str, text: &str, known: &BTreeSet<&str>) -> BTreeSet<String> {
     let words: Vec<&str> = text
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
         .collect();
+    let mut firsts: Vec<(bool, String)> = Vec::new();
+    for (at, _) in text.match_indices("crate::{") {
+        for head in group_heads(&text[at + "crate::".len()..]) {
+            firsts.push((true, head));
+        }
+    }
+    if let Some(dir) = parent {
+        for (at, _) in text.match_indices("super::{") {
+            for head in group_heads(&text[at + "super::".len()..]) {
+                firsts.push((false, format!("{dir}/{head}")));
+            }
+        }
+    }
     for word in words {
-        let target = if let Some(rest) = word.strip_prefix("crate::") {
+        if let Some(rest) = word.strip_prefix("crate::") {
+            firsts.push((true, rest.split("::").next().unwrap_or("").to_string()));
+        } else if let (Some(rest), Some(dir)) = (word.strip_prefix("super::"), parent) {
             let first = rest.split("::").next().unwrap_or("");
+            firsts.push((false, format!("{dir}/{first}")));
+        }
+    }
+    for (from_crate, first) in firsts {
+        let target = if from_crate {
             if known.contains(format!("{first}/mod").as_str()) {
                 format!("{first}/mod")
             } else {
                 first.to_string()
             }
-        } else if let (Some(rest), Some(dir)) = (word.strip_prefix("super::"), parent) {
-            let first = rest.split("::").next().unwrap_or("");
-            if known.contains(format!("{dir}/{first}").as_str()) {
-                format!("{dir}/{first}")
-            } else {
-                format!("{dir}/mod")
-            }
+        } else if known.contains(first.as_str()) {
+            first
         } else {
-            continue;
+            match first.rsplit_once('/') {
+                Some((dir, _)) => format!("{dir}/mod"),
+                None => continue,
+            }
         };
         if known.contains(target.as_str()) && target != name {
             out.insert(target);
@@ -195,6 +375,32 @@ fn the_checker_sees_an_upward_import() {
     assert!(used.contains("restore/mod"));
     let used = imports("restore/mod", "use crate::restore::plan;", &known);
     assert!(used.is_empty(), "a module's own path is not an import");
+    // Grouped imports, nested or not.
+    let used = imports(
+        "store",
+        "use crate::{format, checkpoints::Checkpoints};",
+        &known,
+    );
+    assert!(used.contains("checkpoints"), "{used:?}");
+    let used = imports("store", "use crate::{a::{B, C}, checkpoints};", &known);
+    assert!(used.contains("checkpoints"), "{used:?}");
+    let used = imports("restore/plan", "use super::{plan::X, Obstacle};", &known);
+    assert!(used.contains("restore/mod"), "{used:?}");
+    // Code after a test module or a test-only item is read; the test code is not.
+    let text = without_tests(&code_only(
+        "#[cfg(test)]\npub(crate) use crate::checkpoints::X;\n\
+         #[cfg(test)]\nmod tests {\n    use crate::checkpoints;\n    fn f() { let s = \"}\"; let c = '{'; }\n}\n\
+         fn later() -> &'static str { crate::checkpoints::Y }\n",
+    ));
+    assert!(!text.contains("X"), "{text}");
+    assert!(text.contains("fn later"), "{text}");
+    let used = imports("store", &text, &known);
+    assert!(used.contains("checkpoints"), "{used:?}");
+    // Comments and strings are not code.
+    let text = code_only(
+        "// use crate::checkpoints;\n/* crate::checkpoints */ let s = \"crate::checkpoints\"; let r = r#\"crate::checkpoints\"#;",
+    );
+    assert!(imports("store", &text, &known).is_empty(), "{text}");
 }
 
 /// The Rust files below `src/<dir>`, by path relative to `src/`, without comments.
@@ -203,11 +409,7 @@ fn front_end_sources(dir: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let file = src.join(format!("{dir}.rs"));
     if let Ok(text) = std::fs::read_to_string(&file) {
-        let code: Vec<&str> = text
-            .lines()
-            .filter(|l| !l.trim_start().starts_with("//"))
-            .collect();
-        out.insert(format!("{dir}.rs"), code.join("\n"));
+        out.insert(format!("{dir}.rs"), code_only(&text));
     }
     let mut dirs = vec![src.join(dir)];
     while let Some(dir) = dirs.pop() {
@@ -217,12 +419,8 @@ fn front_end_sources(dir: &str) -> BTreeMap<String, String> {
                 dirs.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let text = std::fs::read_to_string(&path).unwrap_or_default();
-                let code: Vec<&str> = text
-                    .lines()
-                    .filter(|l| !l.trim_start().starts_with("//"))
-                    .collect();
                 let rel = path.strip_prefix(&src).unwrap_or(&path);
-                out.insert(rel.to_string_lossy().replace('\\', "/"), code.join("\n"));
+                out.insert(rel.to_string_lossy().replace('\\', "/"), code_only(&text));
             }
         }
     }
@@ -243,7 +441,10 @@ fn front_ends_never_import_one_another() {
                 let allowed = *own == "cli"
                     && ((*other == "serve" && path == "cli/serve.rs")
                         || (*other == "mcp" && path == "cli/mcp.rs"));
-                if text.contains(&import) && !allowed {
+                let grouped = text.match_indices("crate::{").any(|(at, _)| {
+                    group_heads(&text[at + "crate::".len()..]).contains(&other.to_string())
+                });
+                if (text.contains(&import) || grouped) && !allowed {
                     problems.push(format!("{path} uses {import}"));
                 }
             }
