@@ -77,6 +77,24 @@ mod statcache;
 mod store;
 mod treediff;
 
+/// Leave a unit test that cannot run here, saying so where the test run shows it (libtest
+/// captures `eprintln!`) and, when `GIT_CHECKPOINT_TEST_SKIPS` names a file, in that file, which
+/// `ci/test-matrix` counts and lists.
+#[cfg(test)]
+pub(crate) fn skip_test(reason: &str) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("?").to_string();
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED: {test}: {reason}");
+    if let Some(file) = std::env::var_os("GIT_CHECKPOINT_TEST_SKIPS")
+        && let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+    {
+        let _ = writeln!(file, "{test}: {reason}");
+    }
+}
+
 pub use checkpoints::{
     CheckpointEvent, Checkpoints, Diff, Dropped, ListOptions, Observer, OpenOptions, PruneOptions,
     RevertOptions, Reverted, SaveOutcome, Side, StoreInfo, WorkingTree, is_at_or_below,

@@ -166,7 +166,7 @@ fn run_unprivileged(repo: &Repo, args: &[&str], unreadable: &str) -> Option<Run>
         return Some(repo.cp(args));
     }
     if Command::new("setpriv").arg("--help").output().is_err() {
-        eprintln!("skipped: running as root without setpriv");
+        crate::common::skip("running as root without setpriv");
         return None;
     }
     // The other user runs git on this repository too when its refs are in the reftable format:
@@ -402,7 +402,7 @@ fn a_read_only_git_directory_is_one_clear_error() {
         .unwrap();
     assert!(status.success());
     let Some(out) = run(&["save"]) else {
-        eprintln!("skipped: running as root without setpriv");
+        crate::common::skip("running as root without setpriv");
         return;
     };
     let _ = Command::new("chmod")

@@ -145,7 +145,7 @@ fn an_ambiguous_prefix_is_an_error_listing_the_candidates() {
     // The date part is shared by all of them (barring a save across midnight).
     let date = &ids[0][..8];
     if !ids.iter().all(|id| id.starts_with(date)) {
-        eprintln!("skipped: the saves spanned midnight");
+        crate::common::skip("the saves spanned midnight");
         return;
     }
     let out = fails(&repo, date);

@@ -1537,7 +1537,7 @@ fn long_saves_show_progress_on_a_terminal_only() {
         .output()
         .is_ok();
     if !has_script {
-        eprintln!("skipped: script(1) is not installed");
+        crate::common::skip("script(1) is not installed");
         return;
     }
     repo.write("many/another", "y\n");
