@@ -1181,7 +1181,7 @@ impl Checkpoints {
 
     /// Delete the checkpoints `specs` name (refs and notes, in one transaction). A ref under
     /// `refs/checkpoints/` that is not a readable checkpoint is named only by its exact id.
-    pub fn drop_checkpoints(&self, specs: &[&str]) -> Result<Vec<Dropped>> {
+    pub fn drop_checkpoints(&self, specs: &[&str], ctl: &Control<'_>) -> Result<Vec<Dropped>> {
         let loaded = self.load()?;
         let mut chosen: Vec<Dropped> = Vec::new();
         for spec in specs {
@@ -1203,13 +1203,14 @@ impl Checkpoints {
             }
         }
         let ids: Vec<String> = chosen.iter().map(|d| d.id.clone()).collect();
+        ctl.check()?;
         store::delete_ids(&self.repo, &ids, false)?;
         self.emit(CheckpointEvent::Dropped(ids));
         Ok(chosen)
     }
 
     /// Apply the retention policy now, each option overriding its setting for this run.
-    pub fn prune(&self, options: &PruneOptions) -> Result<Pruned> {
+    pub fn prune(&self, options: &PruneOptions, ctl: &Control<'_>) -> Result<Pruned> {
         let mut policy = self.settings.policy()?.clone();
         if let Some(kind) = &options.kind {
             // With a kind, the kind's own keep applies, or the given one.
@@ -1227,6 +1228,7 @@ impl Checkpoints {
         if let Some(size) = options.max_size {
             policy.max_size = Some(size);
         }
+        ctl.check()?;
         let pruned = retention::prune(&self.repo, &policy, options.dry_run, &[])?;
         if !options.dry_run && !pruned.removed.is_empty() {
             self.emit(CheckpointEvent::Pruned(
@@ -1238,15 +1240,21 @@ impl Checkpoints {
 
     /// What the checkpoints cost on disk: the objects only they hold, beyond branches and
     /// tags, per kind and per checkpoint (see [`crate::disk`]).
-    pub fn du(&self) -> Result<crate::disk::Usage> {
+    pub fn du(&self, ctl: &Control<'_>) -> Result<crate::disk::Usage> {
         let loaded = self.load()?;
-        crate::disk::usage(&self.repo, &loaded.checkpoints)
+        crate::disk::usage(&self.repo, &loaded.checkpoints, ctl)
     }
 
     /// Pin (or unpin) `checkpoint`: pinned checkpoints are never pruned. Only the note's
     /// `pinned` changes; every other field stays, whatever version wrote it. Returns whether
     /// anything changed (`false`: it already was).
-    pub fn set_pinned(&self, checkpoint: &Checkpoint, pinned: bool) -> Result<bool> {
+    pub fn set_pinned(
+        &self,
+        checkpoint: &Checkpoint,
+        pinned: bool,
+        ctl: &Control<'_>,
+    ) -> Result<bool> {
+        ctl.check()?;
         let changed = store::set_pinned(&self.repo, checkpoint, pinned)?;
         if changed {
             self.emit(CheckpointEvent::Pinned {
@@ -1288,13 +1296,14 @@ impl Checkpoints {
         remote: &str,
         checkpoints: &[Checkpoint],
         before_sending: &mut dyn FnMut(&[Checkpoint]),
+        ctl: &Control<'_>,
     ) -> Result<Pushed> {
-        sharing::push(&self.repo, remote, checkpoints, before_sending)
+        sharing::push(&self.repo, remote, checkpoints, before_sending, ctl)
     }
 
     /// Fetch `remote`'s checkpoints and merge their notes; never overwrites a checkpoint.
-    pub fn fetch(&self, remote: &str) -> Result<Fetched> {
-        sharing::fetch(&self.repo, remote)
+    pub fn fetch(&self, remote: &str, ctl: &Control<'_>) -> Result<Fetched> {
+        sharing::fetch(&self.repo, remote, ctl)
     }
 
     /// Turn `paths`, given relative to `cwd`, into paths relative to the top of the working

@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, HashSet};
 use gix::ObjectId;
 use gix::objs::tree::EntryKind;
 
+use crate::control::Control;
 use crate::error::{Context, Result};
 use crate::format::{NOTES_REF, REF_PREFIX, STAGING_PREFIX};
 use crate::refdb;
@@ -77,22 +78,52 @@ impl Usage {
 }
 
 /// Walks objects once each, remembering what was seen.
-struct Walker<'r> {
+struct Walker<'r, 'c> {
     repo: &'r gix::Repository,
     seen: HashSet<ObjectId>,
+    ctl: &'r Control<'c>,
 }
 
-impl Walker<'_> {
-    /// Mark everything below `tree` as seen, counting what was new into `amount`.
-    fn tree(&mut self, tree: ObjectId, amount: &mut Amount) -> Result<()> {
+/// Where the objects a walk finds are counted: into an amount, or nowhere (objects that other
+/// refs hold, whose size does not matter and is not even looked up).
+enum Sink<'a> {
+    Count(&'a mut Amount),
+    Ignore,
+}
+
+impl Sink<'_> {
+    fn add(&mut self, bytes: impl FnOnce() -> Option<u64>) {
+        if let Sink::Count(amount) = self
+            && let Some(bytes) = bytes()
+        {
+            amount.add(bytes);
+        }
+    }
+}
+
+impl<'r, 'c> Walker<'r, 'c> {
+    fn new(repo: &'r gix::Repository, ctl: &'r Control<'c>) -> Self {
+        Walker {
+            repo,
+            seen: HashSet::new(),
+            ctl,
+        }
+    }
+
+    /// Mark everything below `tree` as seen, counting what was new into `sink`.
+    fn tree(&mut self, tree: ObjectId, sink: &mut Sink<'_>) -> Result<()> {
         if !self.seen.insert(tree) {
             return Ok(());
+        }
+        if self.seen.len().is_multiple_of(4096) {
+            self.ctl.check()?;
         }
         let data = self
             .repo
             .find_tree(tree)
             .context(|| format!("cannot read tree {tree}"))?;
-        amount.add(data.data.len() as u64);
+        let len = data.data.len() as u64;
+        sink.add(|| Some(len));
         let entries: Vec<(EntryKind, ObjectId)> = data
             .decode()
             .context(|| format!("cannot read tree {tree}"))?
@@ -102,34 +133,87 @@ impl Walker<'_> {
             .collect();
         for (kind, id) in entries {
             match kind {
-                EntryKind::Tree => self.tree(id, amount)?,
+                EntryKind::Tree => self.tree(id, sink)?,
                 // A submodule's commit lives in the submodule's repository.
                 EntryKind::Commit => {}
-                _ => self.object(id, amount)?,
+                _ => self.object(id, sink),
             }
         }
         Ok(())
     }
 
-    /// Mark the blob (or commit) `id` as seen, counting it into `amount` if it was new. A
+    /// Mark the blob (or commit) `id` as seen, counting it into `sink` if it was new. A
     /// missing object (a shallow or partial clone) costs nothing here.
-    fn object(&mut self, id: ObjectId, amount: &mut Amount) -> Result<()> {
-        if self.seen.insert(id)
-            && let Ok(header) = self.repo.find_header(id)
+    fn object(&mut self, id: ObjectId, sink: &mut Sink<'_>) {
+        if self.seen.insert(id) {
+            let repo = self.repo;
+            sink.add(|| repo.find_header(id).ok().map(|h| h.size()));
+        }
+    }
+
+    /// A commit: itself and its tree (not its parents).
+    fn commit(&mut self, commit: ObjectId, sink: &mut Sink<'_>) -> Result<()> {
+        if self.seen.contains(&commit) {
+            return Ok(());
+        }
+        self.object(commit, sink);
+        let tree = store::commit_tree(self.repo, commit)?;
+        self.tree(tree, sink)
+    }
+
+    /// What a checkpoint holds: its commit and tree, and its index commit when it has one
+    /// (the last parent, when that is not the `HEAD` commit).
+    fn checkpoint(&mut self, c: &Checkpoint, amount: &mut Amount) -> Result<()> {
+        let commit = self
+            .repo
+            .find_commit(c.commit)
+            .context(|| format!("cannot read checkpoint {}", c.id))?;
+        let last = commit.parent_ids().last().map(|p| p.detach());
+        let mut sink = Sink::Count(amount);
+        self.commit(c.commit, &mut sink)?;
+        let head = store::head_commit(self.repo, c.commit)?;
+        if let Some(last) = last
+            && Some(last) != head
         {
-            amount.add(header.size());
+            self.commit(last, &mut sink)?;
         }
         Ok(())
     }
 
-    /// A commit: itself and its tree (not its parents).
-    fn commit(&mut self, commit: ObjectId, amount: &mut Amount) -> Result<()> {
-        if self.seen.contains(&commit) {
-            return Ok(());
+    /// Mark what other refs hold as seen, without counting it: their tips' trees, `HEAD`, and
+    /// the commits `checkpoints` were taken on.
+    fn others(&mut self, checkpoints: &[Checkpoint]) -> Result<()> {
+        for reference in refdb::list(self.repo, "refs/")?.refs {
+            let name = reference.name.as_str();
+            if name.starts_with(REF_PREFIX) || name.starts_with(STAGING_PREFIX) || name == NOTES_REF
+            {
+                continue;
+            }
+            // A symbolic ref's target is listed itself.
+            if let Some(id) = reference.value.object()
+                && let Some(commit) = peeled_commit(self.repo, id)
+            {
+                self.commit(commit, &mut Sink::Ignore)?;
+            }
         }
-        self.object(commit, amount)?;
-        let tree = store::commit_tree(self.repo, commit)?;
-        self.tree(tree, amount)
+        if let Some(head) = refdb::head(self.repo).ok().and_then(|head| head.commit) {
+            self.commit(head, &mut Sink::Ignore)?;
+        }
+        for c in checkpoints {
+            if let Some(head) = store::head_commit(self.repo, c.commit)? {
+                self.commit(head, &mut Sink::Ignore)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The notes: their commit and tree (and blobs).
+    fn notes(&mut self) -> Result<Amount> {
+        let mut notes = Amount::default();
+        if let Some(tip) = store::notes_tip(self.repo).ok().flatten() {
+            self.commit(tip, &mut Sink::Count(&mut notes))?;
+        }
+        Ok(notes)
     }
 }
 
@@ -147,53 +231,23 @@ fn peeled_commit(repo: &gix::Repository, id: ObjectId) -> Option<ObjectId> {
 }
 
 /// What `checkpoints` (every checkpoint of the repository, newest first) cost on disk.
-pub fn usage(repo: &gix::Repository, checkpoints: &[Checkpoint]) -> Result<Usage> {
-    let mut walker = Walker {
-        repo,
-        seen: HashSet::new(),
-    };
-    // What other refs hold: their tips' trees, and the commits checkpoints were taken on.
-    let mut ignored = Amount::default();
-    for reference in refdb::list(repo, "refs/")?.refs {
-        let name = reference.name.as_str();
-        if name.starts_with(REF_PREFIX) || name.starts_with(STAGING_PREFIX) || name == NOTES_REF {
-            continue;
-        }
-        // A symbolic ref's target is listed itself.
-        if let Some(id) = reference.value.object()
-            && let Some(commit) = peeled_commit(repo, id)
-        {
-            walker.commit(commit, &mut ignored)?;
-        }
-    }
-    if let Some(head) = refdb::head(repo).ok().and_then(|head| head.commit) {
-        walker.commit(head, &mut ignored)?;
-    }
-    for c in checkpoints {
-        if let Some(head) = store::head_commit(repo, c.commit)? {
-            walker.commit(head, &mut ignored)?;
-        }
-    }
-
+pub fn usage(
+    repo: &gix::Repository,
+    checkpoints: &[Checkpoint],
+    ctl: &Control<'_>,
+) -> Result<Usage> {
+    ctl.check()?;
+    let mut walker = Walker::new(repo, ctl);
+    walker.others(checkpoints)?;
     // Each object for the oldest checkpoint that holds it.
     let mut usage = Usage {
         checkpoints: checkpoints.len(),
         ..Usage::default()
     };
-    for c in checkpoints.iter().rev() {
+    for (done, c) in checkpoints.iter().rev().enumerate() {
+        ctl.report("counting what checkpoints hold", done, checkpoints.len());
         let mut added = Amount::default();
-        let commit = repo
-            .find_commit(c.commit)
-            .context(|| format!("cannot read checkpoint {}", c.id))?;
-        let parents: Vec<ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
-        walker.commit(c.commit, &mut added)?;
-        // The index commit, when there is one: the last parent, not the HEAD commit.
-        let head = store::head_commit(repo, c.commit)?;
-        if let Some(&last) = parents.last()
-            && Some(last) != head
-        {
-            walker.commit(last, &mut added)?;
-        }
+        walker.checkpoint(c, &mut added)?;
         usage.total.objects += added.objects;
         usage.total.bytes += added.bytes;
         let kind = usage.by_kind.entry(c.meta.kind.clone()).or_default();
@@ -205,47 +259,47 @@ pub fn usage(repo: &gix::Repository, checkpoints: &[Checkpoint]) -> Result<Usage
             added,
         });
     }
-    // The notes: their commit and tree (and blobs).
-    if let Some(tip) = store::notes_tip(repo).ok().flatten() {
-        let mut notes = Amount::default();
-        walker.commit(tip, &mut notes)?;
-        usage.notes = notes;
-        usage.total.objects += notes.objects;
-        usage.total.bytes += notes.bytes;
-    }
+    let notes = walker.notes()?;
+    usage.notes = notes;
+    usage.total.objects += notes.objects;
+    usage.total.bytes += notes.bytes;
     Ok(usage)
 }
 
 /// How many of the oldest of `candidates` (checkpoints retention may remove, oldest first)
 /// must go for what `all` (newest first) cost on disk to fit in `max` bytes: the smallest such
 /// number, or all of them when even that does not fit.
+///
+/// One walk answers it for every number: an object is freed once every checkpoint holding it
+/// is gone, so what stays is walked first (its objects are never freed), then the candidates
+/// from the newest back, so that each object is first met at the newest candidate holding it,
+/// the one whose removal frees it.
 pub fn oldest_to_remove(
     repo: &gix::Repository,
     all: &[Checkpoint],
     candidates: &[&Checkpoint],
     max: u64,
 ) -> Result<usize> {
-    let cost_without = |n: usize| -> Result<u64> {
-        let gone: HashSet<&str> = candidates[..n].iter().map(|c| c.id.as_str()).collect();
-        let kept: Vec<Checkpoint> = all
-            .iter()
-            .filter(|c| !gone.contains(c.id.as_str()))
-            .cloned()
-            .collect();
-        Ok(usage(repo, &kept)?.total.bytes)
-    };
-    if cost_without(0)? <= max {
-        return Ok(0);
+    let ctl = Control::default();
+    let mut walker = Walker::new(repo, &ctl);
+    walker.others(all)?;
+    let mut cost = Amount::default();
+    let candidate: HashSet<&str> = candidates.iter().map(|c| c.id.as_str()).collect();
+    for c in all.iter().filter(|c| !candidate.contains(c.id.as_str())) {
+        walker.checkpoint(c, &mut cost)?;
     }
-    // Removing more never costs more: the smallest number that fits, by bisection.
-    let (mut fits_not, mut fits) = (0, candidates.len());
-    while fits - fits_not > 1 {
-        let mid = (fits_not + fits) / 2;
-        if cost_without(mid)? <= max {
-            fits = mid;
-        } else {
-            fits_not = mid;
-        }
+    let mut freed = vec![0u64; candidates.len()];
+    for (i, c) in candidates.iter().enumerate().rev() {
+        let mut added = Amount::default();
+        walker.checkpoint(c, &mut added)?;
+        freed[i] = added.bytes;
+        cost.bytes += added.bytes;
     }
-    Ok(fits)
+    let mut left = cost.bytes + walker.notes()?.bytes;
+    let mut n = 0;
+    while left > max && n < candidates.len() {
+        left -= freed[n];
+        n += 1;
+    }
+    Ok(n)
 }

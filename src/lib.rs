@@ -51,6 +51,8 @@ mod control;
 mod diff;
 mod disk;
 mod error;
+#[cfg(test)]
+mod facade_tests;
 pub mod format;
 #[cfg(test)]
 mod fuzz_tests;

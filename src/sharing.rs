@@ -42,6 +42,7 @@ use gix::ObjectId;
 use gix::bstr::BString;
 use serde_json::{Map, Value};
 
+use crate::control::Control;
 use crate::error::{Context, Error, Result};
 use crate::format::{self, FetchedFrom, NOTES_REF, REF_PREFIX, STAGING_PREFIX};
 use crate::gitcli::{self, PushOutcome, PushUpdate};
@@ -174,11 +175,12 @@ pub struct Fetched {
 /// transaction: each checkpoint whose id does not exist here is created, none is overwritten,
 /// and the remote's notes of the checkpoints held here afterwards are merged into the local
 /// notes (see the [module documentation](self)). A remote without checkpoints is not an error.
-pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
+pub fn fetch(repo: &gix::Repository, remote: &str, ctl: &Control<'_>) -> Result<Fetched> {
     let mut report = Fetched {
         remote: remote.to_string(),
         ..Fetched::default()
     };
+    ctl.check()?;
     clean_stale_staging(repo);
     let listed = RemoteState::list(repo, remote)?;
     if listed.checkpoints.is_empty() {
@@ -189,7 +191,11 @@ pub fn fetch(repo: &gix::Repository, remote: &str) -> Result<Fetched> {
     if listed.notes.is_some() {
         refspecs.push(format!("+{NOTES_REF}:{}", staging.notes_ref()));
     }
+    ctl.check()?;
     gitcli::fetch(repo, remote, &refspecs)?;
+    // What the remote sent is staged (and dropped with `staging`); cancelled now, nothing
+    // is imported.
+    ctl.check()?;
 
     // What arrived, checked once.
     let mut arrived: Vec<(String, ObjectId)> = Vec::new();
@@ -518,7 +524,9 @@ pub fn push(
     remote: &str,
     checkpoints: &[Checkpoint],
     before_sending: &mut dyn FnMut(&[Checkpoint]),
+    ctl: &Control<'_>,
 ) -> Result<Pushed> {
+    ctl.check()?;
     clean_stale_staging(repo);
     let mut atomic = true;
     let mut warned = false;
@@ -588,6 +596,7 @@ pub fn push(
                 .collect();
             before_sending(&sending);
         }
+        ctl.check()?;
         match gitcli::push(repo, remote, &updates, atomic)? {
             PushOutcome::AtomicUnsupported => {
                 atomic = false;

@@ -28,7 +28,7 @@ Examples:
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     let specs: Vec<&str> = args.checkpoints.iter().map(String::as_str).collect();
-    let chosen = checkpoints.drop_checkpoints(&specs)?;
+    let chosen = checkpoints.drop_checkpoints(&specs, &ui.ctl)?;
     let mut out = std::io::stdout().lock();
     for dropped in &chosen {
         let id = printable(&dropped.id, false);

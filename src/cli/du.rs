@@ -28,9 +28,9 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(_ui: &Ui, args: Args) -> Result<(), Failure> {
+pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
-    let usage = checkpoints.du()?;
+    let usage = checkpoints.du(&ui.ctl)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         let value = serde_json::to_value(&usage).unwrap_or(serde_json::Value::Null);

@@ -31,7 +31,7 @@ Examples:
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     let remote = checkpoints.remote(args.remote.as_deref())?;
-    let fetched = checkpoints.fetch(&remote)?;
+    let fetched = checkpoints.fetch(&remote, &ui.ctl)?;
     if !args.quiet {
         for warning in &fetched.warnings {
             ui.warn(warning);

@@ -27,7 +27,7 @@ pub fn run(ui: &Ui, args: Args, pinned: bool) -> Result<(), Failure> {
     if !args.quiet {
         ui.warn_damaged([c]);
     }
-    let changed = checkpoints.set_pinned(c, pinned)?;
+    let changed = checkpoints.set_pinned(c, pinned, &ui.ctl)?;
     if !args.quiet {
         let done = if pinned { "pinned" } else { "unpinned" };
         if changed {

@@ -50,13 +50,16 @@ Examples:
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
-    let pruned = checkpoints.prune(&PruneOptions {
-        keep: args.keep,
-        older_than: args.older_than,
-        kind: args.kind,
-        max_size: args.max_size,
-        dry_run: args.dry_run,
-    })?;
+    let pruned = checkpoints.prune(
+        &PruneOptions {
+            keep: args.keep,
+            older_than: args.older_than,
+            kind: args.kind,
+            max_size: args.max_size,
+            dry_run: args.dry_run,
+        },
+        &ui.ctl,
+    )?;
     let mut out = std::io::stdout().lock();
     if args.json {
         let array: Vec<_> = pruned.removed.iter().map(checkpoint_json).collect();

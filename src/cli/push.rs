@@ -111,7 +111,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             warn_what_travels(ui, &checkpoints, sending);
         }
     };
-    let pushed = checkpoints.push(&remote, &chosen, &mut warn_before_sending)?;
+    let pushed = checkpoints.push(&remote, &chosen, &mut warn_before_sending, &ui.ctl)?;
     if !args.quiet {
         for warning in &pushed.warnings {
             ui.warn(warning);

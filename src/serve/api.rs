@@ -503,7 +503,7 @@ async fn set_pinned(state: Arc<State>, spec: String, pinned: bool) -> Reply {
     let value = blocking(&state, move |checkpoints, state| {
         let loaded = state.load(&checkpoints)?;
         let c = checkpoints.resolve(&loaded, &spec)?;
-        checkpoints.set_pinned(c, pinned)?;
+        checkpoints.set_pinned(c, pinned, &git_checkpoint::Control::default())?;
         let after = state.load(&checkpoints)?;
         Ok(checkpoints.resolve(&after, &c.id)?.to_json())
     })
@@ -518,7 +518,8 @@ pub async fn drop(
 ) -> Reply {
     let spec = spec(path)?;
     let value = blocking(&state, move |checkpoints, _| {
-        let dropped = checkpoints.drop_checkpoints(&[spec.as_str()])?;
+        let dropped =
+            checkpoints.drop_checkpoints(&[spec.as_str()], &git_checkpoint::Control::default())?;
         let list: Vec<Value> = dropped
             .iter()
             .map(|d| json!({ "id": d.id, "commit": d.commit.map(|c| c.to_string()) }))

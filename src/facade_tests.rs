@@ -1,0 +1,173 @@
+//! The façade's policy seen from a program that uses the library: the events an observer
+//! receives, and a cancel flag that stops every operation before it changes anything.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use crate::{
+    CheckpointEvent, Checkpoints, Control, Error, PruneOptions, RestoreOptions, SaveOptions,
+};
+
+type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
+
+/// `git args…` in `dir`, hermetic; its stdout.
+fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, Box<dyn std::error::Error>> {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "A")
+        .env("GIT_AUTHOR_EMAIL", "a@example.com")
+        .env("GIT_COMMITTER_NAME", "A")
+        .env("GIT_COMMITTER_EMAIL", "a@example.com")
+        .output()?;
+    if !out.status.success() {
+        return Err(format!("git {args:?}: {}", String::from_utf8_lossy(&out.stderr)).into());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim_end().to_string())
+}
+
+/// A repository with one commit of `f`.
+fn repo() -> std::result::Result<tempfile::TempDir, Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    git(dir.path(), &["init", "-q", "-b", "main"])?;
+    std::fs::write(dir.path().join("f"), "one\n")?;
+    git(dir.path(), &["add", "f"])?;
+    git(dir.path(), &["commit", "-q", "-m", "base"])?;
+    Ok(dir)
+}
+
+/// The events as short words, in order.
+fn words(events: &[CheckpointEvent]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| match e {
+            CheckpointEvent::Saved(c) => format!("saved {}", c.meta.kind),
+            CheckpointEvent::Restored { safety, .. } => {
+                format!("restored{}", if safety.is_some() { " safely" } else { "" })
+            }
+            CheckpointEvent::Pruned(ids) => format!("pruned {}", ids.len()),
+            CheckpointEvent::Dropped(ids) => format!("dropped {}", ids.len()),
+            CheckpointEvent::Pinned { pinned, .. } => format!("pinned {pinned}"),
+        })
+        .collect()
+}
+
+#[test]
+fn an_observer_sees_every_change_in_order() -> TestResult {
+    let dir = repo()?;
+    let seen: Arc<Mutex<Vec<CheckpointEvent>>> = Arc::default();
+    let sink = Arc::clone(&seen);
+    let checkpoints = Checkpoints::open(dir.path())?.with_observer(move |e: &CheckpointEvent| {
+        sink.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(e.clone())
+    });
+    let ctl = Control::default();
+    let first = checkpoints.save(&SaveOptions::default(), &ctl)?;
+    std::fs::write(dir.path().join("f"), "two\n")?;
+    checkpoints.save(&SaveOptions::default(), &ctl)?;
+    // Nothing changed: no checkpoint, no event.
+    checkpoints.save(&SaveOptions::default(), &ctl)?;
+    let target = checkpoints.find(&first.checkpoint().id)?;
+    checkpoints.restore(&target, &RestoreOptions::default(), &ctl)?;
+    checkpoints.set_pinned(&target, true, &ctl)?;
+    // Already pinned: nothing changed, no event.
+    checkpoints.set_pinned(&target, true, &ctl)?;
+    let newest = checkpoints.find("@")?;
+    checkpoints.drop_checkpoints(&[newest.id.as_str()], &ctl)?;
+    let options = PruneOptions {
+        keep: Some(0),
+        ..PruneOptions::default()
+    };
+    checkpoints.prune(&options, &ctl)?;
+    let events = words(&seen.lock().unwrap_or_else(|p| p.into_inner()));
+    assert_eq!(
+        events,
+        [
+            "saved manual",
+            "saved manual",
+            // The safety checkpoint, then the restore that it makes undoable.
+            "saved pre-restore",
+            "restored safely",
+            "pinned true",
+            "dropped 1",
+            // The pinned checkpoint stays.
+            "pruned 1",
+        ]
+    );
+    Ok(())
+}
+
+#[test]
+fn a_cancelled_operation_changes_nothing() -> TestResult {
+    let dir = repo()?;
+    let checkpoints = Checkpoints::open(dir.path())?;
+    let free = Control::default();
+    let first = checkpoints.save(&SaveOptions::default(), &free)?;
+    std::fs::write(dir.path().join("f"), "two\n")?;
+    let refs = || git(dir.path(), &["for-each-ref"]);
+    let before = refs()?;
+
+    let flag = AtomicBool::new(true);
+    let cancelled = Control::default().with_cancel(&flag);
+    let target = checkpoints.find(&first.checkpoint().id)?;
+    let outcomes = [
+        (
+            "save",
+            checkpoints
+                .save(&SaveOptions::default(), &cancelled)
+                .map(|_| ()),
+        ),
+        (
+            "restore",
+            checkpoints
+                .restore(&target, &RestoreOptions::default(), &cancelled)
+                .map(|_| ()),
+        ),
+        (
+            "pin",
+            checkpoints
+                .set_pinned(&target, true, &cancelled)
+                .map(|_| ()),
+        ),
+        (
+            "drop",
+            checkpoints
+                .drop_checkpoints(&[target.id.as_str()], &cancelled)
+                .map(|_| ()),
+        ),
+        (
+            "prune",
+            checkpoints
+                .prune(
+                    &PruneOptions {
+                        keep: Some(0),
+                        ..PruneOptions::default()
+                    },
+                    &cancelled,
+                )
+                .map(|_| ()),
+        ),
+        ("du", checkpoints.du(&cancelled).map(|_| ())),
+        (
+            "fetch",
+            checkpoints.fetch("nowhere", &cancelled).map(|_| ()),
+        ),
+    ];
+    for (what, outcome) in outcomes {
+        assert!(
+            matches!(outcome, Err(Error::Cancelled)),
+            "{what}: {outcome:?}"
+        );
+    }
+    assert_eq!(refs()?, before, "a cancelled operation changed refs");
+    assert_eq!(std::fs::read_to_string(dir.path().join("f"))?, "two\n");
+    // The same calls without the flag do their work.
+    checkpoints.set_pinned(&target, true, &free)?;
+    assert!(checkpoints.find(&target.id)?.meta.pinned);
+    Ok(())
+}
