@@ -624,6 +624,13 @@ impl Checkpoints {
         store::revision(&self.repo)
     }
 
+    /// When checkpoints went missing since the last look: whether the newest removal was a
+    /// prune (`Some(true)`) or a drop (`Some(false)`), by this process or another, as the notes
+    /// commit that removed their notes says; `None` when that cannot be told.
+    pub fn last_removal_was_prune(&self) -> Option<bool> {
+        store::last_removal_was_prune(&self.repo)
+    }
+
     /// The checkpoint `spec` names among `loaded` (see the naming rules in
     /// [`crate::naming`]), seen from this worktree.
     pub fn resolve<'a>(&self, loaded: &'a Loaded, spec: &str) -> Result<&'a Checkpoint> {
@@ -1130,6 +1137,14 @@ impl Checkpoints {
         let captured = self.capture(&scope, ctl)?;
         let (target, safety) = choose(&self.repo, &captured)?;
         self.restored_paths_match(&self.repo, &captured, &target, options)?;
+        // What the event names: the checkpoint the operation brought back (for a revert, the
+        // step's start, not the merged tree), as its safety checkpoint's note records it, so
+        // that watchers see the same whether this process or another one did it.
+        let announced = safety
+            .operation
+            .as_ref()
+            .and_then(|o| o.target.clone())
+            .unwrap_or_else(|| target.id.clone());
         let mut restored = restore::run(
             &self.repo,
             &captured,
@@ -1148,7 +1163,7 @@ impl Checkpoints {
         }
         if !restored.plan.is_empty() || restored.index_restored {
             self.emit(CheckpointEvent::Restored {
-                target: target.id.clone(),
+                target: announced,
                 safety: restored.safety.as_ref().map(|s| s.checkpoint().id.clone()),
             });
         }

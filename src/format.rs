@@ -46,6 +46,11 @@ pub fn index_commit_message(id: &str) -> String {
     format!("{INDEX_COMMIT_PREFIX}{id}\n")
 }
 
+/// The message of the notes commit that removes the notes of dropped checkpoints.
+pub const NOTES_MESSAGE_DROP: &str = "checkpoint: drop";
+/// The message of the notes commit that removes the notes of pruned checkpoints.
+pub const NOTES_MESSAGE_PRUNE: &str = "checkpoint: prune";
+
 /// The kind given when none is.
 pub const DEFAULT_KIND: &str = "manual";
 /// The kind of the safety checkpoint restore takes.

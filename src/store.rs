@@ -294,6 +294,22 @@ pub(crate) fn notes_tip(repo: &gix::Repository) -> Result<Option<ObjectId>> {
     Ok(read_notes(repo)?.map(|n| n.tip))
 }
 
+/// Whether the newest notes commit removed notes, and if so whether by a prune (`Some(true)`)
+/// or a drop (`Some(false)`); `None` when it did neither or cannot be read.
+pub(crate) fn last_removal_was_prune(repo: &gix::Repository) -> Option<bool> {
+    let tip = notes_tip(repo).ok().flatten()?;
+    let commit = repo.find_commit(tip).ok()?;
+    let message = commit.message_raw().ok()?;
+    let first = message.lines().next().unwrap_or_default();
+    if first == format::NOTES_MESSAGE_PRUNE.as_bytes() {
+        Some(true)
+    } else if first == format::NOTES_MESSAGE_DROP.as_bytes() {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// [`read_notes`], with a damaged notes ref as `Err(why)` inside `Ok`: for writers that can
 /// still do their part without touching the notes.
 fn read_notes_or_damage(
@@ -654,7 +670,8 @@ pub fn delete(
 }
 
 /// [`delete`] by id: also deletes refs under `refs/checkpoints/` that are not readable
-/// checkpoints (see [`refs_reporting`]). Ids that name no ref are ignored.
+/// checkpoints (see [`refs_reporting`]). Ids that name no ref are ignored. The notes commit
+/// says which it was, a prune (`clean_orphans`) or a drop, for whoever watches the store.
 pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -> Result<()> {
     let mut retry = Retry::new();
     loop {
@@ -704,7 +721,11 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
                 repo,
                 Some(notes.state),
                 &note_edits,
-                "checkpoint: remove notes",
+                if clean_orphans {
+                    format::NOTES_MESSAGE_PRUNE
+                } else {
+                    format::NOTES_MESSAGE_DROP
+                },
             )?;
             edits.push(notes_edit(Some(tip), commit));
         }

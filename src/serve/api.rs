@@ -136,7 +136,14 @@ fn body<T: DeserializeOwned + Default>(
             "the body must be JSON, sent with `Content-Type: application/json`",
         ));
     }
-    serde_json::from_slice(&bytes)
+    // serde reads a struct from an array too, field by field in order: only an object is a
+    // body.
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {e}")))?;
+    if !value.is_object() {
+        return Err(ApiError::bad_request("the body must be a JSON object"));
+    }
+    serde_json::from_value(value)
         .map_err(|e| ApiError::bad_request(format!("the body is not what was expected: {e}")))
 }
 

@@ -167,11 +167,12 @@ impl Hub {
             }
         }
         if announce && !gone.is_empty() {
-            let name = if saved.is_empty() {
-                "dropped"
-            } else {
-                "pruned"
-            };
+            // The notes commit that removed their notes tells a prune from a drop; without
+            // one (a damaged notes ref), removals that came with a save were its retention.
+            let pruned = checkpoints
+                .last_removal_was_prune()
+                .unwrap_or(!saved.is_empty());
+            let name = if pruned { "pruned" } else { "dropped" };
             self.send(name, json!({ "ids": gone }));
         }
         Ok(())

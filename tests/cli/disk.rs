@@ -122,7 +122,11 @@ fn max_size_keeps_the_store_bounded_and_gc_frees_the_rest() {
         // git agrees with what du says.
         assert_eq!(git_count(&repo).1, bytes);
         // No more went than needed: three files of 100,000 bytes fit in 350 KiB, four do not.
-        assert_eq!(repo.checkpoint_ids().len(), (i as usize + 1).min(3), "after save {i}");
+        assert_eq!(
+            repo.checkpoint_ids().len(),
+            (i as usize + 1).min(3),
+            "after save {i}"
+        );
     }
     // The newest stay; the oldest went.
     let left = repo.checkpoint_ids();

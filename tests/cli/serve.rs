@@ -476,6 +476,9 @@ fn bad_bodies_are_400_and_change_nothing() {
         json!({"dry_run": "yes"}),
         json!({"paths": "f.txt"}),
         json!({"force": true}),
+        // serde would read these as the fields in order: a restore, a dry run of one path.
+        json!([]),
+        json!([true, ["f.txt"]]),
     ] {
         server
             .call(
@@ -487,6 +490,16 @@ fn bad_bodies_are_400_and_change_nothing() {
     }
     server
         .call("POST", "/api/undo", Some(json!({"steps": 0})))
+        .error(400);
+    server
+        .call("POST", "/api/undo", Some(json!([2])))
+        .error(400);
+    server
+        .call(
+            "POST",
+            "/api/checkpoints",
+            Some(json!([null, null, null, null])),
+        )
         .error(400);
     server
         .call("POST", "/api/undo", Some(json!({"steps": "two"})))
@@ -601,7 +614,13 @@ fn revert_takes_back_one_step_keeping_later_work() {
         &ours_commit,
         &format!("refs/checkpoints/{start}"),
     ]);
+    let events = server.events();
     let done = server.call("POST", &path, Some(json!({}))).ok();
+    // Announced as the CLI's revert is, by the checkpoint the step started at.
+    assert_eq!(
+        next_event(&events, "restored", Duration::from_secs(5)),
+        json!({"target": start, "safety": done["safety"]})
+    );
     assert_eq!(done["from"], start.as_str());
     assert_eq!(done["to"], step.as_str());
     assert_eq!(done["conflicts"], json!([]));
@@ -1013,6 +1032,17 @@ fn events_announce_a_save_made_by_another_process() {
     let restored = next_event(&events, "restored", Duration::from_secs(10));
     assert_eq!(restored["target"], ids[0].as_str());
     assert!(restored["safety"].is_string());
+    // A prune of its own is a prune, not a drop; the pinned checkpoint stays.
+    let before = repo.checkpoint_ids();
+    repo.cp(&["prune", "-q", "--keep", "1"]).ok();
+    let pruned = next_event(&events, "pruned", Duration::from_secs(10));
+    let mut gone: Vec<String> = before
+        .into_iter()
+        .filter(|id| !repo.checkpoint_ids().contains(id))
+        .collect();
+    gone.sort_by(|a, b| b.cmp(a));
+    assert!(!gone.is_empty());
+    assert_eq!(pruned, json!({ "ids": gone }));
 }
 
 #[test]
