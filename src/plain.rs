@@ -216,7 +216,7 @@ fn quote(value: &str) -> String {
 
 /// Open the store `store` with `directory` as its working tree.
 pub fn open(store: &Path, directory: &Path) -> Result<gix::Repository> {
-    let repo = gix::open_opts(store, gix::open::Options::default()).map_err(|err| Error::Git {
+    let repo = gix::open_opts(store, crate::repo::open_options()).map_err(|err| Error::Git {
         context: format!("cannot open the store `{}`", store.display()),
         source: Box::new(err),
     })?;

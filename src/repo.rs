@@ -23,7 +23,11 @@ pub const FALLBACK_EMAIL: &str = "git-checkpoint@localhost";
 /// fails for lack of `user.name`. None of these settings touches `.git/config`: they live in
 /// this in-memory instance only.
 pub fn open(dir: &Path) -> Result<gix::Repository> {
-    let repo = match gix::ThreadSafeRepository::discover_with_environment_overrides(dir) {
+    let repo = match gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
+        dir,
+        Default::default(),
+        trust_map(),
+    ) {
         Ok(repo) => repo.to_thread_local(),
         Err(err) => {
             // A repository gix cannot open is not "no repository": say why.
@@ -38,6 +42,80 @@ pub fn open(dir: &Path) -> Result<gix::Repository> {
     };
     let repo = check_formats(repo)?;
     configure(repo)
+}
+
+/// The options of every repository this library opens: the default ones, plus the settings
+/// given on git's command line (`git -c key=value checkpoint …`), which git passes to an
+/// external command in `GIT_CONFIG_PARAMETERS` and gix does not read itself.
+pub(crate) fn open_options() -> gix::open::Options {
+    gix::open::Options::default().cli_overrides(command_line_config())
+}
+
+/// [`open_options`] for each level of trust, as discovery wants them.
+fn trust_map() -> gix::sec::trust::Mapping<gix::open::Options> {
+    let mut map = gix::sec::trust::Mapping::<gix::open::Options>::default();
+    let overrides = command_line_config();
+    map.full = map.full.cli_overrides(overrides.clone());
+    map.reduced = map.reduced.cli_overrides(overrides);
+    map
+}
+
+/// The `key=value` settings of `GIT_CONFIG_PARAMETERS` (`key` alone: an implicit `true`);
+/// none when it is unset or not in git's format (git itself then refuses to run).
+fn command_line_config() -> Vec<String> {
+    std::env::var("GIT_CONFIG_PARAMETERS")
+        .ok()
+        .and_then(|value| parse_config_parameters(&value))
+        .unwrap_or_default()
+}
+
+/// Parse `GIT_CONFIG_PARAMETERS` as git's `parse_config_env_list` does: shell-single-quoted
+/// words separated by spaces, each `'key=value'` (older git) or `'key'='value'`, `'key'=` being
+/// an implicit `true`.
+fn parse_config_parameters(text: &str) -> Option<Vec<String>> {
+    /// One single-quoted word at the start of `s` (`'it'\''s'` is `it's`): the word and the
+    /// rest after it.
+    fn quoted(s: &str) -> Option<(String, &str)> {
+        let mut rest = s.strip_prefix('\'')?;
+        let mut word = String::new();
+        loop {
+            let end = rest.find('\'')?;
+            word.push_str(&rest[..end]);
+            rest = &rest[end + 1..];
+            // `'\''` and `'\!'`: a quote (or `!`) outside the quotes, then quoted again.
+            match rest.as_bytes() {
+                [b'\\', c @ (b'\'' | b'!'), b'\'', ..] => {
+                    word.push(char::from(*c));
+                    rest = &rest[3..];
+                }
+                _ => return Some((word, rest)),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let (key, after) = quoted(rest)?;
+        rest = after;
+        if let Some(value) = rest.strip_prefix('=') {
+            if value.starts_with('\'') {
+                let (value, after) = quoted(value)?;
+                out.push(format!("{key}={value}"));
+                rest = after;
+            } else {
+                out.push(key);
+                rest = value;
+            }
+        } else {
+            // The older form: the key and the value in one word.
+            out.push(key);
+        }
+        if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
+            return None;
+        }
+        rest = rest.trim_start();
+    }
+    Some(out)
 }
 
 /// How a repository stores its refs (`extensions.refStorage`).
@@ -216,4 +294,38 @@ pub(crate) fn lexical(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_config_parameters;
+
+    #[test]
+    fn git_config_parameters_in_both_of_gits_forms() {
+        let parsed = |text: &str| parse_config_parameters(text);
+        assert_eq!(
+            parsed("'checkpoint.keep'='2' 'core.quotepath'='false'"),
+            Some(vec![
+                "checkpoint.keep=2".into(),
+                "core.quotepath=false".into()
+            ])
+        );
+        // Older git: one word each.
+        assert_eq!(
+            parsed("'checkpoint.keep=2'  'color.ui=never'"),
+            Some(vec!["checkpoint.keep=2".into(), "color.ui=never".into()])
+        );
+        // Quotes, `!`, spaces and `=` inside values; an implicit true.
+        assert_eq!(
+            parsed(r"'checkpoint.exclude'='it'\''s a=b'\!'' 'core.bare'="),
+            Some(vec![
+                "checkpoint.exclude=it's a=b!".into(),
+                "core.bare".into()
+            ])
+        );
+        assert_eq!(parsed(""), Some(vec![]));
+        for bad in ["checkpoint.keep=2", "'unterminated", "'a'x", "'a'='b'c"] {
+            assert_eq!(parsed(bad), None, "{bad}");
+        }
+    }
 }

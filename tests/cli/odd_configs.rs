@@ -935,3 +935,80 @@ fn with_ignore_case_the_first_spelling_in_the_index_wins() {
     let files = save_like_git(&repo);
     assert!(files.iter().any(|f| f == "DOCS/new.md"), "{files:?}");
 }
+
+/// Settings given on git's command line (`git -c key=value checkpoint …`, which git hands to
+/// the tool in `GIT_CONFIG_PARAMETERS`) apply as they do to git's own commands, over the
+/// repository's config: `checkpoint.*` keys and git's own alike, values with quotes and spaces
+/// included.
+#[test]
+fn settings_given_with_git_dash_c_apply() {
+    let repo = Repo::with_commit(&[("base.txt", "base\n")]);
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        repo.write("f.txt", &format!("{i}\n"));
+        ids.push(repo.save(&["-q"]));
+    }
+    repo.git(&["config", "checkpoint.keep", "10"]);
+    let through_git =
+        |args: &[&str]| crate::common::run_with_stdin(&repo, "git", args, repo.path(), b"");
+    let out = through_git(&[
+        "-c",
+        "checkpoint.keep=1",
+        "checkpoint",
+        "prune",
+        "--dry-run",
+    ])
+    .ok();
+    for id in &ids[..2] {
+        assert!(out.stdout.contains(id.as_str()), "{}", out.stdout);
+    }
+    assert!(!out.stdout.contains(ids[2].as_str()), "{}", out.stdout);
+    // Without it, the repository's own setting: nothing to prune.
+    let out = through_git(&["checkpoint", "prune", "--dry-run"]).ok();
+    assert!(!out.stdout.contains(ids[0].as_str()), "{}", out.stdout);
+
+    // git's own keys: a path with a quote and a non-ASCII letter, unquoted as `git -c
+    // core.quotePath=false diff` prints it.
+    repo.write("it's café.txt", "new\n");
+    let args = ["-c", "core.quotePath=false", "diff", "--name-only"];
+    let git_says = through_git(&[
+        "-c",
+        "core.quotePath=false",
+        "checkpoint",
+        "diff",
+        "--name-only",
+    ])
+    .ok();
+    repo.git(&["add", "-N", "it's café.txt"]);
+    let expected = through_git(&args).ok();
+    repo.git(&["reset", "-q"]);
+    assert!(
+        git_says.stdout.contains("it's café.txt"),
+        "{}",
+        git_says.stdout
+    );
+    assert!(
+        expected.stdout.contains("it's café.txt"),
+        "{}",
+        expected.stdout
+    );
+    // A value with a quote and spaces reaches the tool whole.
+    let out = through_git(&[
+        "-c",
+        "checkpoint.exclude=it's café.txt",
+        "checkpoint",
+        "save",
+        "-q",
+        "--allow-empty",
+    ])
+    .ok();
+    let id = out.stdout.trim();
+    let files = repo.git(&[
+        "ls-tree",
+        "-r",
+        "--name-only",
+        &format!("refs/checkpoints/{id}"),
+    ]);
+    assert!(!files.contains("caf"), "{files}");
+    assert!(files.contains("f.txt"), "{files}");
+}
