@@ -376,6 +376,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;stores' {
+            [CompletionResult]::new('--adopt', '--adopt', [CompletionResultType]::ParameterName, 'Make STORE, the store of a directory that was moved or renamed (its recorded directory is gone), the store of the current directory')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used')
             [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Remove the stores whose directory no longer exists, with their checkpoints')

@@ -1076,12 +1076,16 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__stores)
-            opts="-h -V --prune --dry-run --json --color --store --help --version"
+            opts="-h -V --prune --adopt --dry-run --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --adopt)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0

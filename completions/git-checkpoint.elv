@@ -350,6 +350,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --version 'Print version'
         }
         &'git-checkpoint;stores'= {
+            cand --adopt 'Make STORE, the store of a directory that was moved or renamed (its recorded directory is gone), the store of the current directory'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --prune 'Remove the stores whose directory no longer exists, with their checkpoints'

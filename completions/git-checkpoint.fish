@@ -312,6 +312,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -l 
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -s q -l quiet -d 'Print only the URL'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l adopt -d 'Make STORE, the store of a directory that was moved or renamed (its recorded directory is gone), the store of the current directory' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"

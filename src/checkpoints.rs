@@ -530,6 +530,65 @@ impl Checkpoints {
         Ok(out)
     }
 
+    /// Make `store`, the private store of a directory that was moved or renamed (whose
+    /// recorded directory no longer exists), the store of `dir`, the directory in its new
+    /// place: its checkpoints, undo history and settings go on there. A store under the stores
+    /// root is renamed to the name `dir`'s store has. Refused when `dir` is in a git
+    /// repository, already has a store, or when the store's directory still exists. Returns
+    /// where the store is now.
+    pub fn adopt_store(store: &Path, dir: &Path) -> Result<PathBuf> {
+        if !crate::plain::is_store(store) {
+            return Err(Error::InvalidInput(format!(
+                "`{}` is not a store of git-checkpoint (see `git checkpoint stores`)",
+                store.display()
+            )));
+        }
+        match crate::repo::open(dir) {
+            Err(Error::NotARepository(_)) => {}
+            Ok(_) => {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` is in a git repository, which keeps its checkpoints itself",
+                    dir.display()
+                )));
+            }
+            Err(err) => return Err(err),
+        }
+        let canonical = crate::plain::canonical(dir)?;
+        crate::plain::refuse(&canonical)?;
+        if let Some(recorded) = crate::plain::recorded_directory(store)
+            && recorded.exists()
+        {
+            return Err(Error::InvalidInput(format!(
+                "the store `{}` keeps the checkpoints of `{}`, which still exists",
+                store.display(),
+                recorded.display()
+            )));
+        }
+        let root = crate::plain::stores_root()?;
+        let own = crate::plain::store_path(&root, &canonical);
+        if crate::plain::is_store(&own) {
+            return Err(Error::InvalidInput(format!(
+                "`{}` has a store of its own already: `{}`",
+                canonical.display(),
+                own.display()
+            )));
+        }
+        crate::plain::readdress(store, &canonical)?;
+        let under_root = store
+            .canonicalize()
+            .ok()
+            .zip(root.canonicalize().ok())
+            .is_some_and(|(store, root)| store.parent() == Some(root.as_path()));
+        if !under_root {
+            return Ok(store.to_owned());
+        }
+        std::fs::rename(store, &own).map_err(|source| Error::Io {
+            context: format!("cannot rename `{}` to `{}`", store.display(), own.display()),
+            source,
+        })?;
+        Ok(own)
+    }
+
     /// Remove the private stores whose directory is gone (or unrecorded), with their
     /// checkpoints; `dry_run` only says which. Returns them.
     pub fn prune_stores(dry_run: bool) -> Result<Vec<StoreInfo>> {
@@ -1359,7 +1418,9 @@ fn open_store(dir: &Path, store: &Path, options: &OpenOptions) -> Result<(gix::R
             .and_then(|d| d.canonicalize().ok())
             .ok_or_else(|| {
                 Error::InvalidInput(format!(
-                    "the store `{}` records no directory that exists (checkpoint.directory)",
+                    "the store `{}` records no directory that exists (checkpoint.directory); if its directory was moved to `{}`, `git checkpoint stores --adopt {}` there makes it its store",
+                    store.display(),
+                    canonical.display(),
                     store.display()
                 ))
             })?;

@@ -214,6 +214,52 @@ fn quote(value: &str) -> String {
     out
 }
 
+/// Make `store` the store of the directory `canonical` (already canonical): its config names
+/// that directory from now on, in `core.worktree` and in [`DIRECTORY_KEY`]. For a directory
+/// that was moved or renamed; the config is replaced atomically.
+pub fn readdress(store: &Path, canonical: &Path) -> Result<()> {
+    let path = store.join("config");
+    let io = |what: &str| {
+        let context = format!("cannot {what} `{}`", path.display());
+        move |source| Error::Io { context, source }
+    };
+    let directory = canonical.to_str().ok_or_else(|| {
+        Error::Unsupported(format!(
+            "`{}` is not valid UTF-8: its store's configuration cannot name it",
+            canonical.display()
+        ))
+    })?;
+    let text = std::fs::read(&path).map_err(io("read"))?;
+    let mut file = gix::config::File::from_bytes_owned(
+        &mut text.clone(),
+        gix::config::file::Metadata::from(gix::config::Source::Local),
+        Default::default(),
+    )
+    .map_err(|err| Error::Git {
+        context: format!("cannot read `{}`", path.display()),
+        source: Box::new(err),
+    })?;
+    for (section, key) in [("core", "worktree"), ("checkpoint", "directory")] {
+        // gix quotes and escapes the value as the config syntax needs.
+        file.set_raw_value_by(section, None, key, directory)
+            .map_err(|err| Error::Git {
+                context: format!("cannot set {section}.{key} in `{}`", path.display()),
+                source: Box::new(err),
+            })?;
+    }
+    let mut out = Vec::new();
+    file.write_to(&mut out).map_err(io("write"))?;
+    let tmp = store.join(format!("config.new-{:016x}", rand::random::<u64>()));
+    std::fs::write(&tmp, &out).map_err(io("write"))?;
+    std::fs::rename(&tmp, &path).map_err(|source| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::Io {
+            context: format!("cannot replace `{}`", path.display()),
+            source,
+        }
+    })
+}
+
 /// Open the store `store` with `directory` as its working tree.
 pub fn open(store: &Path, directory: &Path) -> Result<gix::Repository> {
     let repo = gix::open_opts(store, crate::repo::open_options()).map_err(|err| Error::Git {

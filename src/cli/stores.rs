@@ -13,19 +13,28 @@ use super::render::{count, human_size};
 /// still exists.
 ///
 /// They live under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores, one per directory.
-/// A store whose directory was moved or deleted stays until --prune removes it; one whose
-/// directory has since become a git repository is no longer used (the repository is) and is
-/// marked so: remove it with `rm -r` once its checkpoints are not needed.
+/// A store whose directory was moved or renamed is found no more by the directory in its new
+/// place: --adopt STORE, run there, makes it that directory's store again, with its
+/// checkpoints and undo history. A store whose directory was deleted stays until --prune
+/// removes it; one whose directory has since become a git repository is no longer used (the
+/// repository is) and is marked so: remove it with `rm -r` once its checkpoints are not
+/// needed.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint stores                 every private store
-  git checkpoint stores --prune         remove those whose directory is gone
-  git --git-dir=<STORE> config checkpoint.exclude 'data/'   a setting for one directory")]
+  git checkpoint stores                 # every private store
+  git checkpoint stores --prune         # remove those whose directory is gone
+  git checkpoint stores --adopt ~/.local/share/git-checkpoint/stores/notes-0a1b2c3d4e5f
+                                        # run in a moved directory: its old store is its own again
+  git --git-dir=<STORE> config checkpoint.exclude 'data/'   # a setting for one directory")]
 pub struct Args {
     /// Remove the stores whose directory no longer exists, with their checkpoints.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "adopt")]
     prune: bool,
+    /// Make STORE, the store of a directory that was moved or renamed (its recorded directory
+    /// is gone), the store of the current directory.
+    #[arg(long, value_name = "STORE")]
+    adopt: Option<std::path::PathBuf>,
     /// With --prune: only say which stores would be removed.
     #[arg(long, requires = "prune")]
     dry_run: bool,
@@ -37,6 +46,15 @@ pub struct Args {
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
+    if let Some(store) = &args.adopt {
+        let cwd = std::env::current_dir()?;
+        let now = Checkpoints::adopt_store(store, &cwd)?;
+        ui.info(&format!(
+            "the checkpoints of this directory are kept in `{}` from now on",
+            now.display()
+        ));
+        return Ok(());
+    }
     if args.prune {
         let removed = Checkpoints::prune_stores(args.dry_run)?;
         if args.json {
@@ -81,7 +99,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .unwrap_or(0);
     for store in &stores {
         let state = if !store.exists {
-            "  (directory gone: `git checkpoint stores --prune` removes it)"
+            "  (directory gone: `git checkpoint stores --prune` removes it; `--adopt` in its new place keeps it)"
         } else if store.in_repository {
             "  (now in a git repository, which is used instead)"
         } else {

@@ -325,6 +325,82 @@ fn a_moved_or_deleted_directory_leaves_a_store_that_prune_removes() {
     );
 }
 
+/// A moved directory gets its checkpoints back with `stores --adopt`, run in its new place:
+/// the old store becomes its store (renamed to its new name), its checkpoints list and restore
+/// there, and its undo history goes on.
+#[test]
+fn a_moved_directory_adopts_its_old_store() {
+    let repo = Repo::plain();
+    let dir = repo.scratch().join("work/notes");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("f.txt"), "first\n").unwrap();
+    let first = repo
+        .cp_in_dir(&dir, &["save", "-q"])
+        .ok()
+        .stdout
+        .trim()
+        .to_string();
+    fs::write(dir.join("f.txt"), "second\n").unwrap();
+    repo.cp_in_dir(&dir, &["save", "-q"]).ok();
+    let old = repo.stores();
+    assert_eq!(old.len(), 1);
+    let old = old[0].clone();
+
+    // Refused while the directory it keeps still exists.
+    let elsewhere = repo.scratch().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    let out = repo.cp_in_dir(&elsewhere, &["stores", "--adopt", old.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("still exists"), "{}", out.stderr);
+
+    let moved = repo.scratch().join("work/renamed");
+    fs::rename(&dir, &moved).unwrap();
+    // Naming the old store says what to do.
+    let out = repo.cp_in_dir(&moved, &["--store", old.to_str().unwrap(), "list"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("stores --adopt"), "{}", out.stderr);
+    let listed = repo.cp(&["stores"]).ok().stdout;
+    assert!(listed.contains("--adopt"), "{listed}");
+
+    let adopted = repo
+        .cp_in_dir(&moved, &["stores", "--adopt", old.to_str().unwrap()])
+        .ok();
+    assert!(adopted.stderr.contains("from now on"), "{}", adopted.stderr);
+    let now = repo.stores();
+    assert_eq!(now.len(), 1, "{now:?}");
+    assert!(!old.exists(), "renamed, not copied");
+    let json = Json::parse(&repo.cp(&["stores", "--json"]).ok().stdout);
+    assert_eq!(
+        json.get("0.directory"),
+        moved.canonicalize().unwrap().display().to_string()
+    );
+    assert_eq!(json.get("0.exists"), "true");
+    assert_eq!(json.get("0.checkpoints"), "2");
+    // Its checkpoints, restored in the new place, and undone.
+    fs::write(moved.join("f.txt"), "edited after the move\n").unwrap();
+    repo.cp_in_dir(&moved, &["restore", "-q", &first]).ok();
+    assert_eq!(fs::read_to_string(moved.join("f.txt")).unwrap(), "first\n");
+    repo.cp_in_dir(&moved, &["undo", "-q"]).ok();
+    assert_eq!(
+        fs::read_to_string(moved.join("f.txt")).unwrap(),
+        "edited after the move\n"
+    );
+    // A directory that has a store of its own keeps it.
+    let other = repo.scratch().join("work/other");
+    fs::create_dir_all(&other).unwrap();
+    fs::write(other.join("g.txt"), "g\n").unwrap();
+    repo.cp_in_dir(&other, &["save", "-q"]).ok();
+    let mine = repo.stores().into_iter().find(|s| s != &now[0]).unwrap();
+    fs::remove_dir_all(&other).unwrap();
+    let out = repo.cp_in_dir(&moved, &["stores", "--adopt", mine.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("has a store of its own"),
+        "{}",
+        out.stderr
+    );
+}
+
 #[test]
 fn a_directory_turned_into_a_repository_uses_the_repository() {
     let repo = Repo::plain();
