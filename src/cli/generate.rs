@@ -318,9 +318,14 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "* checkpoint.keep :: Most checkpoints kept, all worktrees together. Default 50.",
             "* checkpoint.<kind>.keep :: Most checkpoints of one kind kept.",
             "* checkpoint.maxAge :: Checkpoints older than this are pruned: 90m, 12h, 30d, 2w.",
+            "* checkpoint.maxSize :: Then the oldest unpinned checkpoints are pruned until what only checkpoints hold (as du counts it) fits: 512m, 2g. Unset by default.",
             "* checkpoint.autoPrune :: Apply the retention policy after every save. Default true.",
+            "* checkpoint.exclude :: Multi-valued gitignore patterns: left out of every checkpoint even when tracked or not ignored (git config --add checkpoint.exclude 'data/'); restore never touches them, as it treats ignored files.",
+            "* checkpoint.include :: Multi-valued gitignore patterns: ignored paths captured anyway and restored with the code, such as an agent's state directory or a progress file. checkpoint.exclude wins over it.",
+            "* checkpoint.defaultExcludes :: In a plain directory, leave out the dependency and build directories listed under PLAIN DIRECTORIES. Default true.",
             "* checkpoint.hookFailure :: What save --from-hook does when it cannot save before a tool call: warn (the default: a warning, exit 0, the agent goes on) or block (the tool call is refused the way the agent understands: exit 2 for Claude Code and the OpenCode plugin, the agent's deny JSON for the others). Never at a session's start or a turn's end.",
             "* color.diff, color.ui, diff.renames :: Read as git reads them, for diff and show -p.",
+            "Settings are read as git reads them: the repository's config, the global one, and for one run git -c key=value checkpoint ... In a plain directory the repository's config is its store's (git --git-dir=<STORE> config ...).",
             "Pinned checkpoints are never pruned and do not count toward any keep. The first checkpoint of an agent session is not pruned by a keep limit while a later checkpoint of that session is kept.",
         ],
     ),
@@ -330,6 +335,21 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "push and fetch are the only commands that talk to a remote; they run the git binary, so the user's remotes, URLs, ssh and credential settings apply. push sends the checkpoints named, or else this repository's own except the pre-restore ones (--all: every one), and their notes; fetch brings every checkpoint of the remote, never overwriting a local checkpoint of the same id. Notes are merged as JSON, key by key, the local side winning where both have a key; git's union merge is never used. A checkpoint carries untracked files that were not ignored, possibly secrets: push warns, and push --dry-run lists them.",
             "A fetched checkpoint is marked as such in its note and by list; @, @{N} and undo count only checkpoints taken here, and keep limits neither count nor remove fetched ones (checkpoint.maxAge and drop do). fetch stages what it fetches under refs/checkpoint-fetch/ and deletes that namespace before it ends.",
             "In a bare repository (a server that receives pushed checkpoints) list, show, diff between two checkpoints, drop, prune, pin, push and fetch work; what needs a working tree (save, restore, undo, exec, diff against the working tree) refuses with one line.",
+        ],
+    ),
+    (
+        "PLAIN DIRECTORIES",
+        &[
+            "Outside any git working tree every command works the same, on the current directory, with a private store: a git directory under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores/<name>-<12 hex digits of the SHA-1 of the directory's canonical path>, whose working tree is the directory. Nothing is ever written into the directory by a save. The first save says once, on standard error, where the store is. --store <PATH> or GIT_CHECKPOINT_STORE=<PATH> name another store (a git directory, made when missing). A subdirectory of a directory that has a store uses that store.",
+            "What is left out there: what the directory's .gitignore files ignore, checkpoint.exclude, and unless checkpoint.defaultExcludes is false these dependency and build directories: node_modules/, .venv/, venv/, __pycache__/, .tox/, .mypy_cache/, .pytest_cache/, .gradle/, .next/, target/.",
+            "A home directory itself and a file system root are refused, since a first save would copy a whole disk into a store; save --force does it anyway.",
+            "git checkpoint stores lists the stores, their directory, checkpoints and size. A store whose directory was moved or renamed is adopted in the new place with stores --adopt <STORE>; stores --prune removes those whose directory is gone. A directory that becomes a git repository uses the repository from then on.",
+        ],
+    ),
+    (
+        "GIT 3.0 REPOSITORIES",
+        &[
+            "Repositories with SHA-256 object ids (git init --object-format=sha256) and with the reftable ref format (--ref-format=reftable) work as any other. In a reftable repository refs are read and written through git's own commands (git 2.45 or newer is needed), in one transaction with the same must-not-exist and compare-and-swap checks. push and fetch between a SHA-1 and a SHA-256 repository are refused with one line.",
         ],
     ),
     (
@@ -390,6 +410,19 @@ const SECTIONS: &[(&str, &[&str])] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The man page names every directory a plain directory leaves out by default, and no
+    /// other: the list is the library's.
+    #[test]
+    fn the_man_page_lists_the_default_excludes() {
+        let section = SECTIONS
+            .iter()
+            .find(|(name, _)| *name == "PLAIN DIRECTORIES")
+            .map(|(_, text)| text.join(" "))
+            .unwrap_or_default();
+        let listed = git_checkpoint::DEFAULT_EXCLUDES.join(", ");
+        assert!(section.contains(&format!("directories: {listed}.")), "{section}");
+    }
 
     /// The committed man page and completion scripts must be what the code generates now.
     /// `UPDATE_GENERATED=1 cargo test` rewrites them.
