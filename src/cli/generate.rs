@@ -421,7 +421,10 @@ mod tests {
             .map(|(_, text)| text.join(" "))
             .unwrap_or_default();
         let listed = git_checkpoint::DEFAULT_EXCLUDES.join(", ");
-        assert!(section.contains(&format!("directories: {listed}.")), "{section}");
+        assert!(
+            section.contains(&format!("directories: {listed}.")),
+            "{section}"
+        );
     }
 
     /// The committed man page and completion scripts must be what the code generates now.

@@ -643,3 +643,183 @@ fn exclude_and_include_in_a_plain_directory() {
         )
     );
 }
+
+/// The other commands a repository has work the same in a plain directory: revert (git's
+/// merge-tree run on the store is the oracle), undo of it, pin, prune, drop, du and
+/// exec --restore-on-failure.
+#[test]
+fn revert_pin_prune_drop_du_and_exec_work_in_a_plain_directory() {
+    let repo = Repo::plain();
+    repo.write("a.txt", "1\n2\n3\n4\n5\n");
+    repo.write("keep.txt", "keep\n");
+    let start = repo.save(&["-q", "--name", "start"]);
+    // One step of an agent: a line changed, a file added.
+    repo.write("a.txt", "1\nX\n3\n4\n5\n");
+    repo.write("added.txt", "by the step\n");
+    let step = repo.save(&["-q"]);
+    // Later work, kept by the revert.
+    repo.write("a.txt", "1\nX\n3\n4\nlater\n");
+    repo.write("later.txt", "later\n");
+    let ours = oracle(&repo, &[], &[]);
+    let ours_commit = repo.git(&["commit-tree", &ours, "-m", "working tree"]);
+    let expected = repo.git(&[
+        "merge-tree",
+        "--write-tree",
+        &format!("--merge-base=refs/checkpoints/{step}"),
+        &ours_commit,
+        &format!("refs/checkpoints/{start}"),
+    ]);
+    repo.cp(&["revert", &start]).ok();
+    assert_eq!(oracle(&repo, &[], &[]), expected.trim());
+    assert_eq!(repo.read("a.txt"), "1\n2\n3\n4\nlater\n");
+    assert!(!repo.path().join("added.txt").exists());
+    repo.cp(&["undo", "-q"]).ok();
+    assert_eq!(oracle(&repo, &[], &[]), ours);
+
+    // pin, prune, drop.
+    repo.cp(&["pin", "start"]).ok();
+    let before = repo.checkpoint_ids();
+    assert!(before.len() >= 3, "{before:?}");
+    repo.cp(&["prune", "-q", "--keep", "1"]).ok();
+    let left = repo.checkpoint_ids();
+    assert!(left.contains(&start), "pinned: {left:?}");
+    assert_eq!(left.len(), 2, "the pinned one and the newest: {left:?}");
+    let newest = left.iter().find(|id| **id != start).unwrap().clone();
+    repo.cp(&["drop", &newest]).ok();
+    assert_eq!(repo.checkpoint_ids(), [start.clone()]);
+
+    // du counts what the store holds.
+    let du = Json::parse(&repo.cp(&["du", "--json"]).ok().stdout);
+    assert_eq!(du.get("checkpoints"), "1");
+    assert_ne!(du.get("total.bytes"), "0");
+
+    // exec: a failing command is undone.
+    repo.write("a.txt", "before exec\n");
+    let out = repo.cp(&[
+        "exec",
+        "-q",
+        "--restore-on-failure",
+        "--",
+        "sh",
+        "-c",
+        "echo broken > a.txt; rm keep.txt; exit 3",
+    ]);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert_eq!(repo.read("a.txt"), "before exec\n");
+    assert_eq!(repo.read("keep.txt"), "keep\n");
+    repo.fsck();
+}
+
+/// Restore's rule about symlinks holds in a plain directory: a directory of the checkpoint
+/// that is a symlink now (leading out of the directory) is replaced, never written through,
+/// with or without --force; undo brings the symlink back.
+#[test]
+fn restore_in_a_plain_directory_never_writes_through_a_symlink() {
+    let repo = Repo::plain();
+    repo.write("docs/a.md", "checkpointed\n");
+    repo.write("docs/deep/b.md", "deep\n");
+    let id = repo.save(&["-q"]);
+    let outside = repo.scratch().join("outside");
+    fs::create_dir_all(outside.join("deep")).unwrap();
+    fs::write(outside.join("a.md"), "someone else's\n").unwrap();
+    fs::write(outside.join("deep/b.md"), "someone else's too\n").unwrap();
+    for force in [false, true] {
+        fs::remove_dir_all(repo.path().join("docs")).unwrap();
+        std::os::unix::fs::symlink(&outside, repo.path().join("docs")).unwrap();
+        let mut args = vec!["restore", "-q", id.as_str()];
+        if force {
+            args.push("--force");
+        }
+        repo.cp(&args).ok();
+        let md = repo.path().join("docs").symlink_metadata().unwrap();
+        assert!(md.is_dir(), "force={force}: docs is a directory again");
+        assert_eq!(repo.read("docs/a.md"), "checkpointed\n");
+        assert_eq!(repo.read("docs/deep/b.md"), "deep\n");
+        assert_eq!(
+            fs::read_to_string(outside.join("a.md")).unwrap(),
+            "someone else's\n"
+        );
+        assert_eq!(
+            fs::read_to_string(outside.join("deep/b.md")).unwrap(),
+            "someone else's too\n"
+        );
+        // The symlink is what the safety checkpoint holds: undo puts it back.
+        repo.cp(&["undo", "-q"]).ok();
+        assert!(
+            repo.path()
+                .join("docs")
+                .symlink_metadata()
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            fs::read_to_string(outside.join("a.md")).unwrap(),
+            "someone else's\n"
+        );
+    }
+    repo.fsck();
+}
+
+/// Concurrent saves in a plain directory (agents' hooks) each land, with their own note.
+#[test]
+fn concurrent_saves_in_a_plain_directory_all_land() {
+    let repo = Repo::plain();
+    repo.write("base.txt", "base\n");
+    repo.save(&["-q"]);
+    let ids: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|i| {
+                let repo = &repo;
+                scope.spawn(move || {
+                    let out =
+                        repo.cp(&["save", "-q", "--allow-empty", "-m", &format!("saver {i}")]);
+                    assert_eq!(out.code, 0, "{}", out.stderr);
+                    out.stdout.trim().to_string()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let listed = repo.checkpoint_ids();
+    assert_eq!(listed.len(), 9, "{listed:?}");
+    for (i, id) in ids.iter().enumerate() {
+        assert!(listed.contains(id), "{id}");
+        assert_eq!(repo.note_json(id).get("message"), format!("saver {i}"));
+    }
+    repo.fsck();
+}
+
+/// Stores live under `$XDG_DATA_HOME` when it is set (and absolute, as the XDG spec wants),
+/// else under `~/.local/share`.
+#[test]
+fn xdg_data_home_says_where_stores_live() {
+    let repo = Repo::plain();
+    repo.write("f.txt", "f\n");
+    let data = repo.scratch().join("data");
+    let with_data = |args: &[&str], value: &str| {
+        crate::common::run_with_env(
+            &repo,
+            crate::common::bin(),
+            args,
+            repo.path(),
+            &[("XDG_DATA_HOME", value)],
+        )
+    };
+    let saved = with_data(&["save"], data.to_str().unwrap()).ok();
+    let root = data.join("git-checkpoint/stores");
+    let made: Vec<_> = fs::read_dir(&root).unwrap().flatten().collect();
+    assert_eq!(made.len(), 1, "one store under XDG_DATA_HOME");
+    assert!(
+        saved.stderr.contains(&root.display().to_string()),
+        "the first save says where: {}",
+        saved.stderr
+    );
+    assert!(repo.stores().is_empty(), "nothing under ~/.local/share");
+    let listed = with_data(&["list", "--json"], data.to_str().unwrap()).ok();
+    assert_eq!(Json::parse(&listed.stdout).keys("").len(), 1);
+    // A relative XDG_DATA_HOME is ignored, as the spec says: ~/.local/share then.
+    with_data(&["save", "-q"], "relative/data").ok();
+    assert_eq!(repo.stores().len(), 1);
+    assert!(!repo.path().join("relative").exists());
+}
