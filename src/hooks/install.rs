@@ -258,19 +258,40 @@ fn cline_powershell() -> String {
 }
 
 /// OpenCode's plugin: a file in `.opencode/plugins/` (project) or
-/// `~/.config/opencode/plugins/` (user), loaded at startup (`anomalyco/opencode`
-/// `packages/web/src/content/docs/plugins.mdx`). It exports one plugin function whose
-/// `tool.execute.before` hook (`packages/plugin/src/index.ts`: `input {tool, sessionID,
-/// callID}`, `output {args}`) saves before the tools that change files (`bash`, `edit`,
-/// `write`, `apply_patch`, …: `packages/opencode/src/tool/registry.ts`), and whose `event`
-/// hook saves at `session.created` and `session.idle` (the end of a turn). The JSON it pipes
-/// to `git checkpoint save --from-hook=opencode` is git-checkpoint's own, in Claude Code's
-/// field names. Throwing in `tool.execute.before` refuses the tool call (plugins.mdx, ".env
-/// protection"); it throws only when git-checkpoint exits 2 (`checkpoint.hookFailure=block`).
-/// It uses `node:child_process`, which both Bun (OpenCode's runtime) and Node provide.
+/// `~/.config/opencode/plugins/` (user), loaded at startup by OpenCode 1 and 2
+/// (`anomalyco/opencode` `packages/web/src/content/docs/plugins.mdx`; OpenCode 2 discovers
+/// `.opencode/plugin(s)/` and the global config directory: `packages/core/src/plugin/
+/// discovery.ts`). OpenCode 2 does not run OpenCode 1's plugins ("V1 plugin implementations do
+/// not run in V2", https://opencode.ai/v2/docs/build/plugins/migrate-v1), so the file has one
+/// default export that serves both, as that guide's "Support V1 and V2 from one package" shows:
+/// - OpenCode 2 decodes the default export as `{id, setup}` (`packages/core/src/plugin/
+///   module.ts`, `Definition`; other keys ignored) and calls `setup(ctx)`. `Plugin.define` is
+///   the identity (`packages/plugin/src/promise/plugin.ts`), so the plain object needs no
+///   import and no `npm install`. `ctx.tool.hook("execute.before", …)` runs before a tool with
+///   one mutable event `{tool, sessionID, agent, messageID, id, input}`, and a throw rejects the
+///   call (`packages/plugin/src/promise/tool.ts`; the guide maps `tool.execute.before` to it);
+///   `ctx.event.subscribe()` is an async iterable of events `{type, data}` (the guide maps
+///   `event` to it): `session.created` (`data.sessionID`, `data.location.directory`), and the
+///   end of a turn as `session.status` with `data.status.type` `idle`, or the older
+///   `session.idle` (`packages/schema/src/session-status-event.ts`). `setup` returns the cleanup
+///   that ends the subscription.
+/// - OpenCode 1 (object entrypoints since 1.18.29, per the guide) reads a default export with
+///   an `id` and calls its `server(input)` (`packages/opencode/src/plugin/shared.ts`,
+///   `readV1Plugin`), whose hooks are V1's: `tool.execute.before` (`input {tool, sessionID,
+///   callID}`, `output {args}`: `packages/plugin/src/index.ts`) and `event` (`session.created`
+///   with `properties.info.id`, `session.idle` with `properties.sessionID`).
+/// It saves before the tools that change files (`bash` in 1, `shell` in 2, `edit`, `write`,
+/// `apply_patch`, …: `packages/opencode/src/tool/registry.ts`, `packages/core/src/tool/`), at a
+/// session's start and at the end of each turn. The JSON it pipes to `git checkpoint save
+/// --from-hook=opencode` is git-checkpoint's own, in Claude Code's field names. It throws only
+/// when git-checkpoint exits 2 (`checkpoint.hookFailure=block`). It uses `node:child_process`,
+/// which both Bun (OpenCode's runtime) and Node provide.
 const OPENCODE_PLUGIN: &str = r#"// __MARKER__: a checkpoint before OpenCode's tools change files, when a
 // session starts and when it goes idle (the end of a turn).
 // `git checkpoint hooks opencode --uninstall` removes this file.
+//
+// One default export for both plugin APIs: OpenCode 2 calls `setup(ctx)`, OpenCode 1 calls
+// `server(input)` (https://opencode.ai/v2/docs/build/plugins/migrate-v1).
 import { spawn } from "node:child_process"
 
 const CHANGING = new Set(["bash", "shell", "edit", "write", "multiedit", "patch", "apply_patch"])
@@ -298,29 +319,77 @@ function checkpoint(cwd, payload) {
   })
 }
 
-export const GitCheckpoint = async ({ directory }) => ({
-  "tool.execute.before": async (input, output) => {
-    if (!CHANGING.has(input.tool)) return
-    const { code, stderr } = await checkpoint(directory, {
-      hook_event_name: "tool.execute.before",
-      session_id: input.sessionID,
-      tool_name: input.tool,
-      tool_use_id: input.callID,
-      tool_input: output.args,
-      cwd: directory,
+async function beforeTool(cwd, tool, session, call, args) {
+  if (!CHANGING.has(tool)) return
+  const { code, stderr } = await checkpoint(cwd, {
+    hook_event_name: "tool.execute.before",
+    session_id: session,
+    tool_name: tool,
+    tool_use_id: call,
+    tool_input: args,
+    cwd,
+  })
+  // Exit 2: checkpoint.hookFailure=block refuses the tool call.
+  if (code === 2) throw new Error(stderr.trim() || "git checkpoint refused the tool call")
+}
+
+function sessionEvent(cwd, type, session) {
+  return checkpoint(cwd, { hook_event_name: type, session_id: session, cwd })
+}
+
+export default {
+  id: "git-checkpoint",
+
+  // OpenCode 2.
+  async setup(ctx) {
+    const fallback = ctx.location?.directory ?? process.cwd()
+    const directories = new Map()
+    const idle = new Set()
+    const dir = (session) => directories.get(session) ?? fallback
+    await ctx.tool.hook("execute.before", async (event) => {
+      idle.delete(event.sessionID)
+      await beforeTool(dir(event.sessionID), event.tool, event.sessionID, event.id, event.input)
     })
-    // Exit 2: checkpoint.hookFailure=block refuses the tool call.
-    if (code === 2) throw new Error(stderr.trim() || "git checkpoint refused the tool call")
+    const stop = new AbortController()
+    const events = ctx.event.subscribe({ signal: stop.signal })
+    ;(async () => {
+      for await (const event of events) {
+        if (stop.signal.aborted) break
+        const data = event?.data ?? {}
+        if (event?.type === "session.created") {
+          const session = data.sessionID ?? data.info?.id
+          if (session === undefined) continue
+          const where = data.location?.directory ?? data.info?.directory
+          if (typeof where === "string") directories.set(session, where)
+          await sessionEvent(dir(session), "session.created", session)
+        } else if (event?.type === "session.idle" || (event?.type === "session.status" && data.status?.type === "idle")) {
+          const session = data.sessionID
+          // Both events may report the same end of a turn.
+          if (session === undefined || idle.has(session)) continue
+          idle.add(session)
+          await sessionEvent(dir(session), "session.idle", session)
+        }
+      }
+    })().catch(() => {})
+    return () => stop.abort()
   },
-  event: async ({ event }) => {
-    const session =
-      event.type === "session.created" ? event.properties?.info?.id
-      : event.type === "session.idle" ? event.properties?.sessionID
-      : undefined
-    if (session === undefined) return
-    await checkpoint(directory, { hook_event_name: event.type, session_id: session, cwd: directory })
+
+  // OpenCode 1.
+  async server({ directory }) {
+    return {
+      "tool.execute.before": (input, output) =>
+        beforeTool(directory, input.tool, input.sessionID, input.callID, output?.args),
+      event: async ({ event }) => {
+        const session =
+          event.type === "session.created" ? event.properties?.info?.id
+          : event.type === "session.idle" ? event.properties?.sessionID
+          : undefined
+        if (session === undefined) return
+        await sessionEvent(directory, event.type, session)
+      },
+    }
   },
-})
+}
 "#;
 
 /// The hooks of `agent` at `level` (the project's when `None`).

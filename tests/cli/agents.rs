@@ -910,41 +910,118 @@ fn cline_installed_hook_file_runs_as_cline_runs_it() {
     assert_eq!(repo.checkpoint_ids().len(), 2);
 }
 
-/// A tiny stand-in for OpenCode: load the plugin as OpenCode does (its exported function,
-/// called with the plugin context), then feed it a session's events and tool calls.
+/// A tiny stand-in for OpenCode: load the plugin the way OpenCode `API` (1 or 2) loads it, then
+/// feed it a session's events and tool calls in that API's shapes.
+///
+/// - OpenCode 1 (1.18.29 and newer) takes the default export when it has an `id` and calls its
+///   `server(input)`; the hooks it returns get `tool.execute.before(input, output)` and
+///   `event({event})` (`anomalyco/opencode` `packages/opencode/src/plugin/shared.ts`,
+///   `packages/plugin/src/index.ts`).
+/// - OpenCode 2 decodes the default export as `{id, setup}` and calls `setup(ctx)`; the plugin
+///   registers `ctx.tool.hook("execute.before", fn)` (one mutable event `{tool, sessionID,
+///   agent, messageID, id, input}`) and reads `ctx.event.subscribe()`, an async iterable of
+///   `{id, type, data}` (`packages/core/src/plugin/module.ts`, `packages/plugin/src/promise/`).
 const OPENCODE_STUB: &str = r#"
 import { writeFileSync } from "node:fs"
-const [plugin, dir] = process.argv.slice(2)
+const [plugin, dir, api] = process.argv.slice(2)
 const mod = await import(plugin)
-const exported = Object.values(mod)
-if (exported.length !== 1) throw new Error(`expected one export, got ${exported.length}`)
-const hooks = await exported[0]({ client: {}, project: {}, directory: dir, worktree: dir, $: undefined })
+if (JSON.stringify(Object.keys(mod)) !== '["default"]') throw new Error(`exports: ${Object.keys(mod)}`)
+const definition = mod.default
+if (definition.id !== "git-checkpoint") throw new Error(`id: ${definition.id}`)
 const log = []
+
+// The OpenCode 2 host: hooks registered by name, and an event stream the test pushes into,
+// each push returning once the plugin has handled the event and asks for the next one.
+let toolHook
+const waiting = []
+let pulled
+let nextPull = new Promise((resolve) => (pulled = resolve))
+let signal
+const ctx = {
+  app: { version: "2.0.20" },
+  options: {},
+  tool: {
+    hook: async (name, fn) => {
+      if (name !== "execute.before") throw new Error(`hook ${name}`)
+      toolHook = fn
+      return { dispose: async () => {} }
+    },
+  },
+  event: {
+    subscribe: (options) => {
+      signal = options?.signal
+      return {
+        [Symbol.asyncIterator]: () => ({
+          next: () => {
+            pulled()
+            return new Promise((resolve) => waiting.push(resolve))
+          },
+          return: async () => ({ done: true }),
+        }),
+      }
+    },
+  },
+}
+async function emit(type, data) {
+  await nextPull
+  nextPull = new Promise((resolve) => (pulled = resolve))
+  waiting.shift()({ done: false, value: { id: `evt_${type}`, created: 1, type, data } })
+  await nextPull
+}
+
+let before, event, cleanup
+if (api === "2") {
+  cleanup = await definition.setup(ctx)
+  if (typeof toolHook !== "function") throw new Error("no execute.before hook")
+  before = (tool, id, input) => toolHook({ tool, sessionID: "ses_stub2", agent: "build", messageID: "msg_1", id, input })
+  event = async (kind) => {
+    if (kind === "created") await emit("session.created", { sessionID: "ses_stub2", location: { directory: dir } })
+    if (kind === "idle") {
+      // The current stream reports the end of a turn twice: one checkpoint.
+      await emit("session.status", { sessionID: "ses_stub2", status: { type: "idle" } })
+      await emit("session.idle", { sessionID: "ses_stub2" })
+    }
+    if (kind === "other") await emit("file.edited", { file: "x" })
+  }
+} else {
+  const hooks = await definition.server({ client: {}, project: {}, directory: dir, worktree: dir, serverUrl: new URL("http://localhost:4096"), $: undefined }, {})
+  before = (tool, callID, args) => hooks["tool.execute.before"]({ tool, sessionID: "ses_stub1", callID }, { args })
+  event = async (kind) => {
+    if (kind === "created") await hooks.event({ event: { type: "session.created", properties: { info: { id: "ses_stub1" } } } })
+    if (kind === "idle") await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_stub1" } } })
+    if (kind === "other") await hooks.event({ event: { type: "file.edited", properties: { file: "x" } } })
+  }
+}
+
 if (process.env.EXPECT_REFUSAL) {
   // checkpoint.hookFailure=block and a save that cannot work: the tool call is refused.
   try {
-    await hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_stub1", callID: "call_2" }, { args: { command: "rm -rf src" } })
+    await before(api === "2" ? "shell" : "bash", "call_2", { command: "rm -rf src" })
     log.push("allowed")
   } catch (err) {
     log.push(`refused: ${err.message}`)
   }
   // Never at the end of a turn.
-  await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_stub1" } } })
+  await event("idle")
 } else {
-  await hooks.event({ event: { type: "session.created", properties: { info: { id: "ses_stub1" } } } })
+  await event("created")
   writeFileSync(`${dir}/src/lib.rs`, "edited by the agent\n")
   // A read is no reason for a checkpoint; an edit is.
-  await hooks["tool.execute.before"]({ tool: "read", sessionID: "ses_stub1", callID: "call_0" }, { args: { filePath: `${dir}/src/lib.rs` } })
-  await hooks["tool.execute.before"]({ tool: "edit", sessionID: "ses_stub1", callID: "call_1" }, { args: { filePath: `${dir}/src/lib.rs`, oldString: "a", newString: "b" } })
+  await before("read", "call_0", { filePath: `${dir}/src/lib.rs` })
+  await before("edit", "call_1", { filePath: `${dir}/src/lib.rs`, oldString: "a", newString: "b" })
   writeFileSync(`${dir}/src/lib.rs`, "edited again\n")
-  await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_stub1" } } })
-  await hooks.event({ event: { type: "file.edited", properties: { file: "x" } } })
+  await event("idle")
+  await event("other")
+}
+if (cleanup) {
+  await cleanup()
+  if (!signal?.aborted) throw new Error("the cleanup did not end the event subscription")
 }
 console.log(JSON.stringify(log))
 "#;
 
-#[test]
-fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
+/// The installed plugin, loaded by `node` the way OpenCode `api` ("1" or "2") loads it.
+fn opencode_plugin_runs_as_opencode(api: &str) {
     let node_version = std::process::Command::new("node").arg("--version").output();
     if !node_version.is_ok_and(|o| o.status.success()) {
         skipped("opencode_plugin_runs_in_node", "node is not installed");
@@ -960,7 +1037,7 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
     let stub = repo.scratch().join("stub.mjs");
     fs::write(&stub, OPENCODE_STUB).unwrap();
     let dir = repo.path().to_str().unwrap();
-    let args = [stub.to_str().unwrap(), module.to_str().unwrap(), dir];
+    let args = [stub.to_str().unwrap(), module.to_str().unwrap(), dir, api];
     let out = run_with_stdin(&repo, "node", &args, repo.path(), b"");
     assert_eq!(
         (out.code, out.stdout.as_str()),
@@ -968,6 +1045,7 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
         "{}",
         out.stderr
     );
+    let session = format!("ses_stub{api}");
     let ids = repo.checkpoint_ids();
     assert_eq!(ids.len(), 3, "start, before the edit, end of turn");
     let kinds: Vec<String> = ids
@@ -975,7 +1053,7 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
         .map(|id| {
             let note = repo.note_json(id);
             assert_eq!(note.get("agent"), "opencode");
-            assert_eq!(note.get("session"), "ses_stub1");
+            assert_eq!(note.get("session"), session);
             format!("{} {}", note.get("kind"), note.get("message"))
         })
         .collect();
@@ -987,7 +1065,15 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
             "auto end of turn"
         ]
     );
-    assert_eq!(repo.note_json(&ids[1]).get("meta.tool_call_id"), "call_1");
+    // What the plugin piped to `git checkpoint save --from-hook=opencode`.
+    let before = repo.note_json(&ids[1]);
+    assert_eq!(before.get("meta.event"), "tool.execute.before");
+    assert_eq!(before.get("meta.tool"), "edit");
+    assert_eq!(before.get("meta.tool_call_id"), "call_1");
+    assert_eq!(before.get("meta.session_id"), session);
+    assert_eq!(before.get("meta.paths"), r#"["src/lib.rs"]"#);
+    assert_eq!(repo.checkpoint_tree(&ids[2]), repo.oracle_tree());
+    assert_eq!(repo.note_json(&ids[2]).get("meta.event"), "session.idle");
 
     // checkpoint.hookFailure=block: the plugin throws, which OpenCode reports as the tool's
     // error; a warning otherwise.
@@ -1006,4 +1092,14 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
         log.starts_with("refused: error: ") && log.contains("checkpoint.maxFileSize"),
         "{log}"
     );
+}
+
+#[test]
+fn opencode_plugin_runs_as_opencode_1_runs_it() {
+    opencode_plugin_runs_as_opencode("1");
+}
+
+#[test]
+fn opencode_plugin_runs_as_opencode_2_runs_it() {
+    opencode_plugin_runs_as_opencode("2");
 }
