@@ -469,7 +469,17 @@ fn read(map: &Map<String, Value>, agent: Option<Agent>) -> HookInput {
                 .map(|n| n.to_string())
         }),
         transcript: field(&["transcript_path", "transcriptPath"]).filter(|t| !t.is_empty()),
-        paths: tool_input.as_ref().map(edited_paths).unwrap_or_default(),
+        paths: match (&tool_input, map.get("toolArgs")) {
+            (Some(input), _) => edited_paths(input),
+            // Copilot CLI's `apply_patch` passes the patch itself as `toolArgs`, not JSON
+            // (recorded from Copilot CLI 1.0.63: pbakaus/impeccable#279).
+            (None, Some(Value::String(patch))) => patch_paths(patch)
+                .filter(|p| !p.is_empty() && p.len() <= MAX_FIELD_BYTES)
+                .take(MAX_PATHS)
+                .map(str::to_string)
+                .collect(),
+            _ => Vec::new(),
+        },
         cwd,
         source,
     }
@@ -662,8 +672,13 @@ mod tests {
         assert_eq!(codex.paths, ["src/a.rs", "b.rs"]);
         assert_eq!(codex.turn.as_deref(), Some("7"));
         assert_eq!(codex.transcript, None);
-        // Copilot's arguments as a JSON string.
+        // Copilot's arguments as a JSON string, and its `apply_patch`'s as the patch itself.
         assert_eq!(parse(cases[3].0)?.paths, ["src/lib.rs"]);
+        let patch = parse(
+            r#"{"sessionId":"s","timestamp":1763910245123,"cwd":"/w","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n*** Add File: /w/b.rs\n+x\n*** End Patch\n"}"#,
+        )?;
+        assert_eq!(patch.agent, Some(Agent::Copilot));
+        assert_eq!(patch.paths, ["src/a.rs", "/w/b.rs"]);
         // A Claude-shaped input with Codex's hint is Codex's; told, the agent is as told.
         let plain = r#"{"session_id":"s","hook_event_name":"SessionStart","source":"startup"}"#;
         let hinted = HookInput::parse(plain.as_bytes(), None, Some(Agent::Codex))?;

@@ -25,9 +25,15 @@ pub const GEMINI_MATCHER: &str = "^(write_file|replace|run_shell_command)$";
 /// https://developers.openai.com/codex/hooks "Support includes `Bash`, `apply_patch`").
 pub const CODEX_MATCHER: &str = "^(Bash|apply_patch)$";
 
-/// Copilot CLI's tools that change files (`cli-hooks-reference.md`, "Tool names for hook
-/// matching"); the matcher must match the whole name (`github/copilot-cli` `changelog.md`).
-pub const COPILOT_MATCHER: &str = "bash|powershell|create|edit";
+/// Copilot CLI's tools that change files: `bash`, `powershell`, `create`, `edit`
+/// (`cli-hooks-reference.md`, "Tool names for hook matching"), and `apply_patch`, its edit tool
+/// for OpenAI models (`github/copilot-cli` `changelog.md` 0.0.366: "Add apply_patch toolchain
+/// for OpenAI Codex models"; the name as Copilot CLI 1.0.63 reports it to hooks, with the raw
+/// patch as `toolArgs`: pbakaus/impeccable#279, which matches `edit|create|apply_patch`). The
+/// other tools of that list read, search, ask or delegate. The matcher must match the whole
+/// name (`changelog.md` 1.0.36: "hooks with matcher run only for tool names that fully match
+/// the regex").
+pub const COPILOT_MATCHER: &str = "bash|powershell|create|edit|apply_patch";
 
 /// Written into every file git-checkpoint owns (Cline's hook scripts, OpenCode's plugin), so
 /// that it never overwrites or removes a file of someone else's.
@@ -192,7 +198,7 @@ pub fn cursor_hooks() -> Value {
     }})
 }
 
-/// Copilot CLI's hooks: `preToolUse` on `bash|powershell|create|edit`, `sessionStart`,
+/// Copilot CLI's hooks: `preToolUse` on the tools that change files, `sessionStart`,
 /// `agentStop`, in a file of git-checkpoint's own: `.github/hooks/git-checkpoint.json`
 /// (repository) or `~/.copilot/hooks/git-checkpoint.json` (user, `$COPILOT_HOME`). Shape:
 /// `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash", "powershell",

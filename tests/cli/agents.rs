@@ -602,7 +602,7 @@ fn copilot_install_writes_its_own_file_beside_the_others() {
         json_eval(
             &installed,
             "v['version'] == 1 and sorted(v['hooks']) == ['agentStop', 'preToolUse', 'sessionStart'] \
-             and v['hooks']['preToolUse'][0]['matcher'] == 'bash|powershell|create|edit' \
+             and v['hooks']['preToolUse'][0]['matcher'] == 'bash|powershell|create|edit|apply_patch' \
              and v['hooks']['preToolUse'][0]['powershell'] == v['hooks']['preToolUse'][0]['bash'] \
              and v['hooks']['agentStop'][0]['timeoutSec'] == 30"
         ),
@@ -873,6 +873,45 @@ fn copilot_installed_hook_runs_as_copilot_runs_it() {
         "bash",
         work_tree,
     );
+}
+
+/// Copilot CLI's `apply_patch` before a tool call: its arguments are the patch itself, not
+/// JSON (the shape Copilot CLI 1.0.63 sent, recorded in pbakaus/impeccable#279; the fields as
+/// `cli-hooks-reference.md` documents them).
+fn copilot_apply_patch(repo: &Repo) -> String {
+    let w = repo.path().display();
+    format!(
+        r#"{{"sessionId":"5d0b6c0e-8f1a-4e2b-9c3d-7a6b5c4d3e2f","timestamp":1763910245123,"cwd":"{w}","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+{SECRET}\n*** Add File: {w}/src/new.rs\n+{SECRET}\n*** End Patch\n"}}"#
+    )
+}
+
+#[test]
+fn copilot_apply_patch_is_checkpointed_with_its_paths() {
+    let repo = Repo::with_commit(&[("src/lib.rs", "a\n")]);
+    repo.cp(&["hooks", "copilot", "--install"]).ok();
+    let text = fs::read_to_string(repo.path().join(".github/hooks/git-checkpoint.json")).unwrap();
+    // Copilot anchors the matcher: `^(?:…)$` must match the whole tool name.
+    let matcher = json_eval(&text, "v['hooks']['preToolUse'][0]['matcher']");
+    assert_eq!(
+        json_eval(
+            &format!("\"{matcher}\""),
+            "[n for n in ['apply_patch', 'edit', 'create', 'bash', 'powershell', 'view', 'grep', 'glob'] \
+              if __import__('re').fullmatch('(?:' + v + ')', n)]"
+        ),
+        r#"["apply_patch", "edit", "create", "bash", "powershell"]"#
+    );
+    repo.write("src/lib.rs", "edited by the agent\n");
+    let command = json_eval(&text, "v['hooks']['preToolUse'][0]['bash']");
+    let out = run_hook_command(&repo, repo.path(), &command, &copilot_apply_patch(&repo));
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+    let ids = repo.checkpoint_ids();
+    assert_eq!(ids.len(), 1);
+    let note = repo.note_json(&ids[0]);
+    assert_eq!(note.get("agent"), "copilot");
+    assert_eq!(note.get("meta.tool"), "apply_patch");
+    assert_eq!(note.get("meta.paths"), r#"["src/lib.rs", "src/new.rs"]"#);
+    assert_eq!(note.get("message"), "before apply_patch src/lib.rs and 1 more");
+    assert!(!repo.note(&ids[0]).contains(SECRET), "{}", repo.note(&ids[0]));
 }
 
 #[test]
