@@ -207,6 +207,18 @@ pub fn cursor_hooks() -> Value {
 /// cli-hooks-reference.md`, `content/copilot/how-tos/copilot-cli/customize-copilot/
 /// use-hooks.md`; `github/copilot-cli` `changelog.md` (matchers, repository hooks only in
 /// trusted folders).
+///
+/// Copilot CLI denies the tool call when a `preToolUse` hook errors (`changelog.md` 1.0.57:
+/// "preToolUse hook errors now deny the tool call instead of silently allowing execution"):
+/// were `git checkpoint` missing from the hook's `PATH`, or `git` to fail, every edit would be
+/// refused. So the commands end with a success whatever happened (`|| true`; PowerShell's
+/// `; exit 0`, which Windows PowerShell 5.1 understands too, unlike `||`). git-checkpoint's own
+/// refusal (`checkpoint.hookFailure=block`) is Copilot's deny JSON on stdout with exit 0, which
+/// this keeps. A hook that runs out of time (`timeoutSec`) still fails, and denies. The other
+/// agents let a failed hook's tool call through: Claude Code and Gemini
+/// CLI block only on exit 2, Codex marks other exits failed without blocking
+/// (`codex-rs/hooks/src/events/pre_tool_use.rs`), and Cursor blocks on a failure only for
+/// hooks marked `failClosed`, which git-checkpoint never writes.
 pub fn copilot_hooks() -> Value {
     let command = Agent::Copilot.hook_command();
     let entry = |matcher: Option<&str>| {
@@ -215,8 +227,8 @@ pub fn copilot_hooks() -> Value {
         if let Some(m) = matcher {
             e.insert("matcher".into(), m.into());
         }
-        e.insert("bash".into(), command.clone().into());
-        e.insert("powershell".into(), command.clone().into());
+        e.insert("bash".into(), format!("{command} || true").into());
+        e.insert("powershell".into(), format!("{command}; exit 0").into());
         e.insert("timeoutSec".into(), TIMEOUT_SECS.into());
         Value::Array(vec![Value::Object(e)])
     };

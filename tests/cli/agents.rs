@@ -9,7 +9,8 @@ use std::fs;
 use std::path::PathBuf;
 
 use crate::common::{
-    Json, Repo, Run, json_eval, run_hook_command, run_with_env, run_with_stdin, skipped,
+    Json, Repo, Run, feed_and_wait, json_eval, run_hook_command, run_with_env, run_with_stdin,
+    skipped,
 };
 
 /// What one agent sends at a session's start, before a tool call and at the end of a turn, and
@@ -603,7 +604,8 @@ fn copilot_install_writes_its_own_file_beside_the_others() {
             &installed,
             "v['version'] == 1 and sorted(v['hooks']) == ['agentStop', 'preToolUse', 'sessionStart'] \
              and v['hooks']['preToolUse'][0]['matcher'] == 'bash|powershell|create|edit|apply_patch' \
-             and v['hooks']['preToolUse'][0]['powershell'] == v['hooks']['preToolUse'][0]['bash'] \
+             and v['hooks']['preToolUse'][0]['bash'] == 'git checkpoint save --from-hook=copilot || true' \
+             and v['hooks']['preToolUse'][0]['powershell'] == 'git checkpoint save --from-hook=copilot; exit 0' \
              and v['hooks']['agentStop'][0]['timeoutSec'] == 30"
         ),
         "true",
@@ -789,7 +791,9 @@ fn json_hook_runs(
     let text = fs::read_to_string(base.join(rel)).unwrap();
     let command_of = |event: &str| json_eval(&commands(&text, event, key), "v[-1]");
     let command = command_of(events[0]);
-    assert_eq!(command, format!("git checkpoint save --from-hook={agent}"));
+    // Copilot's commands end in a success whatever happens (a failing hook denies there).
+    let tail = if agent == "copilot" { " || true" } else { "" };
+    assert_eq!(command, format!("git checkpoint save --from-hook={agent}{tail}"));
     let c = case(agent, &repo);
     let dir = from(&repo);
     fs::create_dir_all(&dir).unwrap();
@@ -912,6 +916,53 @@ fn copilot_apply_patch_is_checkpointed_with_its_paths() {
     assert_eq!(note.get("meta.paths"), r#"["src/lib.rs", "src/new.rs"]"#);
     assert_eq!(note.get("message"), "before apply_patch src/lib.rs and 1 more");
     assert!(!repo.note(&ids[0]).contains(SECRET), "{}", repo.note(&ids[0]));
+}
+
+#[test]
+fn copilot_hook_never_fails_even_without_git_checkpoint() {
+    let repo = Repo::with_commit(&[("src/lib.rs", "a\n")]);
+    repo.cp(&["hooks", "copilot", "--install"]).ok();
+    let text = fs::read_to_string(repo.path().join(".github/hooks/git-checkpoint.json")).unwrap();
+    let c = case("copilot", &repo);
+    // A PATH with git and nothing else: `git checkpoint` is not a git command there.
+    let bin = repo.scratch().join("only-git");
+    fs::create_dir_all(&bin).unwrap();
+    let git = which("git");
+    std::os::unix::fs::symlink(&git, bin.join("git")).unwrap();
+    let run = |command: &str| {
+        let mut cmd = std::process::Command::new("/bin/sh");
+        cmd.args(["-c", command]).current_dir(repo.path());
+        repo.env(&mut cmd);
+        cmd.env("PATH", &bin);
+        Run::from(feed_and_wait(&mut cmd, c.pre_tool.as_bytes()))
+    };
+    let bare = run("git checkpoint save --from-hook=copilot");
+    assert_ne!(bare.code, 0, "the bare command fails there: {}", bare.stderr);
+    for event in ["preToolUse", "sessionStart", "agentStop"] {
+        let command = json_eval(&text, &format!("v['hooks']['{event}'][0]['bash']"));
+        let out = run(&command);
+        assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{event}: {}", out.stderr);
+        assert!(out.stderr.contains("checkpoint"), "{event}: {}", out.stderr);
+    }
+    assert!(repo.checkpoint_ids().is_empty());
+
+    // git-checkpoint's own refusal still reaches Copilot: its deny JSON, exit 0.
+    repo.git(&["config", "checkpoint.maxFileSize", "a lot"]);
+    repo.git(&["config", "checkpoint.hookFailure", "block"]);
+    let command = json_eval(&text, "v['hooks']['preToolUse'][0]['bash']");
+    let out = run_hook_command(&repo, repo.path(), &command, &c.pre_tool);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(json_eval(&out.stdout, "v['permissionDecision']"), "deny", "{}", out.stdout);
+}
+
+/// The absolute path of `program` on this machine's PATH.
+fn which(program: &str) -> PathBuf {
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("{program} is not on PATH"))
 }
 
 #[test]
