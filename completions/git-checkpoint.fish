@@ -263,8 +263,8 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l 
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l install -d 'Merge the hooks into the agent\'s configuration, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l uninstall -d 'Remove git-checkpoint\'s hooks from the agent\'s configuration, keeping everything else'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l install -d 'Merge the hooks into the agent\'s configuration, keeping everything else in it (a file holding anything of yours is first copied to <file>.bak); running it again changes nothing'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l uninstall -d 'Remove git-checkpoint\'s hooks from the agent\'s configuration, keeping everything else; a file that --install created, holding nothing else, is removed'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l project -d 'The project\'s configuration, shared through the repository (the default; for Cline\'s MCP server, which has none, --user is)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l local -d 'The project\'s configuration for you only: Claude Code\'s .claude/settings.local.json (no other agent has this level)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand hooks" -l user -d 'Your configuration, for every project'

@@ -568,27 +568,29 @@ pub fn render_hooks(setup: &HookSetup) -> String {
 }
 
 /// Install the hooks: merged into the settings file (created if missing; the old one copied
-/// to `<file>.bak`), or the files written. Idempotent. A file of the same name that is not
-/// git-checkpoint's, or a settings file that is not a JSON object, is refused and left alone.
+/// to `<file>.bak` when it held something of the user's), or the files written. Idempotent. A
+/// file of the same name that is not git-checkpoint's, or a settings file that is not a JSON
+/// object, is refused and left alone.
 pub fn install_hooks(setup: &HookSetup) -> Result<Vec<Installed>> {
     match &setup.target {
         HookTarget::Settings { path, ours } => Ok(vec![edit_json(
             path,
             |settings| merge_hooks(settings, ours).map_err(|e| invalid_settings(path, &e)),
-            &[],
+            &strip_ours(ours),
         )?]),
         HookTarget::Files(files) => install_files(setup.agent, files),
     }
 }
 
-/// Remove git-checkpoint's hooks, keeping everything else; a settings file left with nothing
-/// else in it, and git-checkpoint's own files, are removed.
+/// Remove git-checkpoint's hooks, keeping everything else. A settings file that held nothing
+/// but what the install put in a new file is removed (with no `.bak`: nothing of the user's was
+/// in it); one that existed before the install is kept, and so are git-checkpoint's own files.
 pub fn uninstall_hooks(setup: &HookSetup) -> Result<Vec<Installed>> {
     match &setup.target {
-        HookTarget::Settings { path, .. } => Ok(vec![edit_json(
+        HookTarget::Settings { path, ours } => Ok(vec![remove_from_json(
             path,
-            |settings| Ok(remove_hooks(settings)),
-            &["version"],
+            |settings, prune| Ok(strip_hooks(settings, prune)),
+            &strip_ours(ours),
         )?]),
         HookTarget::Files(files) => files.iter().map(|f| remove_own(&f.path)).collect(),
     }
@@ -666,6 +668,12 @@ pub fn merge_hooks(settings: &mut Value, ours: &Value) -> std::result::Result<bo
 /// groups, event lists and `hooks` object that this leaves empty (not those that were empty
 /// before). Returns whether anything was removed.
 pub fn remove_hooks(settings: &mut Value) -> bool {
+    strip_hooks(settings, true)
+}
+
+/// Remove git-checkpoint's hooks and the matcher groups and event lists this leaves empty;
+/// the `hooks` object left empty too when `prune`.
+fn strip_hooks(settings: &mut Value, prune: bool) -> bool {
     let Some(Value::Object(hooks)) = settings.get_mut("hooks") else {
         return false;
     };
@@ -701,13 +709,44 @@ pub fn remove_hooks(settings: &mut Value) -> bool {
     for event in emptied_events {
         hooks.remove(&event);
     }
-    if changed
+    if prune
+        && changed
         && hooks.is_empty()
         && let Value::Object(settings) = settings
     {
         settings.remove("hooks");
     }
     changed
+}
+
+/// Remove the MCP server entry named `name` from the server map at `key` (`mcpServers`, or
+/// OpenCode's `mcp`), and the map when that leaves it empty and `prune`.
+pub(super) fn remove_server(settings: &mut Value, key: &str, name: &str, prune: bool) -> bool {
+    let Some(Value::Object(servers)) = settings.get_mut(key) else {
+        return false;
+    };
+    if servers.remove(name).is_none() {
+        return false;
+    }
+    if prune
+        && servers.is_empty()
+        && let Value::Object(map) = settings
+    {
+        map.remove(key);
+    }
+    true
+}
+
+/// `settings` without anything of git-checkpoint's: its hooks, for every agent, and its MCP
+/// server entry, with the containers that leaves empty. What remains is the user's, and what
+/// git-checkpoint adds to a file it creates (`version`, `$schema`).
+pub(super) fn strip_ours(settings: &Value) -> Value {
+    let mut rest = settings.clone();
+    strip_hooks(&mut rest, true);
+    for key in ["mcpServers", "mcp"] {
+        remove_server(&mut rest, key, super::mcp::SERVER_NAME, true);
+    }
+    rest
 }
 
 pub(super) fn invalid_settings(path: &Path, why: &str) -> Error {
@@ -730,54 +769,124 @@ pub(super) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
     }
 }
 
-/// Read the JSON object at `path` (an empty object when the file does not exist), apply
-/// `edit`, and when it changed something back the old file up and write the result (or
-/// remove the file when only `leftover` keys, which git-checkpoint adds, are left).
-pub(super) fn edit_json(
-    path: &Path,
-    edit: impl FnOnce(&mut Value) -> Result<bool>,
-    leftover: &[&str],
-) -> Result<Installed> {
-    let old = read_optional(path)?;
-    let mut settings = match &old {
-        Some(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => serde_json::from_slice(bytes)
-            .map_err(|e| invalid_settings(path, &format!("not valid JSON ({e})")))?,
-        _ => Value::Object(Map::new()),
+/// The JSON object in `bytes`, read from `path` (an empty object for an empty file).
+fn parse_settings(path: &Path, bytes: &[u8]) -> Result<Value> {
+    let settings = if bytes.iter().all(u8::is_ascii_whitespace) {
+        Value::Object(Map::new())
+    } else {
+        serde_json::from_slice(bytes)
+            .map_err(|e| invalid_settings(path, &format!("not valid JSON ({e})")))?
     };
     if !settings.is_object() {
         return Err(invalid_settings(path, "not a JSON object"));
     }
-    if !edit(&mut settings)? {
-        return Ok(Installed {
-            path: path.to_owned(),
-            change: Change::Unchanged,
-            backup: None,
-        });
-    }
-    let empty = settings
-        .as_object()
-        .is_some_and(|m| m.keys().all(|k| leftover.contains(&k.as_str())));
-    let mut text = serde_json::to_string_pretty(&settings).unwrap_or_default();
-    text.push('\n');
-    replace_file(path, old.as_deref(), (!empty).then_some(text.as_bytes()))
+    Ok(settings)
 }
 
-/// Back up the old content (`<path>.bak`) and write `new` atomically in place of `path`, or
-/// remove it when `new` is `None`.
+/// Whether a settings file's content holds something of the user's: anything beyond
+/// git-checkpoint's entries and `fresh`, what git-checkpoint puts in a file it creates (once
+/// its own entries are taken out: `{}`, `{"version": 1}`, OpenCode's `$schema`).
+fn holds_users(settings: &Value, fresh: &Value) -> bool {
+    strip_ours(settings) != *fresh
+}
+
+/// `<path>.bak`.
+fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".bak");
+    PathBuf::from(name)
+}
+
+fn serialized(settings: &Value) -> Vec<u8> {
+    let mut text = serde_json::to_string_pretty(settings).unwrap_or_default();
+    text.push('\n');
+    text.into_bytes()
+}
+
+fn unchanged(path: &Path) -> Installed {
+    Installed {
+        path: path.to_owned(),
+        change: Change::Unchanged,
+        backup: None,
+    }
+}
+
+/// Read the JSON object at `path` (an empty object when the file does not exist), apply
+/// `edit`, and when it changed something write the result; the old file is copied to
+/// `<path>.bak` first when it held something of the user's (see [`holds_users`]).
+pub(super) fn edit_json(
+    path: &Path,
+    edit: impl FnOnce(&mut Value) -> Result<bool>,
+    fresh: &Value,
+) -> Result<Installed> {
+    let old = read_optional(path)?;
+    let mut settings = match &old {
+        Some(bytes) => parse_settings(path, bytes)?,
+        None => Value::Object(Map::new()),
+    };
+    let users = old.is_some() && holds_users(&settings, fresh);
+    if !edit(&mut settings)? {
+        return Ok(unchanged(path));
+    }
+    replace_file(path, old.as_deref(), Some(&serialized(&settings)), users)
+}
+
+/// Take git-checkpoint's part out of the JSON object at `path` with `remove` (given whether
+/// to prune the containers that leaves empty), keeping the rest. A file left with nothing but
+/// `fresh` (what git-checkpoint puts in a file it creates) was git-checkpoint's and is
+/// removed, with no `.bak`: unless `<path>.bak` is the user's file from before the install
+/// (see [`backup_holds_users`]); then the file is kept, with the `hooks` or server map emptied
+/// (`{"version": 1, "hooks": {}}`, `{"mcpServers": {}}`), as the user had it.
+pub(super) fn remove_from_json(
+    path: &Path,
+    remove: impl Fn(&mut Value, bool) -> Result<bool>,
+    fresh: &Value,
+) -> Result<Installed> {
+    let Some(old) = read_optional(path)? else {
+        return Ok(unchanged(path));
+    };
+    let settings = parse_settings(path, &old)?;
+    let mut pruned = settings.clone();
+    if !remove(&mut pruned, true)? {
+        return Ok(unchanged(path));
+    }
+    let users = holds_users(&settings, fresh);
+    if pruned != *fresh {
+        return replace_file(path, Some(&old), Some(&serialized(&pruned)), users);
+    }
+    if !backup_holds_users(path, fresh) {
+        return replace_file(path, Some(&old), None, false);
+    }
+    let mut kept = settings;
+    remove(&mut kept, false)?;
+    replace_file(path, Some(&old), Some(&serialized(&kept)), users)
+}
+
+/// Whether `<path>.bak` is the user's file from before git-checkpoint's first install into
+/// it: something of the user's and nothing of git-checkpoint's (a later `.bak` holds both).
+fn backup_holds_users(path: &Path, fresh: &Value) -> bool {
+    let backup = backup_path(path);
+    let Ok(bytes) = std::fs::read(&backup) else {
+        return false;
+    };
+    parse_settings(&backup, &bytes).is_ok_and(|v| strip_ours(&v) == v && holds_users(&v, fresh))
+}
+
+/// Write `new` atomically in place of `path` (or remove `path` when `new` is `None`), first
+/// copying the old content to `<path>.bak` when `backup`.
 pub(super) fn replace_file(
     path: &Path,
     old: Option<&[u8]>,
     new: Option<&[u8]>,
+    backup: bool,
 ) -> Result<Installed> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let backup = match old {
+    let backup = match old.filter(|_| backup) {
         Some(bytes) => {
-            let mut name = path.as_os_str().to_owned();
-            name.push(".bak");
-            let backup = PathBuf::from(name);
+            let backup = backup_path(path);
             std::fs::write(&backup, bytes)
                 .map_err(io(format!("cannot write `{}`", backup.display())))?;
             Some(backup)

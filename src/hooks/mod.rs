@@ -8,8 +8,9 @@
 //!   agent expects on stdout and in the exit code ([`HookInput::allow`],
 //!   [`HookInput::refuse`]);
 //! - [`hook_setup`], [`install_hooks`], [`uninstall_hooks`]: the hooks in the agent's own
-//!   configuration file and format, merged into what is there (the rest is kept, the old file
-//!   copied to `<file>.bak`), idempotent, and removed again leaving only the rest;
+//!   configuration file and format, merged into what is there (the rest is kept, a file
+//!   holding anything of the user's copied to `<file>.bak`), idempotent, and removed again
+//!   leaving only the rest (a file the install created goes, with no `.bak`);
 //! - [`mcp_setup`], [`install_mcp`], [`uninstall_mcp`]: the same for the agent's MCP server
 //!   list.
 //!

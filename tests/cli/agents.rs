@@ -637,6 +637,51 @@ fn copilot_install_writes_its_own_file_beside_the_others() {
 }
 
 #[test]
+fn uninstall_removes_only_what_install_added() {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let untracked = |repo: &Repo| repo.git(&["status", "--porcelain", "--untracked-files=all"]);
+    // Files the install created: removed again, and no `.bak` of them left behind for the
+    // next checkpoint to capture.
+    for (agent, rel) in [
+        ("copilot", ".github/hooks/git-checkpoint.json"),
+        ("claude-code", ".claude/settings.json"),
+        ("cursor", ".cursor/hooks.json"),
+    ] {
+        let out = repo.cp(&["hooks", agent, "--install"]).ok();
+        assert!(!out.stderr.contains(".bak"), "{agent}: {}", out.stderr);
+        assert_ne!(untracked(&repo), "", "{agent}");
+        let out = repo.cp(&["hooks", agent, "--uninstall"]).ok();
+        assert!(out.stderr.contains("removed"), "{agent}: {}", out.stderr);
+        assert!(!out.stderr.contains(".bak"), "{agent}: {}", out.stderr);
+        assert!(!repo.path().join(rel).exists(), "{agent}");
+        assert_eq!(untracked(&repo), "", "{agent}: nothing left");
+    }
+    // A file the user had, holding nothing but the skeleton: kept, as the user had it.
+    let hooks = repo.home().join(".cursor/hooks.json");
+    fs::create_dir_all(hooks.parent().unwrap()).unwrap();
+    let skeleton = "{\"version\": 1, \"hooks\": {}}\n";
+    fs::write(&hooks, skeleton).unwrap();
+    let out = repo.cp(&["hooks", "cursor", "--install", "--user"]).ok();
+    assert!(out.stderr.contains(".bak"), "{}", out.stderr);
+    repo.cp(&["hooks", "cursor", "--uninstall", "--user"]).ok();
+    let left = fs::read_to_string(&hooks).unwrap();
+    assert_eq!(json_eval(&left, "v"), r#"{"version": 1, "hooks": {}}"#);
+    assert_eq!(
+        fs::read_to_string(repo.home().join(".cursor/hooks.json.bak")).unwrap(),
+        skeleton,
+        "the user's own file is still in the .bak"
+    );
+    // …and one created by the install stays removed even after a reinstall.
+    fs::remove_file(&hooks).unwrap();
+    fs::remove_file(repo.home().join(".cursor/hooks.json.bak")).unwrap();
+    repo.cp(&["hooks", "cursor", "--install", "--user"]).ok();
+    repo.cp(&["hooks", "cursor", "--install", "--user"]).ok();
+    repo.cp(&["hooks", "cursor", "--uninstall", "--user"]).ok();
+    assert!(!hooks.exists());
+    assert!(!repo.home().join(".cursor/hooks.json.bak").exists());
+}
+
+#[test]
 fn cline_install_writes_executable_hooks_and_never_overwrites_a_users() {
     use std::os::unix::fs::PermissionsExt;
     let repo = Repo::with_commit(&[("a", "1\n")]);

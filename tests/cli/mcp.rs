@@ -434,6 +434,48 @@ fn mcp_install_keeps_the_rest(agent: &str, level: &str, rel: &str, original: &st
 }
 
 #[test]
+fn mcp_uninstall_removes_only_what_install_added() {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let untracked = |repo: &Repo| repo.git(&["status", "--porcelain", "--untracked-files=all"]);
+    // Created by the install: removed, with no `.bak`.
+    for (agent, rel) in [("copilot", ".github/mcp.json"), ("claude-code", ".mcp.json")] {
+        let out = repo.cp(&["mcp", "--install", agent]).ok();
+        assert!(!out.stderr.contains(".bak"), "{agent}: {}", out.stderr);
+        let out = repo.cp(&["mcp", "--uninstall", agent]).ok();
+        assert!(!out.stderr.contains(".bak"), "{agent}: {}", out.stderr);
+        assert!(!repo.path().join(rel).exists(), "{agent}");
+        assert_eq!(untracked(&repo), "", "{agent}: nothing left");
+    }
+    // Gemini's settings hold the hooks and the server: each uninstall takes out its part, and
+    // the file, git-checkpoint's alone, goes with the last.
+    repo.cp(&["hooks", "gemini", "--install"]).ok();
+    repo.cp(&["mcp", "--install", "gemini"]).ok();
+    repo.cp(&["hooks", "gemini", "--uninstall"]).ok();
+    let settings = repo.path().join(".gemini/settings.json");
+    assert_eq!(
+        json_eval(&fs::read_to_string(&settings).unwrap(), "sorted(v)"),
+        r#"["mcpServers"]"#
+    );
+    repo.cp(&["mcp", "--uninstall", "gemini"]).ok();
+    assert!(!settings.exists());
+    assert_eq!(untracked(&repo), "", "nothing left");
+    // A file the user had with an empty server list: kept as it was.
+    let mcp = repo.path().join(".mcp.json");
+    fs::write(&mcp, "{\"mcpServers\": {}}\n").unwrap();
+    repo.cp(&["mcp", "--install", "claude-code"]).ok();
+    repo.cp(&["mcp", "--uninstall", "claude-code"]).ok();
+    assert_eq!(
+        json_eval(&fs::read_to_string(&mcp).unwrap(), "v"),
+        r#"{"mcpServers": {}}"#
+    );
+    // Codex's TOML: created, then removed with no `.bak`.
+    repo.cp(&["mcp", "--install", "codex"]).ok();
+    repo.cp(&["mcp", "--uninstall", "codex"]).ok();
+    assert!(!repo.path().join(".codex/config.toml").exists());
+    assert!(!repo.path().join(".codex/config.toml.bak").exists());
+}
+
+#[test]
 fn mcp_install_registers_the_server_in_each_agents_configuration() {
     let other = r#"{"mcpServers": {"docs": {"command": "docs-mcp", "args": ["--stdio"]}}, "theme": "dark"}"#;
     let kept = "v['mcpServers']['docs'] == {'command': 'docs-mcp', 'args': ['--stdio']} and v['theme'] == 'dark'";
