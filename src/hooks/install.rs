@@ -770,17 +770,79 @@ pub(super) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
 }
 
 /// The JSON object in `bytes`, read from `path` (an empty object for an empty file).
+///
+/// A file that is JSON once its comments are taken out is refused with a message of its own.
+/// Gemini CLI reads its settings through `strip-json-comments` (`google-gemini/gemini-cli`
+/// `packages/cli/src/config/settings.ts`), so users write comments there; git-checkpoint
+/// would have to drop them to write the file, and a user's comments are theirs to keep.
 fn parse_settings(path: &Path, bytes: &[u8]) -> Result<Value> {
     let settings = if bytes.iter().all(u8::is_ascii_whitespace) {
         Value::Object(Map::new())
     } else {
-        serde_json::from_slice(bytes)
-            .map_err(|e| invalid_settings(path, &format!("not valid JSON ({e})")))?
+        serde_json::from_slice(bytes).map_err(|e| {
+            let commented = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(without_comments)
+                .is_some_and(|text| serde_json::from_str::<Value>(&text).is_ok());
+            if commented {
+                Error::InvalidInput(format!(
+                    "`{}` has comments, which git-checkpoint cannot keep when it writes the file, so it was left as it is: add git-checkpoint's part by hand (`git checkpoint hooks <AGENT>` and `git checkpoint mcp --print <AGENT>` print it), or take the comments out and run this again",
+                    path.display()
+                ))
+            } else {
+                invalid_settings(path, &format!("not valid JSON ({e})"))
+            }
+        })?
     };
     if !settings.is_object() {
         return Err(invalid_settings(path, "not a JSON object"));
     }
     Ok(settings)
+}
+
+/// `text` without its `//` and `/* */` comments (outside strings), when it has any.
+fn without_comments(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut found = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                out.push(c);
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                found = true;
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push(c);
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                found = true;
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    found.then_some(out)
 }
 
 /// Whether a settings file's content holds something of the user's: anything beyond
@@ -869,7 +931,8 @@ fn backup_holds_users(path: &Path, fresh: &Value) -> bool {
     let Ok(bytes) = std::fs::read(&backup) else {
         return false;
     };
-    parse_settings(&backup, &bytes).is_ok_and(|v| strip_ours(&v) == v && holds_users(&v, fresh))
+    // git-checkpoint never writes a file it cannot read back: such a file is the user's.
+    parse_settings(&backup, &bytes).map_or(true, |v| strip_ours(&v) == v && holds_users(&v, fresh))
 }
 
 /// Write `new` atomically in place of `path` (or remove `path` when `new` is `None`), first
@@ -1095,6 +1158,16 @@ mod tests {
         assert!(remove_hooks(&mut empty));
         assert_eq!(empty, json!({"version": 1}));
         Ok(())
+    }
+
+    #[test]
+    fn comments_are_found_outside_strings_only() {
+        assert_eq!(
+            without_comments("{\"a\": \"http://x\", // c\n \"b\": 1 /* d */}").as_deref(),
+            Some("{\"a\": \"http://x\", \n \"b\": 1  }")
+        );
+        assert_eq!(without_comments("{\"a\": \"// \\\" /*\"}"), None);
+        assert_eq!(without_comments("{} /* unterminated").as_deref(), Some("{}  "));
     }
 
     #[test]

@@ -556,6 +556,39 @@ fn gemini_install_keeps_the_rest() {
 }
 
 #[test]
+fn gemini_settings_with_comments_are_refused_and_left_as_they_are() {
+    // Gemini CLI reads its settings through strip-json-comments, so they may hold comments;
+    // writing the file would drop them.
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let path = repo.path().join(".gemini/settings.json");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let original = "{\n  // my theme\n  \"theme\": \"GitHub\", /* the docs server */\n  \"mcpServers\": {\"docs\": {\"url\": \"http://localhost:8080/mcp\"}}\n}\n";
+    fs::write(&path, original).unwrap();
+    for args in [
+        &["hooks", "gemini", "--install"][..],
+        &["hooks", "gemini", "--uninstall"],
+        &["mcp", "--install", "gemini"],
+    ] {
+        let out = repo.cp(args).fails_with(1);
+        out.assert_one_error_line();
+        assert!(
+            out.stderr.contains("has comments, which git-checkpoint cannot keep")
+                && out.stderr.contains("git checkpoint hooks <AGENT>"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), original, "{args:?}");
+        assert!(!repo.path().join(".gemini/settings.json.bak").exists());
+    }
+    // `//` inside a string is no comment, and a file that is not JSON either still says so.
+    fs::write(&path, "{\"url\": \"http://x\"}").unwrap();
+    repo.cp(&["hooks", "gemini", "--install"]).ok();
+    fs::write(&path, "{\"a\": 1 // c\n,,}").unwrap();
+    let out = repo.cp(&["hooks", "gemini", "--install"]).fails_with(1);
+    assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
+}
+
+#[test]
 fn codex_install_keeps_the_rest_and_says_to_trust_the_hooks() {
     let repo = install_keeps_the_rest(
         "codex",
