@@ -32,7 +32,7 @@ pub struct Args {
     agent: Agent,
     /// Merge the hooks into the agent's configuration, keeping everything else in it (a file
     /// holding anything of yours is first copied to <file>.bak); running it again changes
-    /// nothing.
+    /// nothing, except that hooks an older version installed are replaced by the current ones.
     #[arg(long, conflicts_with = "uninstall")]
     install: bool,
     /// Remove git-checkpoint's hooks from the agent's configuration, keeping everything else;

@@ -619,9 +619,11 @@ fn holds_ours(entry: &Value) -> bool {
 }
 
 /// Merge `ours` (a settings object with `hooks`, and top-level keys such as `version`) into
-/// `settings`: for each event, our entries are added unless an entry running our command is
-/// already there; a top-level key is added only when missing. Everything else in `settings` is
-/// kept as it is. Returns whether anything was added.
+/// `settings`: for each of our events, when the entries running our command there are not
+/// exactly ours (an older install's matcher, command or timeout; none at all), they are taken
+/// out (from a matcher group shared with the user's hooks, only our hook) and ours added at
+/// the end; a top-level key is added only when missing. Everything else in `settings` is kept
+/// as it is, and a second merge changes nothing. Returns whether anything changed.
 pub fn merge_hooks(settings: &mut Value, ours: &Value) -> std::result::Result<bool, String> {
     let Value::Object(settings) = settings else {
         return Err("the settings file does not hold a JSON object".into());
@@ -654,12 +656,26 @@ pub fn merge_hooks(settings: &mut Value, ours: &Value) -> std::result::Result<bo
                 "`hooks.{event}` in the settings file is not a JSON array"
             ));
         };
-        if !existing.iter().any(holds_ours)
-            && let Value::Array(entries) = entries
-        {
-            existing.extend(entries.iter().cloned());
-            changed = true;
+        let Value::Array(entries) = entries else {
+            continue;
+        };
+        let held: Vec<&Value> = existing.iter().filter(|e| holds_ours(e)).collect();
+        if held.iter().copied().eq(entries.iter()) {
+            continue;
         }
+        existing.retain_mut(|entry| {
+            if is_ours(entry) {
+                return false;
+            }
+            let Some(Value::Array(hs)) = entry.get_mut("hooks") else {
+                return true;
+            };
+            let n = hs.len();
+            hs.retain(|h| !is_ours(h));
+            hs.len() == n || !hs.is_empty()
+        });
+        existing.extend(entries.iter().cloned());
+        changed = true;
     }
     Ok(changed)
 }
@@ -1133,6 +1149,36 @@ mod tests {
         assert!(merge_hooks(&mut json!([1]), &ours).is_err());
         assert!(merge_hooks(&mut json!({"hooks": []}), &ours).is_err());
         assert!(merge_hooks(&mut json!({"hooks": {"PreToolUse": {}}}), &ours).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn an_older_install_is_brought_up_to_date() -> R {
+        let old = |matcher: &str, command: &str| {
+            json!({"matcher": matcher, "hooks": [{"type": "command", "command": command}]})
+        };
+        let mine = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint.sh"}]});
+        let mut settings = json!({"hooks": {
+            "PreToolUse": [mine.clone(), old("Edit|Write|Bash", "git checkpoint save --from-hook")],
+            "SessionStart": [{"hooks": [
+                {"type": "command", "command": "./greet.sh"},
+                {"type": "command", "command": "git-checkpoint save --from-hook"}]}],
+        }});
+        let ours = claude_code_settings();
+        assert!(merge_hooks(&mut settings, &ours)?);
+        let once = settings.clone();
+        assert!(!merge_hooks(&mut settings, &ours)?, "idempotent");
+        assert_eq!(settings, once);
+        assert_eq!(
+            settings["hooks"]["PreToolUse"],
+            json!([mine, ours["hooks"]["PreToolUse"][0]])
+        );
+        assert_eq!(
+            settings["hooks"]["SessionStart"],
+            json!([{"hooks": [{"type": "command", "command": "./greet.sh"}]},
+                   ours["hooks"]["SessionStart"][0]])
+        );
+        assert_eq!(settings["hooks"]["Stop"], ours["hooks"]["Stop"]);
         Ok(())
     }
 

@@ -670,6 +670,86 @@ fn copilot_install_writes_its_own_file_beside_the_others() {
 }
 
 #[test]
+fn reinstall_brings_an_older_install_up_to_date() {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    // What an earlier version installed for Claude Code (bare `--from-hook`, a narrower
+    // matcher, no `Stop`), beside the user's own hooks.
+    let settings = repo.path().join(".claude/settings.json");
+    fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let users = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#;
+    fs::write(
+        &settings,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]},
+                                    {"matcher": "Edit|Write|Bash", "hooks": [{"type": "command", "command": "git checkpoint save --from-hook"}]}],
+                     "SessionStart": [{"hooks": [{"type": "command", "command": "git checkpoint save --from-hook"}]}]}}"#,
+    )
+    .unwrap();
+    let out = repo.cp(&["hooks", "claude-code", "--install"]).ok();
+    assert!(out.stderr.contains("updated"), "{}", out.stderr);
+    let text = fs::read_to_string(&settings).unwrap();
+    assert_eq!(
+        commands(&text, "PreToolUse", "command"),
+        r#"["./guard.sh", "git checkpoint save --from-hook=claude-code"]"#
+    );
+    assert_eq!(
+        json_eval(&text, "[g.get('matcher') for g in v['hooks']['PreToolUse']]"),
+        r#"["Bash", "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell"]"#
+    );
+    assert_eq!(
+        commands(&text, "SessionStart", "command"),
+        r#"["git checkpoint save --from-hook=claude-code"]"#
+    );
+    assert_eq!(
+        commands(&text, "Stop", "command"),
+        r#"["git checkpoint save --from-hook=claude-code"]"#
+    );
+    let again = repo.cp(&["hooks", "claude-code", "--install"]).ok();
+    assert!(again.stderr.contains("already"), "{}", again.stderr);
+    repo.cp(&["hooks", "claude-code", "--uninstall"]).ok();
+    let left = fs::read_to_string(&settings).unwrap();
+    assert_eq!(
+        json_eval(&format!("[{left},{users}]"), "v[0] == v[1]"),
+        "true",
+        "{left}"
+    );
+
+    // Copilot's own file from before the commands ended in `|| true`: rewritten, and as it
+    // held nothing of the user's, with no `.bak`.
+    let ours = repo.path().join(".github/hooks/git-checkpoint.json");
+    fs::create_dir_all(ours.parent().unwrap()).unwrap();
+    let old = |matcher: &str| {
+        format!(
+            r#"[{{"type": "command", {matcher}"bash": "git checkpoint save --from-hook=copilot", "powershell": "git checkpoint save --from-hook=copilot", "timeoutSec": 30}}]"#
+        )
+    };
+    fs::write(
+        &ours,
+        format!(
+            r#"{{"version": 1, "hooks": {{"preToolUse": {}, "sessionStart": {}, "agentStop": {}}}}}"#,
+            old(r#""matcher": "bash|powershell|create|edit", "#),
+            old(""),
+            old("")
+        ),
+    )
+    .unwrap();
+    let out = repo.cp(&["hooks", "copilot", "--install"]).ok();
+    assert!(
+        out.stderr.contains("updated") && !out.stderr.contains(".bak"),
+        "{}",
+        out.stderr
+    );
+    let text = fs::read_to_string(&ours).unwrap();
+    assert_eq!(
+        json_eval(
+            &text,
+            "[(e.get('matcher'), e['bash']) for k in ['preToolUse', 'sessionStart', 'agentStop'] for e in v['hooks'][k]]"
+        ),
+        r#"[["bash|powershell|create|edit|apply_patch", "git checkpoint save --from-hook=copilot || true"], [null, "git checkpoint save --from-hook=copilot || true"], [null, "git checkpoint save --from-hook=copilot || true"]]"#
+    );
+    assert!(!repo.path().join(".github/hooks/git-checkpoint.json.bak").exists());
+}
+
+#[test]
 fn uninstall_removes_only_what_install_added() {
     let repo = Repo::with_commit(&[("a", "1\n")]);
     let untracked = |repo: &Repo| repo.git(&["status", "--porcelain", "--untracked-files=all"]);
