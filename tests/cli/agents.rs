@@ -429,6 +429,49 @@ fn hook_failure_block_refuses_only_tool_calls_each_agent_its_own_way() {
 }
 
 #[test]
+fn bare_from_hook_tells_codex_and_copilot_from_claude_code_and_gemini() {
+    let repo = Repo::with_commit(&[("src/lib.rs", "a\n")]);
+    let w = repo.path().display().to_string();
+    let agent_of = |flag: &str, input: &str| {
+        repo.write("src/lib.rs", &format!("{flag} {}\n", input.len()));
+        let out = repo.cp_stdin(repo.path(), |_| {}, &["save", flag], input.as_bytes());
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{input}");
+        let ids = repo.checkpoint_ids();
+        repo.note_json(&ids[ids.len() - 1]).get("agent")
+    };
+    // Codex's SessionStart: no turn id, and a `null` transcript (codex-rs/hooks/src/schema.rs
+    // `SessionStartCommandInput`).
+    let codex_start = format!(
+        r#"{{"session_id":"019a6c1e-2b3d-7f40-9a11-5e6f7a8b9c0d","transcript_path":null,"cwd":"{w}","hook_event_name":"SessionStart","model":"gpt-5.2-codex","permission_mode":"default","source":"startup"}}"#
+    );
+    assert_eq!(agent_of("--from-hook", &codex_start), "codex");
+    // Copilot CLI's VS Code compatible format (PascalCase events, snake_case fields, an ISO
+    // timestamp: cli-hooks-reference.md), which Claude Code's settings files also get when
+    // Copilot runs their hooks.
+    let copilot_pre = format!(
+        r#"{{"hook_event_name":"PreToolUse","session_id":"5d0b6c0e-8f1a-4e2b-9c3d-7a6b5c4d3e2f","timestamp":"2026-11-23T15:04:05.123Z","cwd":"{w}","tool_name":"edit","tool_input":{{"path":"src/lib.rs","old_str":"a","new_str":"b"}}}}"#
+    );
+    assert_eq!(agent_of("--from-hook", &copilot_pre), "copilot");
+    assert_eq!(agent_of("--from-hook=claude-code", &copilot_pre), "copilot");
+    // Cursor runs Claude Code's hooks too; its input has its own common fields.
+    let cursor = case("cursor", &repo);
+    assert_eq!(agent_of("--from-hook=claude-code", &cursor.pre_tool), "cursor");
+    // Claude Code's own input stays Claude Code's, and Gemini's Gemini's.
+    let claude = case("claude-code", &repo);
+    assert_eq!(agent_of("--from-hook=claude-code", &claude.pre_tool), "claude-code");
+    assert_eq!(agent_of("--from-hook", &claude.start), "claude-code");
+    let gemini = case("gemini", &repo);
+    assert_eq!(agent_of("--from-hook", &gemini.start), "gemini");
+
+    // Under checkpoint.hookFailure=block, Copilot's input gets Copilot's refusal.
+    repo.git(&["config", "checkpoint.maxFileSize", "a lot"]);
+    repo.git(&["config", "checkpoint.hookFailure", "block"]);
+    let out = repo.cp_stdin(repo.path(), |_| {}, &["save", "--from-hook"], copilot_pre.as_bytes());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(json_eval(&out.stdout, "v['permissionDecision']"), "deny", "{}", out.stdout);
+}
+
+#[test]
 fn read_only_tools_make_no_checkpoint_and_unknown_agents_are_no_failure() {
     let repo = Repo::with_commit(&[("a", "1\n")]);
     repo.write("a", "2\n");
