@@ -183,12 +183,18 @@ pub fn codex_hooks() -> Value {
     }})
 }
 
-/// Cursor's hooks: `preToolUse` (every tool: Cursor does not document its edit tools' names,
-/// so the hook leaves out the read-only ones itself), `sessionStart`, `stop`, in
+/// Cursor's hooks: `preToolUse`, `sessionStart`, `stop`, in
 /// `<project>/.cursor/hooks.json` or `~/.cursor/hooks.json`. Shape: `{"version": 1, "hooks":
 /// {"<event>": [{"command", "timeout"}]}}`: flat entries, `timeout` in seconds. Source:
 /// https://cursor.com/docs/hooks ("Configuration", "Per-Script Configuration Options").
 /// `beforeShellExecution` is not hooked as well: `preToolUse` already covers the `Shell` tool.
+/// `preToolUse` has no matcher: Cursor documents the tool types a matcher can name (`Shell`,
+/// `Read`, `Write`, `Grep`, `Delete`, `Task`, `MCP:<tool>`), but not every tool that edits
+/// (hooks written for Cursor also match `StrReplace`, `Edit`), and a matcher of the documented
+/// names could miss an edit; the hook leaves out the read-only ones (`Read`, `Grep`) itself.
+/// No hook is marked `failClosed`, so one that fails lets the tool call through. Cursor also
+/// runs the hooks of `.claude/settings.json` (https://cursor.com/docs/reference/
+/// third-party-hooks), where its input is still its own (see `input.rs`, `unmistakable`).
 pub fn cursor_hooks() -> Value {
     let entry = json!([{"command": Agent::Cursor.hook_command(), "timeout": TIMEOUT_SECS}]);
     json!({"version": 1, "hooks": {
@@ -298,6 +304,7 @@ fn cline_powershell() -> String {
 ///   `readV1Plugin`), whose hooks are V1's: `tool.execute.before` (`input {tool, sessionID,
 ///   callID}`, `output {args}`: `packages/plugin/src/index.ts`) and `event` (`session.created`
 ///   with `properties.info.id`, `session.idle` with `properties.sessionID`).
+///
 /// It saves before the tools that change files (`bash` in 1, `shell` in 2, `edit`, `write`,
 /// `apply_patch`, …: `packages/opencode/src/tool/registry.ts`, `packages/core/src/tool/`), at a
 /// session's start and at the end of each turn. The JSON it pipes to `git checkpoint save
@@ -1154,10 +1161,9 @@ mod tests {
 
     #[test]
     fn an_older_install_is_brought_up_to_date() -> R {
-        let old = |matcher: &str, command: &str| {
-            json!({"matcher": matcher, "hooks": [{"type": "command", "command": command}]})
-        };
-        let mine = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint.sh"}]});
+        let old = |matcher: &str, command: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": command}]});
+        let mine =
+            json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint.sh"}]});
         let mut settings = json!({"hooks": {
             "PreToolUse": [mine.clone(), old("Edit|Write|Bash", "git checkpoint save --from-hook")],
             "SessionStart": [{"hooks": [
@@ -1213,7 +1219,10 @@ mod tests {
             Some("{\"a\": \"http://x\", \n \"b\": 1  }")
         );
         assert_eq!(without_comments("{\"a\": \"// \\\" /*\"}"), None);
-        assert_eq!(without_comments("{} /* unterminated").as_deref(), Some("{}  "));
+        assert_eq!(
+            without_comments("{} /* unterminated").as_deref(),
+            Some("{}  ")
+        );
     }
 
     #[test]

@@ -66,8 +66,10 @@ pub enum McpTarget {
 /// `docs/config.md` (`[mcp_servers.<name>]`, via PR openai/codex#6845). Cursor:
 /// https://cursor.com/docs/mcp as quoted by third parties (the page itself was not read).
 /// Copilot CLI: `github/docs` `content/copilot/how-tos/copilot-cli/customize-copilot/
-/// add-mcp-servers.md` (the user file and its shape; the project file `.github/mcp.json` is
-/// from secondary sources, unverified). Cline: `cline/cline`
+/// add-mcp-servers.md` (the user file and its shape); `github/copilot-cli` `changelog.md`
+/// 1.0.61 ("Auto-load MCP servers from .github/mcp.json"). Copilot also reads Claude Code's
+/// `.mcp.json` (1.0.22: "CLI now only reads .mcp.json"), so a server registered for both is
+/// listed twice there. Cline: `cline/cline`
 /// `apps/vscode/src/services/mcp/schemas.ts`, `apps/vscode/src/core/storage/disk.ts`
 /// (`getMcpSettingsFilePath`), `sdk/packages/shared/src/storage/paths.ts`
 /// (`resolveMcpSettingsPath`). OpenCode: `anomalyco/opencode`
@@ -300,7 +302,9 @@ pub fn install_mcp(setup: &McpSetup) -> Result<Installed> {
 /// What git-checkpoint puts in an MCP configuration it creates, besides the server: OpenCode's
 /// `$schema`, else nothing.
 fn new_file_rest(new_file: Option<&Value>) -> Value {
-    new_file.cloned().unwrap_or_else(|| Value::Object(Map::new()))
+    new_file
+        .cloned()
+        .unwrap_or_else(|| Value::Object(Map::new()))
 }
 
 /// Remove the server's entry, keeping everything else (a file that held nothing else, created

@@ -14,9 +14,9 @@
 //! - [`mcp_setup`], [`install_mcp`], [`uninstall_mcp`]: the same for the agent's MCP server
 //!   list.
 //!
-//! Every agent format is documented next to the code that reads or writes it, with its source.
-//! The sources were read in November 2026 (see `notes/agents.md` of the project); what could
-//! not be checked against the agent's own documentation or source says so.
+//! Every agent format is documented next to the code that reads or writes it, with its source:
+//! the agent's documentation, source file or changelog entry, read in November 2026. What
+//! could not be checked against the agent's own documentation or source says so.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;

@@ -2,8 +2,8 @@
 //! installed into a file that already holds other settings (and uninstalled, leaving exactly
 //! them), and the installed hook run the way the agent runs it.
 //!
-//! The inputs are the examples of `notes/agents.md`, built from each agent's documented schema
-//! (ids and paths made up there, the work tree's path here).
+//! The inputs are built from each agent's documented schema, cited beside each case (the ids
+//! and paths made up, the work tree's path the test's).
 
 use std::fs;
 use std::path::PathBuf;
@@ -455,10 +455,16 @@ fn bare_from_hook_tells_codex_and_copilot_from_claude_code_and_gemini() {
     assert_eq!(agent_of("--from-hook=claude-code", &copilot_pre), "copilot");
     // Cursor runs Claude Code's hooks too; its input has its own common fields.
     let cursor = case("cursor", &repo);
-    assert_eq!(agent_of("--from-hook=claude-code", &cursor.pre_tool), "cursor");
+    assert_eq!(
+        agent_of("--from-hook=claude-code", &cursor.pre_tool),
+        "cursor"
+    );
     // Claude Code's own input stays Claude Code's, and Gemini's Gemini's.
     let claude = case("claude-code", &repo);
-    assert_eq!(agent_of("--from-hook=claude-code", &claude.pre_tool), "claude-code");
+    assert_eq!(
+        agent_of("--from-hook=claude-code", &claude.pre_tool),
+        "claude-code"
+    );
     assert_eq!(agent_of("--from-hook", &claude.start), "claude-code");
     let gemini = case("gemini", &repo);
     assert_eq!(agent_of("--from-hook", &gemini.start), "gemini");
@@ -466,9 +472,19 @@ fn bare_from_hook_tells_codex_and_copilot_from_claude_code_and_gemini() {
     // Under checkpoint.hookFailure=block, Copilot's input gets Copilot's refusal.
     repo.git(&["config", "checkpoint.maxFileSize", "a lot"]);
     repo.git(&["config", "checkpoint.hookFailure", "block"]);
-    let out = repo.cp_stdin(repo.path(), |_| {}, &["save", "--from-hook"], copilot_pre.as_bytes());
+    let out = repo.cp_stdin(
+        repo.path(),
+        |_| {},
+        &["save", "--from-hook"],
+        copilot_pre.as_bytes(),
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(json_eval(&out.stdout, "v['permissionDecision']"), "deny", "{}", out.stdout);
+    assert_eq!(
+        json_eval(&out.stdout, "v['permissionDecision']"),
+        "deny",
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -615,7 +631,8 @@ fn gemini_settings_with_comments_are_refused_and_left_as_they_are() {
         let out = repo.cp(args).fails_with(1);
         out.assert_one_error_line();
         assert!(
-            out.stderr.contains("has comments, which git-checkpoint cannot keep")
+            out.stderr
+                .contains("has comments, which git-checkpoint cannot keep")
                 && out.stderr.contains("git checkpoint hooks <AGENT>"),
             "{args:?}: {}",
             out.stderr
@@ -735,7 +752,10 @@ fn reinstall_brings_an_older_install_up_to_date() {
         r#"["./guard.sh", "git checkpoint save --from-hook=claude-code"]"#
     );
     assert_eq!(
-        json_eval(&text, "[g.get('matcher') for g in v['hooks']['PreToolUse']]"),
+        json_eval(
+            &text,
+            "[g.get('matcher') for g in v['hooks']['PreToolUse']]"
+        ),
         r#"["Bash", "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell"]"#
     );
     assert_eq!(
@@ -789,7 +809,12 @@ fn reinstall_brings_an_older_install_up_to_date() {
         ),
         r#"[["bash|powershell|create|edit|apply_patch", "git checkpoint save --from-hook=copilot || true"], [null, "git checkpoint save --from-hook=copilot || true"], [null, "git checkpoint save --from-hook=copilot || true"]]"#
     );
-    assert!(!repo.path().join(".github/hooks/git-checkpoint.json.bak").exists());
+    assert!(
+        !repo
+            .path()
+            .join(".github/hooks/git-checkpoint.json.bak")
+            .exists()
+    );
 }
 
 #[test]
@@ -994,7 +1019,10 @@ fn json_hook_runs(
     let command = command_of(events[0]);
     // Copilot's commands end in a success whatever happens (a failing hook denies there).
     let tail = if agent == "copilot" { " || true" } else { "" };
-    assert_eq!(command, format!("git checkpoint save --from-hook={agent}{tail}"));
+    assert_eq!(
+        command,
+        format!("git checkpoint save --from-hook={agent}{tail}")
+    );
     let c = case(agent, &repo);
     let dir = from(&repo);
     fs::create_dir_all(&dir).unwrap();
@@ -1115,8 +1143,15 @@ fn copilot_apply_patch_is_checkpointed_with_its_paths() {
     assert_eq!(note.get("agent"), "copilot");
     assert_eq!(note.get("meta.tool"), "apply_patch");
     assert_eq!(note.get("meta.paths"), r#"["src/lib.rs", "src/new.rs"]"#);
-    assert_eq!(note.get("message"), "before apply_patch src/lib.rs and 1 more");
-    assert!(!repo.note(&ids[0]).contains(SECRET), "{}", repo.note(&ids[0]));
+    assert_eq!(
+        note.get("message"),
+        "before apply_patch src/lib.rs and 1 more"
+    );
+    assert!(
+        !repo.note(&ids[0]).contains(SECRET),
+        "{}",
+        repo.note(&ids[0])
+    );
 }
 
 #[test]
@@ -1138,11 +1173,20 @@ fn copilot_hook_never_fails_even_without_git_checkpoint() {
         Run::from(feed_and_wait(&mut cmd, c.pre_tool.as_bytes()))
     };
     let bare = run("git checkpoint save --from-hook=copilot");
-    assert_ne!(bare.code, 0, "the bare command fails there: {}", bare.stderr);
+    assert_ne!(
+        bare.code, 0,
+        "the bare command fails there: {}",
+        bare.stderr
+    );
     for event in ["preToolUse", "sessionStart", "agentStop"] {
         let command = json_eval(&text, &format!("v['hooks']['{event}'][0]['bash']"));
         let out = run(&command);
-        assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{event}: {}", out.stderr);
+        assert_eq!(
+            (out.code, out.stdout.as_str()),
+            (0, ""),
+            "{event}: {}",
+            out.stderr
+        );
         assert!(out.stderr.contains("checkpoint"), "{event}: {}", out.stderr);
     }
     assert!(repo.checkpoint_ids().is_empty());
@@ -1153,7 +1197,12 @@ fn copilot_hook_never_fails_even_without_git_checkpoint() {
     let command = json_eval(&text, "v['hooks']['preToolUse'][0]['bash']");
     let out = run_hook_command(&repo, repo.path(), &command, &c.pre_tool);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(json_eval(&out.stdout, "v['permissionDecision']"), "deny", "{}", out.stdout);
+    assert_eq!(
+        json_eval(&out.stdout, "v['permissionDecision']"),
+        "deny",
+        "{}",
+        out.stdout
+    );
 }
 
 /// The absolute path of `program` on this machine's PATH.

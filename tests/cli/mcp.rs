@@ -425,11 +425,23 @@ fn a_zero_limit_or_zero_steps_is_a_tool_error() {
     let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
     // `limit: 0` once answered an empty list, `steps: 0` undid one step.
     assert_eq!(r(4, "is_error"), "true", "{}", r(4, "structured"));
-    assert!(r(4, "text").starts_with("error: `limit` must be at least 1"), "{}", r(4, "text"));
+    assert!(
+        r(4, "text").starts_with("error: `limit` must be at least 1"),
+        "{}",
+        r(4, "text")
+    );
     assert_eq!(r(5, "is_error"), "true", "{}", r(5, "structured"));
-    assert!(r(5, "text").starts_with("error: `steps` must be at least 1"), "{}", r(5, "text"));
+    assert!(
+        r(5, "text").starts_with("error: `steps` must be at least 1"),
+        "{}",
+        r(5, "text")
+    );
     assert_eq!(r(5, "a.txt"), "3\n", "nothing was undone");
-    assert_eq!(v.keys("results.5.cli").len(), 2, "no pre-restore checkpoint was made");
+    assert_eq!(
+        v.keys("results.5.cli").len(),
+        2,
+        "no pre-restore checkpoint was made"
+    );
     // One is fine.
     assert_eq!(r(6, "is_error"), "false");
     assert_eq!(v.keys("results.6.structured.checkpoints").len(), 1);
@@ -469,7 +481,10 @@ fn mcp_uninstall_removes_only_what_install_added() {
     let repo = Repo::with_commit(&[("a", "1\n")]);
     let untracked = |repo: &Repo| repo.git(&["status", "--porcelain", "--untracked-files=all"]);
     // Created by the install: removed, with no `.bak`.
-    for (agent, rel) in [("copilot", ".github/mcp.json"), ("claude-code", ".mcp.json")] {
+    for (agent, rel) in [
+        ("copilot", ".github/mcp.json"),
+        ("claude-code", ".mcp.json"),
+    ] {
         let out = repo.cp(&["mcp", "--install", agent]).ok();
         assert!(!out.stderr.contains(".bak"), "{agent}: {}", out.stderr);
         let out = repo.cp(&["mcp", "--uninstall", agent]).ok();
