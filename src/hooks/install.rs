@@ -767,7 +767,7 @@ pub(super) fn strip_ours(settings: &Value) -> Value {
     let mut rest = settings.clone();
     strip_hooks(&mut rest, true);
     for key in ["mcpServers", "mcp"] {
-        remove_server(&mut rest, key, super::mcp::SERVER_NAME, true);
+        remove_server(&mut rest, key, super::SERVER_NAME, true);
     }
     rest
 }

@@ -9,12 +9,8 @@ use super::install::{
     Installed, edit_json, invalid_settings, read_optional, remove_from_json, remove_server,
     replace_file,
 };
-use super::{Agent, Level, Places, check_level};
+use super::{Agent, Level, Places, SERVER_NAME, check_level};
 use crate::error::{Error, Result};
-
-/// The server's name in every agent's configuration. No `_`: Gemini CLI names tools
-/// `mcp_<server>_<tool>` and splits at the first `_` (`docs/reference/configuration.md`).
-pub const SERVER_NAME: &str = "git-checkpoint";
 
 /// Where and how an agent lists its MCP servers.
 #[derive(Debug, Clone, PartialEq)]

@@ -148,6 +148,10 @@ impl std::fmt::Display for Agent {
     }
 }
 
+/// The MCP server's name in every agent's configuration. No `_`: Gemini CLI names tools
+/// `mcp_<server>_<tool>` and splits at the first `_` (`docs/reference/configuration.md`).
+pub const SERVER_NAME: &str = "git-checkpoint";
+
 /// The command the hooks run, before `=<agent>`. It reads the hook's JSON from stdin.
 pub const HOOK_COMMAND: &str = "git checkpoint save --from-hook";
 
