@@ -308,8 +308,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;hooks'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
-            cand --install 'Merge the hooks into the agent''s configuration, keeping everything else in it (the old file is copied to <file>.bak); running it again changes nothing'
-            cand --uninstall 'Remove git-checkpoint''s hooks from the agent''s configuration, keeping everything else'
+            cand --install 'Merge the hooks into the agent''s configuration, keeping everything else in it (a file holding anything of yours is first copied to <file>.bak); running it again changes nothing, except that hooks an older version installed are replaced by the current ones'
+            cand --uninstall 'Remove git-checkpoint''s hooks from the agent''s configuration, keeping everything else; a file that --install created, holding nothing else, is removed'
             cand --project 'The project''s configuration, shared through the repository (the default; for Cline''s MCP server, which has none, --user is)'
             cand --local 'The project''s configuration for you only: Claude Code''s .claude/settings.local.json (no other agent has this level)'
             cand --user 'Your configuration, for every project'

@@ -62,7 +62,7 @@ pub struct SaveArgs {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct ListArgs {
-    /// At most this many, newest first (default 50).
+    /// At most this many, newest first (default 50; at least 1).
     #[serde(default)]
     limit: Option<usize>,
     /// Only checkpoints of this kind (manual, auto, session, pre-restore, …).
@@ -133,7 +133,7 @@ pub struct RestoreArgs {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct UndoArgs {
-    /// How many distinct states to go back (default 1).
+    /// How many distinct states to go back (default 1; at least 1).
     #[serde(default)]
     steps: Option<u32>,
     /// Say what would be written and deleted; change nothing.
@@ -225,6 +225,9 @@ impl Server {
     async fn checkpoint_list(&self, Parameters(args): Parameters<ListArgs>) -> CallToolResult {
         // A plain directory where nothing was saved: no checkpoints, and no store made.
         let none = Opening::Else(json!({ "checkpoints": [] }));
+        if args.limit == Some(0) {
+            return invalid("`limit` must be at least 1 (it is how many checkpoints to return)");
+        }
         call_opening(args.directory.clone(), none, move |checkpoints, _| {
             let loaded = checkpoints.load()?;
             let options = ListOptions {
@@ -351,12 +354,15 @@ impl Server {
         open_world_hint = false
     ))]
     async fn checkpoint_undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
+        if args.steps == Some(0) {
+            return invalid("`steps` must be at least 1 (it is how many states to go back)");
+        }
         call(args.directory.clone(), move |checkpoints, _| {
             let options = RestoreOptions {
                 dry_run: args.dry_run,
                 ..RestoreOptions::default()
             };
-            let steps = args.steps.unwrap_or(1).max(1) as usize;
+            let steps = args.steps.unwrap_or(1) as usize;
             Ok(checkpoints
                 .undo(steps, &options, &Control::default())?
                 .to_json())
@@ -467,6 +473,12 @@ async fn call_opening(
             "error: git-checkpoint failed unexpectedly: {join}"
         ))]),
     }
+}
+
+/// An argument no call can work with (as the command line refuses `undo 0`): a tool error,
+/// so that the client sees it rather than a result for some other value.
+fn invalid(why: &str) -> CallToolResult {
+    tool_error(&Error::InvalidInput(why.to_string()))
 }
 
 /// A tool error: `error: …` on one line, and a hint where one helps.

@@ -30,11 +30,13 @@ pub struct Args {
     /// The agent.
     #[arg(value_name = "AGENT", value_parser = agent_parser())]
     agent: Agent,
-    /// Merge the hooks into the agent's configuration, keeping everything else in it (the old
-    /// file is copied to <file>.bak); running it again changes nothing.
+    /// Merge the hooks into the agent's configuration, keeping everything else in it (a file
+    /// holding anything of yours is first copied to <file>.bak); running it again changes
+    /// nothing, except that hooks an older version installed are replaced by the current ones.
     #[arg(long, conflicts_with = "uninstall")]
     install: bool,
-    /// Remove git-checkpoint's hooks from the agent's configuration, keeping everything else.
+    /// Remove git-checkpoint's hooks from the agent's configuration, keeping everything else;
+    /// a file that --install created, holding nothing else, is removed.
     #[arg(long)]
     uninstall: bool,
     #[command(flatten)]

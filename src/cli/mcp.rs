@@ -22,7 +22,8 @@ use super::output::Ui;
 /// the agent's MCP configuration (Claude Code .mcp.json; Gemini CLI .gemini/settings.json;
 /// Codex .codex/config.toml; Cursor .cursor/mcp.json; Copilot CLI .github/mcp.json or
 /// ~/.copilot/mcp-config.json; Cline its cline_mcp_settings.json; OpenCode opencode.json),
-/// keeping everything else (the old file is copied to <file>.bak).
+/// keeping everything else (a file holding anything of yours is first copied to <file>.bak);
+/// --uninstall takes it out again, removing a file that --install created.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Register the server in this agent's MCP configuration.

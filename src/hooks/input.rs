@@ -9,7 +9,8 @@
 //! | Gemini CLI | `hook_event_name` | `session_id` | `tool_name`, `tool_input` | — | — | `cwd` | `transcript_path` (`""` when none) |
 //! | Codex CLI | `hook_event_name` | `session_id` | `tool_name`, `tool_input` | `tool_use_id` | `turn_id` | `cwd` | `transcript_path` (or `null`) |
 //! | Cursor | `hook_event_name` | `conversation_id` | `tool_name`, `tool_input` | `tool_use_id` | `generation_id` | `cwd`, else `workspace_roots[0]` | `transcript_path` (or `null`) |
-//! | Copilot CLI | none: inferred | `sessionId` | `toolName`, `toolArgs` (a JSON string or an object) | — | — | `cwd` | `transcriptPath` |
+//! | Copilot CLI | none: inferred | `sessionId` | `toolName`, `toolArgs` (a JSON string or an object; `apply_patch`'s: the patch) | — | — | `cwd` | `transcriptPath` |
+//! | Copilot CLI, VS Code compatible (PascalCase events) | `hook_event_name` | `session_id` | `tool_name`, `tool_input` | — | — | `cwd` | `transcript_path` |
 //! | Cline | `hookName` | `taskId` | `tool_call.name` / `preToolUse.toolName`, `tool_call.input` / `preToolUse.parameters` | `tool_call.id` | `iteration` | `workspaceRoots[0]` | — |
 //! | OpenCode | our plugin's `hook_event_name` | `session_id` | `tool_name`, `tool_input` | `tool_use_id` | — | `cwd` | — |
 //!
@@ -191,7 +192,12 @@ impl HookInput {
         let Value::Object(map) = value else {
             return Err("the hook input is not a JSON object".into());
         };
-        let agent = told.or_else(|| recognise(&map, hint));
+        let agent = match told {
+            // Cursor and Copilot CLI also run the hooks in Claude Code's settings files.
+            Some(Agent::ClaudeCode) => unmistakable(&map).or(told),
+            Some(agent) => Some(agent),
+            None => recognise(&map, hint),
+        };
         Ok(read(&map, agent))
     }
 
@@ -344,8 +350,8 @@ impl HookInput {
 }
 
 /// Which agent sent `map`: fields only one agent sends decide; Claude Code and Codex send
-/// the same shape, told apart by Codex's `turn_id`, its `apply_patch` tool and where its
-/// transcripts are, else by `hint`, else it is Claude Code's.
+/// the same shape, told apart by Codex's `turn_id`, its `apply_patch` tool, its `null`
+/// transcript path and where its transcripts are, else by `hint`, else it is Claude Code's.
 fn recognise(map: &Map<String, Value>, hint: Option<Agent>) -> Option<Agent> {
     let has = |k: &str| map.contains_key(k);
     let text = |k: &str| map.get(k).and_then(Value::as_str);
@@ -353,20 +359,27 @@ fn recognise(map: &Map<String, Value>, hint: Option<Agent>) -> Option<Agent> {
     if has("hookName") || has("clineVersion") || has("taskId") {
         return Some(Agent::Cline);
     }
-    if has("cursor_version") || has("conversation_id") || has("workspace_roots") {
-        return Some(Agent::Cursor);
-    }
-    if event.is_none() && (has("sessionId") || has("toolName") || has("toolArgs")) {
-        return Some(Agent::Copilot);
+    if let Some(agent) = unmistakable(map) {
+        return Some(agent);
     }
     if event.is_some_and(|e| e.contains('.')) {
         return Some(Agent::OpenCode);
     }
-    // Gemini CLI's event names, and the `timestamp` its base input has and Claude Code's
-    // lacks (types.ts `HookInput`).
+    // Gemini CLI's event names, and the ISO `timestamp` its base input has and Claude Code's
+    // and Codex's lack (types.ts `HookInput`); Copilot's ISO timestamps are told apart by
+    // [`unmistakable`] first.
     if matches!(
         event,
-        Some("BeforeTool" | "AfterTool" | "BeforeAgent" | "AfterAgent" | "BeforeModel")
+        Some(
+            "BeforeTool"
+                | "AfterTool"
+                | "BeforeAgent"
+                | "AfterAgent"
+                | "BeforeModel"
+                | "AfterModel"
+                | "BeforeToolSelection"
+                | "PreCompress"
+        )
     ) || (event.is_some() && text("timestamp").is_some())
     {
         return Some(Agent::Gemini);
@@ -374,7 +387,13 @@ fn recognise(map: &Map<String, Value>, hint: Option<Agent>) -> Option<Agent> {
     if event.is_none() {
         return hint;
     }
-    let codex_transcript = text("transcript_path").is_some_and(|t| t.contains("/.codex/"));
+    // Codex's transcript path may be `null` (`NullableString` in `codex-rs/hooks/src/
+    // schema.rs`, e.g. at `SessionStart`, which has no `turn_id`); Claude Code's is a string.
+    let codex_transcript = match map.get("transcript_path") {
+        Some(Value::Null) => true,
+        Some(Value::String(t)) => t.contains("/.codex/"),
+        _ => false,
+    };
     if has("turn_id") || text("tool_name") == Some("apply_patch") || codex_transcript {
         return Some(Agent::Codex);
     }
@@ -382,6 +401,39 @@ fn recognise(map: &Map<String, Value>, hint: Option<Agent>) -> Option<Agent> {
         Some(Agent::Codex) => Some(Agent::Codex),
         _ => Some(Agent::ClaudeCode),
     }
+}
+
+/// Cursor or Copilot CLI, from fields no other agent sends. Both also run the hooks of Claude
+/// Code's settings files, so this decides even under `--from-hook=claude-code`.
+/// - Cursor: `cursor_version`, `conversation_id`, `workspace_roots`, in every hook's input
+///   (https://cursor.com/docs/hooks, "Common schema"); it loads `.claude/settings.json`
+///   (https://cursor.com/docs/reference/third-party-hooks).
+/// - Copilot CLI: the camelCase input (`sessionId`, `toolName`, `toolArgs`) of its camelCase
+///   events, and, for the PascalCase events of its VS Code compatible format, an ISO 8601
+///   `timestamp` string with `hook_event_name` (`cli-hooks-reference.md`, "Hook event input
+///   payloads"), which Claude Code does not send (https://code.claude.com/docs/en/hooks,
+///   "Common input fields"). Gemini CLI sends such a timestamp too, always with
+///   `transcript_path` (types.ts `HookInput`) and never with the events only Copilot has
+///   (`PreToolUse`, `Stop`, …); of the two events both have, Copilot's `SessionStart` and
+///   `SessionEnd` carry no `transcript_path`. Copilot reads `.claude/settings.json` since
+///   1.0.12 (`github/copilot-cli` `changelog.md`).
+fn unmistakable(map: &Map<String, Value>) -> Option<Agent> {
+    let has = |k: &str| map.contains_key(k);
+    if has("cursor_version") || has("conversation_id") || has("workspace_roots") {
+        return Some(Agent::Cursor);
+    }
+    if has("sessionId") || has("toolName") || has("toolArgs") {
+        return Some(Agent::Copilot);
+    }
+    let event = map.get("hook_event_name").and_then(Value::as_str)?;
+    map.get("timestamp").and_then(Value::as_str)?;
+    let copilot = match event {
+        "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "Stop"
+        | "SubagentStop" | "ErrorOccurred" | "PreCompact" => true,
+        "SessionStart" | "SessionEnd" => !has("transcript_path"),
+        _ => false,
+    };
+    copilot.then_some(Agent::Copilot)
 }
 
 /// A string field, when it is one and not too long.
@@ -469,7 +521,17 @@ fn read(map: &Map<String, Value>, agent: Option<Agent>) -> HookInput {
                 .map(|n| n.to_string())
         }),
         transcript: field(&["transcript_path", "transcriptPath"]).filter(|t| !t.is_empty()),
-        paths: tool_input.as_ref().map(edited_paths).unwrap_or_default(),
+        paths: match (&tool_input, map.get("toolArgs")) {
+            (Some(input), _) => edited_paths(input),
+            // Copilot CLI's `apply_patch` passes the patch itself as `toolArgs`, not JSON
+            // (recorded from Copilot CLI 1.0.63: pbakaus/impeccable#279).
+            (None, Some(Value::String(patch))) => patch_paths(patch)
+                .filter(|p| !p.is_empty() && p.len() <= MAX_FIELD_BYTES)
+                .take(MAX_PATHS)
+                .map(str::to_string)
+                .collect(),
+            _ => Vec::new(),
+        },
         cwd,
         source,
     }
@@ -662,8 +724,75 @@ mod tests {
         assert_eq!(codex.paths, ["src/a.rs", "b.rs"]);
         assert_eq!(codex.turn.as_deref(), Some("7"));
         assert_eq!(codex.transcript, None);
-        // Copilot's arguments as a JSON string.
+        // Copilot's arguments as a JSON string, and its `apply_patch`'s as the patch itself.
         assert_eq!(parse(cases[3].0)?.paths, ["src/lib.rs"]);
+        let patch = parse(
+            r#"{"sessionId":"s","timestamp":1763910245123,"cwd":"/w","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n*** Add File: /w/b.rs\n+x\n*** End Patch\n"}"#,
+        )?;
+        assert_eq!(patch.agent, Some(Agent::Copilot));
+        assert_eq!(patch.paths, ["src/a.rs", "/w/b.rs"]);
+        // Inputs that bare `--from-hook` once took for another agent's. Codex's SessionStart:
+        // no turn id, a `null` transcript (codex-rs/hooks/src/schema.rs
+        // `SessionStartCommandInput`). Copilot CLI's VS Code compatible format: PascalCase
+        // events, snake_case fields, an ISO timestamp (cli-hooks-reference.md); Gemini's
+        // SessionStart always has `transcript_path` (types.ts `HookInput`).
+        let more = [
+            (
+                r#"{"session_id":"s","transcript_path":null,"cwd":"/w","hook_event_name":"SessionStart","model":"gpt-5.2-codex","permission_mode":"default","source":"startup"}"#,
+                Agent::Codex,
+                Phase::SessionStart,
+            ),
+            (
+                r#"{"hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-11-23T15:04:05.123Z","cwd":"/w","tool_name":"edit","tool_input":{"path":"src/lib.rs"}}"#,
+                Agent::Copilot,
+                Phase::PreTool,
+            ),
+            (
+                r#"{"hook_event_name":"SessionStart","session_id":"s","timestamp":"2026-11-23T15:00:00.000Z","cwd":"/w","source":"new","initial_prompt":"p"}"#,
+                Agent::Copilot,
+                Phase::SessionStart,
+            ),
+            (
+                r#"{"hook_event_name":"Stop","session_id":"s","timestamp":"2026-11-23T15:05:00.000Z","cwd":"/w","transcript_path":"/t.jsonl","stop_reason":"end_turn"}"#,
+                Agent::Copilot,
+                Phase::EndOfTurn,
+            ),
+            (
+                r#"{"session_id":"s","transcript_path":"","cwd":"/w","hook_event_name":"SessionStart","timestamp":"2026-11-23T15:00:00.000Z","source":"startup"}"#,
+                Agent::Gemini,
+                Phase::SessionStart,
+            ),
+            (
+                r#"{"session_id":"s","transcript_path":"/home/u/.claude/projects/p/s.jsonl","cwd":"/w","hook_event_name":"SessionStart","source":"startup","model":"claude-sonnet-4-6"}"#,
+                Agent::ClaudeCode,
+                Phase::SessionStart,
+            ),
+        ];
+        for (json, agent, phase) in more {
+            let input = parse(json)?;
+            assert_eq!((input.agent, input.phase), (Some(agent), phase), "{json}");
+        }
+        // Copilot's PascalCase tool call is refused the way Copilot understands.
+        let pascal = parse(more[1].0)?;
+        assert_eq!(pascal.paths, ["src/lib.rs"]);
+        assert!(
+            pascal
+                .refuse("r")
+                .and_then(|r| r.stdout)
+                .is_some_and(|o| o.contains("permissionDecision"))
+        );
+        // Cursor and Copilot run the hooks of Claude Code's settings too: their input tells,
+        // even under `--from-hook=claude-code`; Claude Code's own input stays Claude Code's.
+        let claude = Some(Agent::ClaudeCode);
+        for (json, agent) in [
+            (cases[2].0, Agent::Cursor),
+            (more[1].0, Agent::Copilot),
+            (cases[3].0, Agent::Copilot),
+            (more[5].0, Agent::ClaudeCode),
+        ] {
+            let input = HookInput::parse(json.as_bytes(), claude, None)?;
+            assert_eq!(input.agent, Some(agent), "{json}");
+        }
         // A Claude-shaped input with Codex's hint is Codex's; told, the agent is as told.
         let plain = r#"{"session_id":"s","hook_event_name":"SessionStart","source":"startup"}"#;
         let hinted = HookInput::parse(plain.as_bytes(), None, Some(Agent::Codex))?;

@@ -25,9 +25,15 @@ pub const GEMINI_MATCHER: &str = "^(write_file|replace|run_shell_command)$";
 /// https://developers.openai.com/codex/hooks "Support includes `Bash`, `apply_patch`").
 pub const CODEX_MATCHER: &str = "^(Bash|apply_patch)$";
 
-/// Copilot CLI's tools that change files (`cli-hooks-reference.md`, "Tool names for hook
-/// matching"); the matcher must match the whole name (`github/copilot-cli` `changelog.md`).
-pub const COPILOT_MATCHER: &str = "bash|powershell|create|edit";
+/// Copilot CLI's tools that change files: `bash`, `powershell`, `create`, `edit`
+/// (`cli-hooks-reference.md`, "Tool names for hook matching"), and `apply_patch`, its edit tool
+/// for OpenAI models (`github/copilot-cli` `changelog.md` 0.0.366: "Add apply_patch toolchain
+/// for OpenAI Codex models"; the name as Copilot CLI 1.0.63 reports it to hooks, with the raw
+/// patch as `toolArgs`: pbakaus/impeccable#279, which matches `edit|create|apply_patch`). The
+/// other tools of that list read, search, ask or delegate. The matcher must match the whole
+/// name (`changelog.md` 1.0.36: "hooks with matcher run only for tool names that fully match
+/// the regex").
+pub const COPILOT_MATCHER: &str = "bash|powershell|create|edit|apply_patch";
 
 /// Written into every file git-checkpoint owns (Cline's hook scripts, OpenCode's plugin), so
 /// that it never overwrites or removes a file of someone else's.
@@ -177,12 +183,18 @@ pub fn codex_hooks() -> Value {
     }})
 }
 
-/// Cursor's hooks: `preToolUse` (every tool: Cursor does not document its edit tools' names,
-/// so the hook leaves out the read-only ones itself), `sessionStart`, `stop`, in
+/// Cursor's hooks: `preToolUse`, `sessionStart`, `stop`, in
 /// `<project>/.cursor/hooks.json` or `~/.cursor/hooks.json`. Shape: `{"version": 1, "hooks":
 /// {"<event>": [{"command", "timeout"}]}}`: flat entries, `timeout` in seconds. Source:
 /// https://cursor.com/docs/hooks ("Configuration", "Per-Script Configuration Options").
 /// `beforeShellExecution` is not hooked as well: `preToolUse` already covers the `Shell` tool.
+/// `preToolUse` has no matcher: Cursor documents the tool types a matcher can name (`Shell`,
+/// `Read`, `Write`, `Grep`, `Delete`, `Task`, `MCP:<tool>`), but not every tool that edits
+/// (hooks written for Cursor also match `StrReplace`, `Edit`), and a matcher of the documented
+/// names could miss an edit; the hook leaves out the read-only ones (`Read`, `Grep`) itself.
+/// No hook is marked `failClosed`, so one that fails lets the tool call through. Cursor also
+/// runs the hooks of `.claude/settings.json` (https://cursor.com/docs/reference/
+/// third-party-hooks), where its input is still its own (see `input.rs`, `unmistakable`).
 pub fn cursor_hooks() -> Value {
     let entry = json!([{"command": Agent::Cursor.hook_command(), "timeout": TIMEOUT_SECS}]);
     json!({"version": 1, "hooks": {
@@ -192,7 +204,7 @@ pub fn cursor_hooks() -> Value {
     }})
 }
 
-/// Copilot CLI's hooks: `preToolUse` on `bash|powershell|create|edit`, `sessionStart`,
+/// Copilot CLI's hooks: `preToolUse` on the tools that change files, `sessionStart`,
 /// `agentStop`, in a file of git-checkpoint's own: `.github/hooks/git-checkpoint.json`
 /// (repository) or `~/.copilot/hooks/git-checkpoint.json` (user, `$COPILOT_HOME`). Shape:
 /// `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash", "powershell",
@@ -201,6 +213,18 @@ pub fn cursor_hooks() -> Value {
 /// cli-hooks-reference.md`, `content/copilot/how-tos/copilot-cli/customize-copilot/
 /// use-hooks.md`; `github/copilot-cli` `changelog.md` (matchers, repository hooks only in
 /// trusted folders).
+///
+/// Copilot CLI denies the tool call when a `preToolUse` hook errors (`changelog.md` 1.0.57:
+/// "preToolUse hook errors now deny the tool call instead of silently allowing execution"):
+/// were `git checkpoint` missing from the hook's `PATH`, or `git` to fail, every edit would be
+/// refused. So the commands end with a success whatever happened (`|| true`; PowerShell's
+/// `; exit 0`, which Windows PowerShell 5.1 understands too, unlike `||`). git-checkpoint's own
+/// refusal (`checkpoint.hookFailure=block`) is Copilot's deny JSON on stdout with exit 0, which
+/// this keeps. A hook that runs out of time (`timeoutSec`) still fails, and denies. The other
+/// agents let a failed hook's tool call through: Claude Code and Gemini
+/// CLI block only on exit 2, Codex marks other exits failed without blocking
+/// (`codex-rs/hooks/src/events/pre_tool_use.rs`), and Cursor blocks on a failure only for
+/// hooks marked `failClosed`, which git-checkpoint never writes.
 pub fn copilot_hooks() -> Value {
     let command = Agent::Copilot.hook_command();
     let entry = |matcher: Option<&str>| {
@@ -209,8 +233,8 @@ pub fn copilot_hooks() -> Value {
         if let Some(m) = matcher {
             e.insert("matcher".into(), m.into());
         }
-        e.insert("bash".into(), command.clone().into());
-        e.insert("powershell".into(), command.clone().into());
+        e.insert("bash".into(), format!("{command} || true").into());
+        e.insert("powershell".into(), format!("{command}; exit 0").into());
         e.insert("timeoutSec".into(), TIMEOUT_SECS.into());
         Value::Array(vec![Value::Object(e)])
     };
@@ -258,19 +282,41 @@ fn cline_powershell() -> String {
 }
 
 /// OpenCode's plugin: a file in `.opencode/plugins/` (project) or
-/// `~/.config/opencode/plugins/` (user), loaded at startup (`anomalyco/opencode`
-/// `packages/web/src/content/docs/plugins.mdx`). It exports one plugin function whose
-/// `tool.execute.before` hook (`packages/plugin/src/index.ts`: `input {tool, sessionID,
-/// callID}`, `output {args}`) saves before the tools that change files (`bash`, `edit`,
-/// `write`, `apply_patch`, …: `packages/opencode/src/tool/registry.ts`), and whose `event`
-/// hook saves at `session.created` and `session.idle` (the end of a turn). The JSON it pipes
-/// to `git checkpoint save --from-hook=opencode` is git-checkpoint's own, in Claude Code's
-/// field names. Throwing in `tool.execute.before` refuses the tool call (plugins.mdx, ".env
-/// protection"); it throws only when git-checkpoint exits 2 (`checkpoint.hookFailure=block`).
-/// It uses `node:child_process`, which both Bun (OpenCode's runtime) and Node provide.
+/// `~/.config/opencode/plugins/` (user), loaded at startup by OpenCode 1 and 2
+/// (`anomalyco/opencode` `packages/web/src/content/docs/plugins.mdx`; OpenCode 2 discovers
+/// `.opencode/plugin(s)/` and the global config directory: `packages/core/src/plugin/
+/// discovery.ts`). OpenCode 2 does not run OpenCode 1's plugins ("V1 plugin implementations do
+/// not run in V2", https://opencode.ai/v2/docs/build/plugins/migrate-v1), so the file has one
+/// default export that serves both, as that guide's "Support V1 and V2 from one package" shows:
+/// - OpenCode 2 decodes the default export as `{id, setup}` (`packages/core/src/plugin/
+///   module.ts`, `Definition`; other keys ignored) and calls `setup(ctx)`. `Plugin.define` is
+///   the identity (`packages/plugin/src/promise/plugin.ts`), so the plain object needs no
+///   import and no `npm install`. `ctx.tool.hook("execute.before", …)` runs before a tool with
+///   one mutable event `{tool, sessionID, agent, messageID, id, input}`, and a throw rejects the
+///   call (`packages/plugin/src/promise/tool.ts`; the guide maps `tool.execute.before` to it);
+///   `ctx.event.subscribe()` is an async iterable of events `{type, data}` (the guide maps
+///   `event` to it): `session.created` (`data.sessionID`, `data.location.directory`), and the
+///   end of a turn as `session.status` with `data.status.type` `idle`, or the older
+///   `session.idle` (`packages/schema/src/session-status-event.ts`). `setup` returns the cleanup
+///   that ends the subscription.
+/// - OpenCode 1 (object entrypoints since 1.18.29, per the guide) reads a default export with
+///   an `id` and calls its `server(input)` (`packages/opencode/src/plugin/shared.ts`,
+///   `readV1Plugin`), whose hooks are V1's: `tool.execute.before` (`input {tool, sessionID,
+///   callID}`, `output {args}`: `packages/plugin/src/index.ts`) and `event` (`session.created`
+///   with `properties.info.id`, `session.idle` with `properties.sessionID`).
+///
+/// It saves before the tools that change files (`bash` in 1, `shell` in 2, `edit`, `write`,
+/// `apply_patch`, …: `packages/opencode/src/tool/registry.ts`, `packages/core/src/tool/`), at a
+/// session's start and at the end of each turn. The JSON it pipes to `git checkpoint save
+/// --from-hook=opencode` is git-checkpoint's own, in Claude Code's field names. It throws only
+/// when git-checkpoint exits 2 (`checkpoint.hookFailure=block`). It uses `node:child_process`,
+/// which both Bun (OpenCode's runtime) and Node provide.
 const OPENCODE_PLUGIN: &str = r#"// __MARKER__: a checkpoint before OpenCode's tools change files, when a
 // session starts and when it goes idle (the end of a turn).
 // `git checkpoint hooks opencode --uninstall` removes this file.
+//
+// One default export for both plugin APIs: OpenCode 2 calls `setup(ctx)`, OpenCode 1 calls
+// `server(input)` (https://opencode.ai/v2/docs/build/plugins/migrate-v1).
 import { spawn } from "node:child_process"
 
 const CHANGING = new Set(["bash", "shell", "edit", "write", "multiedit", "patch", "apply_patch"])
@@ -298,29 +344,77 @@ function checkpoint(cwd, payload) {
   })
 }
 
-export const GitCheckpoint = async ({ directory }) => ({
-  "tool.execute.before": async (input, output) => {
-    if (!CHANGING.has(input.tool)) return
-    const { code, stderr } = await checkpoint(directory, {
-      hook_event_name: "tool.execute.before",
-      session_id: input.sessionID,
-      tool_name: input.tool,
-      tool_use_id: input.callID,
-      tool_input: output.args,
-      cwd: directory,
+async function beforeTool(cwd, tool, session, call, args) {
+  if (!CHANGING.has(tool)) return
+  const { code, stderr } = await checkpoint(cwd, {
+    hook_event_name: "tool.execute.before",
+    session_id: session,
+    tool_name: tool,
+    tool_use_id: call,
+    tool_input: args,
+    cwd,
+  })
+  // Exit 2: checkpoint.hookFailure=block refuses the tool call.
+  if (code === 2) throw new Error(stderr.trim() || "git checkpoint refused the tool call")
+}
+
+function sessionEvent(cwd, type, session) {
+  return checkpoint(cwd, { hook_event_name: type, session_id: session, cwd })
+}
+
+export default {
+  id: "git-checkpoint",
+
+  // OpenCode 2.
+  async setup(ctx) {
+    const fallback = ctx.location?.directory ?? process.cwd()
+    const directories = new Map()
+    const idle = new Set()
+    const dir = (session) => directories.get(session) ?? fallback
+    await ctx.tool.hook("execute.before", async (event) => {
+      idle.delete(event.sessionID)
+      await beforeTool(dir(event.sessionID), event.tool, event.sessionID, event.id, event.input)
     })
-    // Exit 2: checkpoint.hookFailure=block refuses the tool call.
-    if (code === 2) throw new Error(stderr.trim() || "git checkpoint refused the tool call")
+    const stop = new AbortController()
+    const events = ctx.event.subscribe({ signal: stop.signal })
+    ;(async () => {
+      for await (const event of events) {
+        if (stop.signal.aborted) break
+        const data = event?.data ?? {}
+        if (event?.type === "session.created") {
+          const session = data.sessionID ?? data.info?.id
+          if (session === undefined) continue
+          const where = data.location?.directory ?? data.info?.directory
+          if (typeof where === "string") directories.set(session, where)
+          await sessionEvent(dir(session), "session.created", session)
+        } else if (event?.type === "session.idle" || (event?.type === "session.status" && data.status?.type === "idle")) {
+          const session = data.sessionID
+          // Both events may report the same end of a turn.
+          if (session === undefined || idle.has(session)) continue
+          idle.add(session)
+          await sessionEvent(dir(session), "session.idle", session)
+        }
+      }
+    })().catch(() => {})
+    return () => stop.abort()
   },
-  event: async ({ event }) => {
-    const session =
-      event.type === "session.created" ? event.properties?.info?.id
-      : event.type === "session.idle" ? event.properties?.sessionID
-      : undefined
-    if (session === undefined) return
-    await checkpoint(directory, { hook_event_name: event.type, session_id: session, cwd: directory })
+
+  // OpenCode 1.
+  async server({ directory }) {
+    return {
+      "tool.execute.before": (input, output) =>
+        beforeTool(directory, input.tool, input.sessionID, input.callID, output?.args),
+      event: async ({ event }) => {
+        const session =
+          event.type === "session.created" ? event.properties?.info?.id
+          : event.type === "session.idle" ? event.properties?.sessionID
+          : undefined
+        if (session === undefined) return
+        await sessionEvent(directory, event.type, session)
+      },
+    }
   },
-})
+}
 "#;
 
 /// The hooks of `agent` at `level` (the project's when `None`).
@@ -481,27 +575,29 @@ pub fn render_hooks(setup: &HookSetup) -> String {
 }
 
 /// Install the hooks: merged into the settings file (created if missing; the old one copied
-/// to `<file>.bak`), or the files written. Idempotent. A file of the same name that is not
-/// git-checkpoint's, or a settings file that is not a JSON object, is refused and left alone.
+/// to `<file>.bak` when it held something of the user's), or the files written. Idempotent. A
+/// file of the same name that is not git-checkpoint's, or a settings file that is not a JSON
+/// object, is refused and left alone.
 pub fn install_hooks(setup: &HookSetup) -> Result<Vec<Installed>> {
     match &setup.target {
         HookTarget::Settings { path, ours } => Ok(vec![edit_json(
             path,
             |settings| merge_hooks(settings, ours).map_err(|e| invalid_settings(path, &e)),
-            &[],
+            &strip_ours(ours),
         )?]),
         HookTarget::Files(files) => install_files(setup.agent, files),
     }
 }
 
-/// Remove git-checkpoint's hooks, keeping everything else; a settings file left with nothing
-/// else in it, and git-checkpoint's own files, are removed.
+/// Remove git-checkpoint's hooks, keeping everything else. A settings file that held nothing
+/// but what the install put in a new file is removed (with no `.bak`: nothing of the user's was
+/// in it); one that existed before the install is kept, and so are git-checkpoint's own files.
 pub fn uninstall_hooks(setup: &HookSetup) -> Result<Vec<Installed>> {
     match &setup.target {
-        HookTarget::Settings { path, .. } => Ok(vec![edit_json(
+        HookTarget::Settings { path, ours } => Ok(vec![remove_from_json(
             path,
-            |settings| Ok(remove_hooks(settings)),
-            &["version"],
+            |settings, prune| Ok(strip_hooks(settings, prune)),
+            &strip_ours(ours),
         )?]),
         HookTarget::Files(files) => files.iter().map(|f| remove_own(&f.path)).collect(),
     }
@@ -530,9 +626,11 @@ fn holds_ours(entry: &Value) -> bool {
 }
 
 /// Merge `ours` (a settings object with `hooks`, and top-level keys such as `version`) into
-/// `settings`: for each event, our entries are added unless an entry running our command is
-/// already there; a top-level key is added only when missing. Everything else in `settings` is
-/// kept as it is. Returns whether anything was added.
+/// `settings`: for each of our events, when the entries running our command there are not
+/// exactly ours (an older install's matcher, command or timeout; none at all), they are taken
+/// out (from a matcher group shared with the user's hooks, only our hook) and ours added at
+/// the end; a top-level key is added only when missing. Everything else in `settings` is kept
+/// as it is, and a second merge changes nothing. Returns whether anything changed.
 pub fn merge_hooks(settings: &mut Value, ours: &Value) -> std::result::Result<bool, String> {
     let Value::Object(settings) = settings else {
         return Err("the settings file does not hold a JSON object".into());
@@ -565,12 +663,26 @@ pub fn merge_hooks(settings: &mut Value, ours: &Value) -> std::result::Result<bo
                 "`hooks.{event}` in the settings file is not a JSON array"
             ));
         };
-        if !existing.iter().any(holds_ours)
-            && let Value::Array(entries) = entries
-        {
-            existing.extend(entries.iter().cloned());
-            changed = true;
+        let Value::Array(entries) = entries else {
+            continue;
+        };
+        let held: Vec<&Value> = existing.iter().filter(|e| holds_ours(e)).collect();
+        if held.iter().copied().eq(entries.iter()) {
+            continue;
         }
+        existing.retain_mut(|entry| {
+            if is_ours(entry) {
+                return false;
+            }
+            let Some(Value::Array(hs)) = entry.get_mut("hooks") else {
+                return true;
+            };
+            let n = hs.len();
+            hs.retain(|h| !is_ours(h));
+            hs.len() == n || !hs.is_empty()
+        });
+        existing.extend(entries.iter().cloned());
+        changed = true;
     }
     Ok(changed)
 }
@@ -579,6 +691,12 @@ pub fn merge_hooks(settings: &mut Value, ours: &Value) -> std::result::Result<bo
 /// groups, event lists and `hooks` object that this leaves empty (not those that were empty
 /// before). Returns whether anything was removed.
 pub fn remove_hooks(settings: &mut Value) -> bool {
+    strip_hooks(settings, true)
+}
+
+/// Remove git-checkpoint's hooks and the matcher groups and event lists this leaves empty;
+/// the `hooks` object left empty too when `prune`.
+fn strip_hooks(settings: &mut Value, prune: bool) -> bool {
     let Some(Value::Object(hooks)) = settings.get_mut("hooks") else {
         return false;
     };
@@ -614,13 +732,44 @@ pub fn remove_hooks(settings: &mut Value) -> bool {
     for event in emptied_events {
         hooks.remove(&event);
     }
-    if changed
+    if prune
+        && changed
         && hooks.is_empty()
         && let Value::Object(settings) = settings
     {
         settings.remove("hooks");
     }
     changed
+}
+
+/// Remove the MCP server entry named `name` from the server map at `key` (`mcpServers`, or
+/// OpenCode's `mcp`), and the map when that leaves it empty and `prune`.
+pub(super) fn remove_server(settings: &mut Value, key: &str, name: &str, prune: bool) -> bool {
+    let Some(Value::Object(servers)) = settings.get_mut(key) else {
+        return false;
+    };
+    if servers.remove(name).is_none() {
+        return false;
+    }
+    if prune
+        && servers.is_empty()
+        && let Value::Object(map) = settings
+    {
+        map.remove(key);
+    }
+    true
+}
+
+/// `settings` without anything of git-checkpoint's: its hooks, for every agent, and its MCP
+/// server entry, with the containers that leaves empty. What remains is the user's, and what
+/// git-checkpoint adds to a file it creates (`version`, `$schema`).
+pub(super) fn strip_ours(settings: &Value) -> Value {
+    let mut rest = settings.clone();
+    strip_hooks(&mut rest, true);
+    for key in ["mcpServers", "mcp"] {
+        remove_server(&mut rest, key, super::SERVER_NAME, true);
+    }
+    rest
 }
 
 pub(super) fn invalid_settings(path: &Path, why: &str) -> Error {
@@ -643,54 +792,187 @@ pub(super) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
     }
 }
 
-/// Read the JSON object at `path` (an empty object when the file does not exist), apply
-/// `edit`, and when it changed something back the old file up and write the result (or
-/// remove the file when only `leftover` keys, which git-checkpoint adds, are left).
-pub(super) fn edit_json(
-    path: &Path,
-    edit: impl FnOnce(&mut Value) -> Result<bool>,
-    leftover: &[&str],
-) -> Result<Installed> {
-    let old = read_optional(path)?;
-    let mut settings = match &old {
-        Some(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => serde_json::from_slice(bytes)
-            .map_err(|e| invalid_settings(path, &format!("not valid JSON ({e})")))?,
-        _ => Value::Object(Map::new()),
+/// The JSON object in `bytes`, read from `path` (an empty object for an empty file).
+///
+/// A file that is JSON once its comments are taken out is refused with a message of its own.
+/// Gemini CLI reads its settings through `strip-json-comments` (`google-gemini/gemini-cli`
+/// `packages/cli/src/config/settings.ts`), so users write comments there; git-checkpoint
+/// would have to drop them to write the file, and a user's comments are theirs to keep.
+fn parse_settings(path: &Path, bytes: &[u8]) -> Result<Value> {
+    let settings = if bytes.iter().all(u8::is_ascii_whitespace) {
+        Value::Object(Map::new())
+    } else {
+        serde_json::from_slice(bytes).map_err(|e| {
+            let commented = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(without_comments)
+                .is_some_and(|text| serde_json::from_str::<Value>(&text).is_ok());
+            if commented {
+                Error::InvalidInput(format!(
+                    "`{}` has comments, which git-checkpoint cannot keep when it writes the file, so it was left as it is: add git-checkpoint's part by hand (`git checkpoint hooks <AGENT>` and `git checkpoint mcp --print <AGENT>` print it), or take the comments out and run this again",
+                    path.display()
+                ))
+            } else {
+                invalid_settings(path, &format!("not valid JSON ({e})"))
+            }
+        })?
     };
     if !settings.is_object() {
         return Err(invalid_settings(path, "not a JSON object"));
     }
-    if !edit(&mut settings)? {
-        return Ok(Installed {
-            path: path.to_owned(),
-            change: Change::Unchanged,
-            backup: None,
-        });
-    }
-    let empty = settings
-        .as_object()
-        .is_some_and(|m| m.keys().all(|k| leftover.contains(&k.as_str())));
-    let mut text = serde_json::to_string_pretty(&settings).unwrap_or_default();
-    text.push('\n');
-    replace_file(path, old.as_deref(), (!empty).then_some(text.as_bytes()))
+    Ok(settings)
 }
 
-/// Back up the old content (`<path>.bak`) and write `new` atomically in place of `path`, or
-/// remove it when `new` is `None`.
+/// `text` without its `//` and `/* */` comments (outside strings), when it has any.
+fn without_comments(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut found = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                out.push(c);
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                found = true;
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push(c);
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                found = true;
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    found.then_some(out)
+}
+
+/// Whether a settings file's content holds something of the user's: anything beyond
+/// git-checkpoint's entries and `fresh`, what git-checkpoint puts in a file it creates (once
+/// its own entries are taken out: `{}`, `{"version": 1}`, OpenCode's `$schema`).
+fn holds_users(settings: &Value, fresh: &Value) -> bool {
+    strip_ours(settings) != *fresh
+}
+
+/// `<path>.bak`.
+fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".bak");
+    PathBuf::from(name)
+}
+
+fn serialized(settings: &Value) -> Vec<u8> {
+    let mut text = serde_json::to_string_pretty(settings).unwrap_or_default();
+    text.push('\n');
+    text.into_bytes()
+}
+
+fn unchanged(path: &Path) -> Installed {
+    Installed {
+        path: path.to_owned(),
+        change: Change::Unchanged,
+        backup: None,
+    }
+}
+
+/// Read the JSON object at `path` (an empty object when the file does not exist), apply
+/// `edit`, and when it changed something write the result; the old file is copied to
+/// `<path>.bak` first when it held something of the user's (see [`holds_users`]).
+pub(super) fn edit_json(
+    path: &Path,
+    edit: impl FnOnce(&mut Value) -> Result<bool>,
+    fresh: &Value,
+) -> Result<Installed> {
+    let old = read_optional(path)?;
+    let mut settings = match &old {
+        Some(bytes) => parse_settings(path, bytes)?,
+        None => Value::Object(Map::new()),
+    };
+    let users = old.is_some() && holds_users(&settings, fresh);
+    if !edit(&mut settings)? {
+        return Ok(unchanged(path));
+    }
+    replace_file(path, old.as_deref(), Some(&serialized(&settings)), users)
+}
+
+/// Take git-checkpoint's part out of the JSON object at `path` with `remove` (given whether
+/// to prune the containers that leaves empty), keeping the rest. A file left with nothing but
+/// `fresh` (what git-checkpoint puts in a file it creates) was git-checkpoint's and is
+/// removed, with no `.bak`: unless `<path>.bak` is the user's file from before the install
+/// (see [`backup_holds_users`]); then the file is kept, with the `hooks` or server map emptied
+/// (`{"version": 1, "hooks": {}}`, `{"mcpServers": {}}`), as the user had it.
+pub(super) fn remove_from_json(
+    path: &Path,
+    remove: impl Fn(&mut Value, bool) -> Result<bool>,
+    fresh: &Value,
+) -> Result<Installed> {
+    let Some(old) = read_optional(path)? else {
+        return Ok(unchanged(path));
+    };
+    let settings = parse_settings(path, &old)?;
+    let mut pruned = settings.clone();
+    if !remove(&mut pruned, true)? {
+        return Ok(unchanged(path));
+    }
+    let users = holds_users(&settings, fresh);
+    if pruned != *fresh {
+        return replace_file(path, Some(&old), Some(&serialized(&pruned)), users);
+    }
+    if !backup_holds_users(path, fresh) {
+        return replace_file(path, Some(&old), None, false);
+    }
+    let mut kept = settings;
+    remove(&mut kept, false)?;
+    replace_file(path, Some(&old), Some(&serialized(&kept)), users)
+}
+
+/// Whether `<path>.bak` is the user's file from before git-checkpoint's first install into
+/// it: something of the user's and nothing of git-checkpoint's (a later `.bak` holds both).
+fn backup_holds_users(path: &Path, fresh: &Value) -> bool {
+    let backup = backup_path(path);
+    let Ok(bytes) = std::fs::read(&backup) else {
+        return false;
+    };
+    // git-checkpoint never writes a file it cannot read back: such a file is the user's.
+    parse_settings(&backup, &bytes).map_or(true, |v| strip_ours(&v) == v && holds_users(&v, fresh))
+}
+
+/// Write `new` atomically in place of `path` (or remove `path` when `new` is `None`), first
+/// copying the old content to `<path>.bak` when `backup`.
 pub(super) fn replace_file(
     path: &Path,
     old: Option<&[u8]>,
     new: Option<&[u8]>,
+    backup: bool,
 ) -> Result<Installed> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let backup = match old {
+    let backup = match old.filter(|_| backup) {
         Some(bytes) => {
-            let mut name = path.as_os_str().to_owned();
-            name.push(".bak");
-            let backup = PathBuf::from(name);
+            let backup = backup_path(path);
             std::fs::write(&backup, bytes)
                 .map_err(io(format!("cannot write `{}`", backup.display())))?;
             Some(backup)
@@ -878,6 +1160,35 @@ mod tests {
     }
 
     #[test]
+    fn an_older_install_is_brought_up_to_date() -> R {
+        let old = |matcher: &str, command: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": command}]});
+        let mine =
+            json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint.sh"}]});
+        let mut settings = json!({"hooks": {
+            "PreToolUse": [mine.clone(), old("Edit|Write|Bash", "git checkpoint save --from-hook")],
+            "SessionStart": [{"hooks": [
+                {"type": "command", "command": "./greet.sh"},
+                {"type": "command", "command": "git-checkpoint save --from-hook"}]}],
+        }});
+        let ours = claude_code_settings();
+        assert!(merge_hooks(&mut settings, &ours)?);
+        let once = settings.clone();
+        assert!(!merge_hooks(&mut settings, &ours)?, "idempotent");
+        assert_eq!(settings, once);
+        assert_eq!(
+            settings["hooks"]["PreToolUse"],
+            json!([mine, ours["hooks"]["PreToolUse"][0]])
+        );
+        assert_eq!(
+            settings["hooks"]["SessionStart"],
+            json!([{"hooks": [{"type": "command", "command": "./greet.sh"}]},
+                   ours["hooks"]["SessionStart"][0]])
+        );
+        assert_eq!(settings["hooks"]["Stop"], ours["hooks"]["Stop"]);
+        Ok(())
+    }
+
+    #[test]
     fn flat_entries_and_top_level_keys() -> R {
         // Cursor: flat entries, and `version` added only when missing.
         let mut settings =
@@ -899,6 +1210,19 @@ mod tests {
         assert!(remove_hooks(&mut empty));
         assert_eq!(empty, json!({"version": 1}));
         Ok(())
+    }
+
+    #[test]
+    fn comments_are_found_outside_strings_only() {
+        assert_eq!(
+            without_comments("{\"a\": \"http://x\", // c\n \"b\": 1 /* d */}").as_deref(),
+            Some("{\"a\": \"http://x\", \n \"b\": 1  }")
+        );
+        assert_eq!(without_comments("{\"a\": \"// \\\" /*\"}"), None);
+        assert_eq!(
+            without_comments("{} /* unterminated").as_deref(),
+            Some("{}  ")
+        );
     }
 
     #[test]

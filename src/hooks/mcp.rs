@@ -5,13 +5,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::install::{Installed, edit_json, invalid_settings, read_optional, replace_file};
-use super::{Agent, Level, Places, check_level};
+use super::install::{
+    Installed, edit_json, invalid_settings, read_optional, remove_from_json, remove_server,
+    replace_file,
+};
+use super::{Agent, Level, Places, SERVER_NAME, check_level};
 use crate::error::{Error, Result};
-
-/// The server's name in every agent's configuration. No `_`: Gemini CLI names tools
-/// `mcp_<server>_<tool>` and splits at the first `_` (`docs/reference/configuration.md`).
-pub const SERVER_NAME: &str = "git-checkpoint";
 
 /// Where and how an agent lists its MCP servers.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,8 +62,10 @@ pub enum McpTarget {
 /// `docs/config.md` (`[mcp_servers.<name>]`, via PR openai/codex#6845). Cursor:
 /// https://cursor.com/docs/mcp as quoted by third parties (the page itself was not read).
 /// Copilot CLI: `github/docs` `content/copilot/how-tos/copilot-cli/customize-copilot/
-/// add-mcp-servers.md` (the user file and its shape; the project file `.github/mcp.json` is
-/// from secondary sources, unverified). Cline: `cline/cline`
+/// add-mcp-servers.md` (the user file and its shape); `github/copilot-cli` `changelog.md`
+/// 1.0.61 ("Auto-load MCP servers from .github/mcp.json"). Copilot also reads Claude Code's
+/// `.mcp.json` (1.0.22: "CLI now only reads .mcp.json"), so a server registered for both is
+/// listed twice there. Cline: `cline/cline`
 /// `apps/vscode/src/services/mcp/schemas.ts`, `apps/vscode/src/core/storage/disk.ts`
 /// (`getMcpSettingsFilePath`), `sdk/packages/shared/src/storage/paths.ts`
 /// (`resolveMcpSettingsPath`). OpenCode: `anomalyco/opencode`
@@ -250,7 +251,8 @@ pub fn render_mcp(setup: &McpSetup) -> String {
 }
 
 /// Register the server (idempotent: an entry of that name, whatever it holds, is left as it
-/// is), keeping everything else; the old file is copied to `<file>.bak`.
+/// is), keeping everything else; the old file is copied to `<file>.bak` when it held something
+/// of the user's.
 pub fn install_mcp(setup: &McpSetup) -> Result<Installed> {
     match &setup.target {
         McpTarget::Json {
@@ -286,42 +288,30 @@ pub fn install_mcp(setup: &McpSetup) -> Result<Installed> {
                     servers.insert(SERVER_NAME.into(), entry.clone());
                     Ok(true)
                 },
-                &[],
+                &new_file_rest(new_file.as_ref()),
             )
         }
         McpTarget::CodexToml => edit_toml(&setup.path, true),
     }
 }
 
-/// Remove the server's entry, keeping everything else (a file left with nothing else is
-/// removed).
+/// What git-checkpoint puts in an MCP configuration it creates, besides the server: OpenCode's
+/// `$schema`, else nothing.
+fn new_file_rest(new_file: Option<&Value>) -> Value {
+    new_file
+        .cloned()
+        .unwrap_or_else(|| Value::Object(Map::new()))
+}
+
+/// Remove the server's entry, keeping everything else (a file that held nothing else, created
+/// by the install, is removed).
 pub fn uninstall_mcp(setup: &McpSetup) -> Result<Installed> {
     match &setup.target {
-        McpTarget::Json { key, new_file, .. } => {
-            let leftover: Vec<&str> = match new_file {
-                Some(Value::Object(start)) => start.keys().map(String::as_str).collect(),
-                _ => Vec::new(),
-            };
-            let path = &setup.path;
-            edit_json(
-                path,
-                |settings| {
-                    let Some(Value::Object(servers)) = settings.get_mut(*key) else {
-                        return Ok(false);
-                    };
-                    if servers.remove(SERVER_NAME).is_none() {
-                        return Ok(false);
-                    }
-                    if servers.is_empty()
-                        && let Value::Object(map) = settings
-                    {
-                        map.remove(*key);
-                    }
-                    Ok(true)
-                },
-                &leftover,
-            )
-        }
+        McpTarget::Json { key, new_file, .. } => remove_from_json(
+            &setup.path,
+            |settings, prune| Ok(remove_server(settings, key, SERVER_NAME, prune)),
+            &new_file_rest(new_file.as_ref()),
+        ),
         McpTarget::CodexToml => edit_toml(&setup.path, false),
     }
 }
@@ -455,8 +445,15 @@ fn edit_toml(path: &Path, install: bool) -> Result<Installed> {
             new
         }
     };
+    // A file left with nothing but git-checkpoint's table is removed, with no `.bak`; one with
+    // something of the user's is backed up before it changes.
     let keep = (!new.trim().is_empty()).then_some(new.as_bytes());
-    replace_file(path, old.as_deref(), keep)
+    let users = if install {
+        !text.trim().is_empty()
+    } else {
+        keep.is_some()
+    };
+    replace_file(path, old.as_deref(), keep, users)
 }
 
 #[cfg(test)]

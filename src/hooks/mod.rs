@@ -8,14 +8,15 @@
 //!   agent expects on stdout and in the exit code ([`HookInput::allow`],
 //!   [`HookInput::refuse`]);
 //! - [`hook_setup`], [`install_hooks`], [`uninstall_hooks`]: the hooks in the agent's own
-//!   configuration file and format, merged into what is there (the rest is kept, the old file
-//!   copied to `<file>.bak`), idempotent, and removed again leaving only the rest;
+//!   configuration file and format, merged into what is there (the rest is kept, a file
+//!   holding anything of the user's copied to `<file>.bak`), idempotent, and removed again
+//!   leaving only the rest (a file the install created goes, with no `.bak`);
 //! - [`mcp_setup`], [`install_mcp`], [`uninstall_mcp`]: the same for the agent's MCP server
 //!   list.
 //!
-//! Every agent format is documented next to the code that reads or writes it, with its source.
-//! The sources were read in November 2026 (see `notes/agents.md` of the project); what could
-//! not be checked against the agent's own documentation or source says so.
+//! Every agent format is documented next to the code that reads or writes it, with its source:
+//! the agent's documentation, source file or changelog entry, read in November 2026. What
+//! could not be checked against the agent's own documentation or source says so.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -146,6 +147,10 @@ impl std::fmt::Display for Agent {
         f.write_str(self.name())
     }
 }
+
+/// The MCP server's name in every agent's configuration. No `_`: Gemini CLI names tools
+/// `mcp_<server>_<tool>` and splits at the first `_` (`docs/reference/configuration.md`).
+pub const SERVER_NAME: &str = "git-checkpoint";
 
 /// The command the hooks run, before `=<agent>`. It reads the hook's JSON from stdin.
 pub const HOOK_COMMAND: &str = "git checkpoint save --from-hook";

@@ -2,14 +2,15 @@
 //! installed into a file that already holds other settings (and uninstalled, leaving exactly
 //! them), and the installed hook run the way the agent runs it.
 //!
-//! The inputs are the examples of `notes/agents.md`, built from each agent's documented schema
-//! (ids and paths made up there, the work tree's path here).
+//! The inputs are built from each agent's documented schema, cited beside each case (the ids
+//! and paths made up, the work tree's path the test's).
 
 use std::fs;
 use std::path::PathBuf;
 
 use crate::common::{
-    Json, Repo, Run, json_eval, run_hook_command, run_with_env, run_with_stdin, skipped,
+    Json, Repo, Run, feed_and_wait, json_eval, run_hook_command, run_with_env, run_with_stdin,
+    skipped,
 };
 
 /// What one agent sends at a session's start, before a tool call and at the end of a turn, and
@@ -428,6 +429,65 @@ fn hook_failure_block_refuses_only_tool_calls_each_agent_its_own_way() {
 }
 
 #[test]
+fn bare_from_hook_tells_codex_and_copilot_from_claude_code_and_gemini() {
+    let repo = Repo::with_commit(&[("src/lib.rs", "a\n")]);
+    let w = repo.path().display().to_string();
+    let agent_of = |flag: &str, input: &str| {
+        repo.write("src/lib.rs", &format!("{flag} {}\n", input.len()));
+        let out = repo.cp_stdin(repo.path(), |_| {}, &["save", flag], input.as_bytes());
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{input}");
+        let ids = repo.checkpoint_ids();
+        repo.note_json(&ids[ids.len() - 1]).get("agent")
+    };
+    // Codex's SessionStart: no turn id, and a `null` transcript (codex-rs/hooks/src/schema.rs
+    // `SessionStartCommandInput`).
+    let codex_start = format!(
+        r#"{{"session_id":"019a6c1e-2b3d-7f40-9a11-5e6f7a8b9c0d","transcript_path":null,"cwd":"{w}","hook_event_name":"SessionStart","model":"gpt-5.2-codex","permission_mode":"default","source":"startup"}}"#
+    );
+    assert_eq!(agent_of("--from-hook", &codex_start), "codex");
+    // Copilot CLI's VS Code compatible format (PascalCase events, snake_case fields, an ISO
+    // timestamp: cli-hooks-reference.md), which Claude Code's settings files also get when
+    // Copilot runs their hooks.
+    let copilot_pre = format!(
+        r#"{{"hook_event_name":"PreToolUse","session_id":"5d0b6c0e-8f1a-4e2b-9c3d-7a6b5c4d3e2f","timestamp":"2026-11-23T15:04:05.123Z","cwd":"{w}","tool_name":"edit","tool_input":{{"path":"src/lib.rs","old_str":"a","new_str":"b"}}}}"#
+    );
+    assert_eq!(agent_of("--from-hook", &copilot_pre), "copilot");
+    assert_eq!(agent_of("--from-hook=claude-code", &copilot_pre), "copilot");
+    // Cursor runs Claude Code's hooks too; its input has its own common fields.
+    let cursor = case("cursor", &repo);
+    assert_eq!(
+        agent_of("--from-hook=claude-code", &cursor.pre_tool),
+        "cursor"
+    );
+    // Claude Code's own input stays Claude Code's, and Gemini's Gemini's.
+    let claude = case("claude-code", &repo);
+    assert_eq!(
+        agent_of("--from-hook=claude-code", &claude.pre_tool),
+        "claude-code"
+    );
+    assert_eq!(agent_of("--from-hook", &claude.start), "claude-code");
+    let gemini = case("gemini", &repo);
+    assert_eq!(agent_of("--from-hook", &gemini.start), "gemini");
+
+    // Under checkpoint.hookFailure=block, Copilot's input gets Copilot's refusal.
+    repo.git(&["config", "checkpoint.maxFileSize", "a lot"]);
+    repo.git(&["config", "checkpoint.hookFailure", "block"]);
+    let out = repo.cp_stdin(
+        repo.path(),
+        |_| {},
+        &["save", "--from-hook"],
+        copilot_pre.as_bytes(),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        json_eval(&out.stdout, "v['permissionDecision']"),
+        "deny",
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
 fn read_only_tools_make_no_checkpoint_and_unknown_agents_are_no_failure() {
     let repo = Repo::with_commit(&[("a", "1\n")]);
     repo.write("a", "2\n");
@@ -555,6 +615,40 @@ fn gemini_install_keeps_the_rest() {
 }
 
 #[test]
+fn gemini_settings_with_comments_are_refused_and_left_as_they_are() {
+    // Gemini CLI reads its settings through strip-json-comments, so they may hold comments;
+    // writing the file would drop them.
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let path = repo.path().join(".gemini/settings.json");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let original = "{\n  // my theme\n  \"theme\": \"GitHub\", /* the docs server */\n  \"mcpServers\": {\"docs\": {\"url\": \"http://localhost:8080/mcp\"}}\n}\n";
+    fs::write(&path, original).unwrap();
+    for args in [
+        &["hooks", "gemini", "--install"][..],
+        &["hooks", "gemini", "--uninstall"],
+        &["mcp", "--install", "gemini"],
+    ] {
+        let out = repo.cp(args).fails_with(1);
+        out.assert_one_error_line();
+        assert!(
+            out.stderr
+                .contains("has comments, which git-checkpoint cannot keep")
+                && out.stderr.contains("git checkpoint hooks <AGENT>"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), original, "{args:?}");
+        assert!(!repo.path().join(".gemini/settings.json.bak").exists());
+    }
+    // `//` inside a string is no comment, and a file that is not JSON either still says so.
+    fs::write(&path, "{\"url\": \"http://x\"}").unwrap();
+    repo.cp(&["hooks", "gemini", "--install"]).ok();
+    fs::write(&path, "{\"a\": 1 // c\n,,}").unwrap();
+    let out = repo.cp(&["hooks", "gemini", "--install"]).fails_with(1);
+    assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
+}
+
+#[test]
 fn codex_install_keeps_the_rest_and_says_to_trust_the_hooks() {
     let repo = install_keeps_the_rest(
         "codex",
@@ -602,8 +696,9 @@ fn copilot_install_writes_its_own_file_beside_the_others() {
         json_eval(
             &installed,
             "v['version'] == 1 and sorted(v['hooks']) == ['agentStop', 'preToolUse', 'sessionStart'] \
-             and v['hooks']['preToolUse'][0]['matcher'] == 'bash|powershell|create|edit' \
-             and v['hooks']['preToolUse'][0]['powershell'] == v['hooks']['preToolUse'][0]['bash'] \
+             and v['hooks']['preToolUse'][0]['matcher'] == 'bash|powershell|create|edit|apply_patch' \
+             and v['hooks']['preToolUse'][0]['bash'] == 'git checkpoint save --from-hook=copilot || true' \
+             and v['hooks']['preToolUse'][0]['powershell'] == 'git checkpoint save --from-hook=copilot; exit 0' \
              and v['hooks']['agentStop'][0]['timeoutSec'] == 30"
         ),
         "true",
@@ -632,6 +727,139 @@ fn copilot_install_writes_its_own_file_beside_the_others() {
         theirs,
         "the other file untouched"
     );
+}
+
+#[test]
+fn reinstall_brings_an_older_install_up_to_date() {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    // What an earlier version installed for Claude Code (bare `--from-hook`, a narrower
+    // matcher, no `Stop`), beside the user's own hooks.
+    let settings = repo.path().join(".claude/settings.json");
+    fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let users = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#;
+    fs::write(
+        &settings,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]},
+                                    {"matcher": "Edit|Write|Bash", "hooks": [{"type": "command", "command": "git checkpoint save --from-hook"}]}],
+                     "SessionStart": [{"hooks": [{"type": "command", "command": "git checkpoint save --from-hook"}]}]}}"#,
+    )
+    .unwrap();
+    let out = repo.cp(&["hooks", "claude-code", "--install"]).ok();
+    assert!(out.stderr.contains("updated"), "{}", out.stderr);
+    let text = fs::read_to_string(&settings).unwrap();
+    assert_eq!(
+        commands(&text, "PreToolUse", "command"),
+        r#"["./guard.sh", "git checkpoint save --from-hook=claude-code"]"#
+    );
+    assert_eq!(
+        json_eval(
+            &text,
+            "[g.get('matcher') for g in v['hooks']['PreToolUse']]"
+        ),
+        r#"["Bash", "Edit|MultiEdit|Write|NotebookEdit|Bash|PowerShell"]"#
+    );
+    assert_eq!(
+        commands(&text, "SessionStart", "command"),
+        r#"["git checkpoint save --from-hook=claude-code"]"#
+    );
+    assert_eq!(
+        commands(&text, "Stop", "command"),
+        r#"["git checkpoint save --from-hook=claude-code"]"#
+    );
+    let again = repo.cp(&["hooks", "claude-code", "--install"]).ok();
+    assert!(again.stderr.contains("already"), "{}", again.stderr);
+    repo.cp(&["hooks", "claude-code", "--uninstall"]).ok();
+    let left = fs::read_to_string(&settings).unwrap();
+    assert_eq!(
+        json_eval(&format!("[{left},{users}]"), "v[0] == v[1]"),
+        "true",
+        "{left}"
+    );
+
+    // Copilot's own file from before the commands ended in `|| true`: rewritten, and as it
+    // held nothing of the user's, with no `.bak`.
+    let ours = repo.path().join(".github/hooks/git-checkpoint.json");
+    fs::create_dir_all(ours.parent().unwrap()).unwrap();
+    let old = |matcher: &str| {
+        format!(
+            r#"[{{"type": "command", {matcher}"bash": "git checkpoint save --from-hook=copilot", "powershell": "git checkpoint save --from-hook=copilot", "timeoutSec": 30}}]"#
+        )
+    };
+    fs::write(
+        &ours,
+        format!(
+            r#"{{"version": 1, "hooks": {{"preToolUse": {}, "sessionStart": {}, "agentStop": {}}}}}"#,
+            old(r#""matcher": "bash|powershell|create|edit", "#),
+            old(""),
+            old("")
+        ),
+    )
+    .unwrap();
+    let out = repo.cp(&["hooks", "copilot", "--install"]).ok();
+    assert!(
+        out.stderr.contains("updated") && !out.stderr.contains(".bak"),
+        "{}",
+        out.stderr
+    );
+    let text = fs::read_to_string(&ours).unwrap();
+    assert_eq!(
+        json_eval(
+            &text,
+            "[(e.get('matcher'), e['bash']) for k in ['preToolUse', 'sessionStart', 'agentStop'] for e in v['hooks'][k]]"
+        ),
+        r#"[["bash|powershell|create|edit|apply_patch", "git checkpoint save --from-hook=copilot || true"], [null, "git checkpoint save --from-hook=copilot || true"], [null, "git checkpoint save --from-hook=copilot || true"]]"#
+    );
+    assert!(
+        !repo
+            .path()
+            .join(".github/hooks/git-checkpoint.json.bak")
+            .exists()
+    );
+}
+
+#[test]
+fn uninstall_removes_only_what_install_added() {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let untracked = |repo: &Repo| repo.git(&["status", "--porcelain", "--untracked-files=all"]);
+    // Files the install created: removed again, and no `.bak` of them left behind for the
+    // next checkpoint to capture.
+    for (agent, rel) in [
+        ("copilot", ".github/hooks/git-checkpoint.json"),
+        ("claude-code", ".claude/settings.json"),
+        ("cursor", ".cursor/hooks.json"),
+    ] {
+        let out = repo.cp(&["hooks", agent, "--install"]).ok();
+        assert!(!out.stderr.contains(".bak"), "{agent}: {}", out.stderr);
+        assert_ne!(untracked(&repo), "", "{agent}");
+        let out = repo.cp(&["hooks", agent, "--uninstall"]).ok();
+        assert!(out.stderr.contains("removed"), "{agent}: {}", out.stderr);
+        assert!(!out.stderr.contains(".bak"), "{agent}: {}", out.stderr);
+        assert!(!repo.path().join(rel).exists(), "{agent}");
+        assert_eq!(untracked(&repo), "", "{agent}: nothing left");
+    }
+    // A file the user had, holding nothing but the skeleton: kept, as the user had it.
+    let hooks = repo.home().join(".cursor/hooks.json");
+    fs::create_dir_all(hooks.parent().unwrap()).unwrap();
+    let skeleton = "{\"version\": 1, \"hooks\": {}}\n";
+    fs::write(&hooks, skeleton).unwrap();
+    let out = repo.cp(&["hooks", "cursor", "--install", "--user"]).ok();
+    assert!(out.stderr.contains(".bak"), "{}", out.stderr);
+    repo.cp(&["hooks", "cursor", "--uninstall", "--user"]).ok();
+    let left = fs::read_to_string(&hooks).unwrap();
+    assert_eq!(json_eval(&left, "v"), r#"{"version": 1, "hooks": {}}"#);
+    assert_eq!(
+        fs::read_to_string(repo.home().join(".cursor/hooks.json.bak")).unwrap(),
+        skeleton,
+        "the user's own file is still in the .bak"
+    );
+    // …and one created by the install stays removed even after a reinstall.
+    fs::remove_file(&hooks).unwrap();
+    fs::remove_file(repo.home().join(".cursor/hooks.json.bak")).unwrap();
+    repo.cp(&["hooks", "cursor", "--install", "--user"]).ok();
+    repo.cp(&["hooks", "cursor", "--install", "--user"]).ok();
+    repo.cp(&["hooks", "cursor", "--uninstall", "--user"]).ok();
+    assert!(!hooks.exists());
+    assert!(!repo.home().join(".cursor/hooks.json.bak").exists());
 }
 
 #[test]
@@ -789,7 +1017,12 @@ fn json_hook_runs(
     let text = fs::read_to_string(base.join(rel)).unwrap();
     let command_of = |event: &str| json_eval(&commands(&text, event, key), "v[-1]");
     let command = command_of(events[0]);
-    assert_eq!(command, format!("git checkpoint save --from-hook={agent}"));
+    // Copilot's commands end in a success whatever happens (a failing hook denies there).
+    let tail = if agent == "copilot" { " || true" } else { "" };
+    assert_eq!(
+        command,
+        format!("git checkpoint save --from-hook={agent}{tail}")
+    );
     let c = case(agent, &repo);
     let dir = from(&repo);
     fs::create_dir_all(&dir).unwrap();
@@ -875,6 +1108,113 @@ fn copilot_installed_hook_runs_as_copilot_runs_it() {
     );
 }
 
+/// Copilot CLI's `apply_patch` before a tool call: its arguments are the patch itself, not
+/// JSON (the shape Copilot CLI 1.0.63 sent, recorded in pbakaus/impeccable#279; the fields as
+/// `cli-hooks-reference.md` documents them).
+fn copilot_apply_patch(repo: &Repo) -> String {
+    let w = repo.path().display();
+    format!(
+        r#"{{"sessionId":"5d0b6c0e-8f1a-4e2b-9c3d-7a6b5c4d3e2f","timestamp":1763910245123,"cwd":"{w}","toolName":"apply_patch","toolArgs":"*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+{SECRET}\n*** Add File: {w}/src/new.rs\n+{SECRET}\n*** End Patch\n"}}"#
+    )
+}
+
+#[test]
+fn copilot_apply_patch_is_checkpointed_with_its_paths() {
+    let repo = Repo::with_commit(&[("src/lib.rs", "a\n")]);
+    repo.cp(&["hooks", "copilot", "--install"]).ok();
+    let text = fs::read_to_string(repo.path().join(".github/hooks/git-checkpoint.json")).unwrap();
+    // Copilot anchors the matcher: `^(?:…)$` must match the whole tool name.
+    let matcher = json_eval(&text, "v['hooks']['preToolUse'][0]['matcher']");
+    assert_eq!(
+        json_eval(
+            &format!("\"{matcher}\""),
+            "[n for n in ['apply_patch', 'edit', 'create', 'bash', 'powershell', 'view', 'grep', 'glob'] \
+              if __import__('re').fullmatch('(?:' + v + ')', n)]"
+        ),
+        r#"["apply_patch", "edit", "create", "bash", "powershell"]"#
+    );
+    repo.write("src/lib.rs", "edited by the agent\n");
+    let command = json_eval(&text, "v['hooks']['preToolUse'][0]['bash']");
+    let out = run_hook_command(&repo, repo.path(), &command, &copilot_apply_patch(&repo));
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+    let ids = repo.checkpoint_ids();
+    assert_eq!(ids.len(), 1);
+    let note = repo.note_json(&ids[0]);
+    assert_eq!(note.get("agent"), "copilot");
+    assert_eq!(note.get("meta.tool"), "apply_patch");
+    assert_eq!(note.get("meta.paths"), r#"["src/lib.rs", "src/new.rs"]"#);
+    assert_eq!(
+        note.get("message"),
+        "before apply_patch src/lib.rs and 1 more"
+    );
+    assert!(
+        !repo.note(&ids[0]).contains(SECRET),
+        "{}",
+        repo.note(&ids[0])
+    );
+}
+
+#[test]
+fn copilot_hook_never_fails_even_without_git_checkpoint() {
+    let repo = Repo::with_commit(&[("src/lib.rs", "a\n")]);
+    repo.cp(&["hooks", "copilot", "--install"]).ok();
+    let text = fs::read_to_string(repo.path().join(".github/hooks/git-checkpoint.json")).unwrap();
+    let c = case("copilot", &repo);
+    // A PATH with git and nothing else: `git checkpoint` is not a git command there.
+    let bin = repo.scratch().join("only-git");
+    fs::create_dir_all(&bin).unwrap();
+    let git = which("git");
+    std::os::unix::fs::symlink(&git, bin.join("git")).unwrap();
+    let run = |command: &str| {
+        let mut cmd = std::process::Command::new("/bin/sh");
+        cmd.args(["-c", command]).current_dir(repo.path());
+        repo.env(&mut cmd);
+        cmd.env("PATH", &bin);
+        Run::from(feed_and_wait(&mut cmd, c.pre_tool.as_bytes()))
+    };
+    let bare = run("git checkpoint save --from-hook=copilot");
+    assert_ne!(
+        bare.code, 0,
+        "the bare command fails there: {}",
+        bare.stderr
+    );
+    for event in ["preToolUse", "sessionStart", "agentStop"] {
+        let command = json_eval(&text, &format!("v['hooks']['{event}'][0]['bash']"));
+        let out = run(&command);
+        assert_eq!(
+            (out.code, out.stdout.as_str()),
+            (0, ""),
+            "{event}: {}",
+            out.stderr
+        );
+        assert!(out.stderr.contains("checkpoint"), "{event}: {}", out.stderr);
+    }
+    assert!(repo.checkpoint_ids().is_empty());
+
+    // git-checkpoint's own refusal still reaches Copilot: its deny JSON, exit 0.
+    repo.git(&["config", "checkpoint.maxFileSize", "a lot"]);
+    repo.git(&["config", "checkpoint.hookFailure", "block"]);
+    let command = json_eval(&text, "v['hooks']['preToolUse'][0]['bash']");
+    let out = run_hook_command(&repo, repo.path(), &command, &c.pre_tool);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        json_eval(&out.stdout, "v['permissionDecision']"),
+        "deny",
+        "{}",
+        out.stdout
+    );
+}
+
+/// The absolute path of `program` on this machine's PATH.
+fn which(program: &str) -> PathBuf {
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("{program} is not on PATH"))
+}
+
 #[test]
 fn cline_installed_hook_file_runs_as_cline_runs_it() {
     let repo = Repo::with_commit(&[("src/lib.rs", "a\n")]);
@@ -910,41 +1250,118 @@ fn cline_installed_hook_file_runs_as_cline_runs_it() {
     assert_eq!(repo.checkpoint_ids().len(), 2);
 }
 
-/// A tiny stand-in for OpenCode: load the plugin as OpenCode does (its exported function,
-/// called with the plugin context), then feed it a session's events and tool calls.
+/// A tiny stand-in for OpenCode: load the plugin the way OpenCode `API` (1 or 2) loads it, then
+/// feed it a session's events and tool calls in that API's shapes.
+///
+/// - OpenCode 1 (1.18.29 and newer) takes the default export when it has an `id` and calls its
+///   `server(input)`; the hooks it returns get `tool.execute.before(input, output)` and
+///   `event({event})` (`anomalyco/opencode` `packages/opencode/src/plugin/shared.ts`,
+///   `packages/plugin/src/index.ts`).
+/// - OpenCode 2 decodes the default export as `{id, setup}` and calls `setup(ctx)`; the plugin
+///   registers `ctx.tool.hook("execute.before", fn)` (one mutable event `{tool, sessionID,
+///   agent, messageID, id, input}`) and reads `ctx.event.subscribe()`, an async iterable of
+///   `{id, type, data}` (`packages/core/src/plugin/module.ts`, `packages/plugin/src/promise/`).
 const OPENCODE_STUB: &str = r#"
 import { writeFileSync } from "node:fs"
-const [plugin, dir] = process.argv.slice(2)
+const [plugin, dir, api] = process.argv.slice(2)
 const mod = await import(plugin)
-const exported = Object.values(mod)
-if (exported.length !== 1) throw new Error(`expected one export, got ${exported.length}`)
-const hooks = await exported[0]({ client: {}, project: {}, directory: dir, worktree: dir, $: undefined })
+if (JSON.stringify(Object.keys(mod)) !== '["default"]') throw new Error(`exports: ${Object.keys(mod)}`)
+const definition = mod.default
+if (definition.id !== "git-checkpoint") throw new Error(`id: ${definition.id}`)
 const log = []
+
+// The OpenCode 2 host: hooks registered by name, and an event stream the test pushes into,
+// each push returning once the plugin has handled the event and asks for the next one.
+let toolHook
+const waiting = []
+let pulled
+let nextPull = new Promise((resolve) => (pulled = resolve))
+let signal
+const ctx = {
+  app: { version: "2.0.20" },
+  options: {},
+  tool: {
+    hook: async (name, fn) => {
+      if (name !== "execute.before") throw new Error(`hook ${name}`)
+      toolHook = fn
+      return { dispose: async () => {} }
+    },
+  },
+  event: {
+    subscribe: (options) => {
+      signal = options?.signal
+      return {
+        [Symbol.asyncIterator]: () => ({
+          next: () => {
+            pulled()
+            return new Promise((resolve) => waiting.push(resolve))
+          },
+          return: async () => ({ done: true }),
+        }),
+      }
+    },
+  },
+}
+async function emit(type, data) {
+  await nextPull
+  nextPull = new Promise((resolve) => (pulled = resolve))
+  waiting.shift()({ done: false, value: { id: `evt_${type}`, created: 1, type, data } })
+  await nextPull
+}
+
+let before, event, cleanup
+if (api === "2") {
+  cleanup = await definition.setup(ctx)
+  if (typeof toolHook !== "function") throw new Error("no execute.before hook")
+  before = (tool, id, input) => toolHook({ tool, sessionID: "ses_stub2", agent: "build", messageID: "msg_1", id, input })
+  event = async (kind) => {
+    if (kind === "created") await emit("session.created", { sessionID: "ses_stub2", location: { directory: dir } })
+    if (kind === "idle") {
+      // The current stream reports the end of a turn twice: one checkpoint.
+      await emit("session.status", { sessionID: "ses_stub2", status: { type: "idle" } })
+      await emit("session.idle", { sessionID: "ses_stub2" })
+    }
+    if (kind === "other") await emit("file.edited", { file: "x" })
+  }
+} else {
+  const hooks = await definition.server({ client: {}, project: {}, directory: dir, worktree: dir, serverUrl: new URL("http://localhost:4096"), $: undefined }, {})
+  before = (tool, callID, args) => hooks["tool.execute.before"]({ tool, sessionID: "ses_stub1", callID }, { args })
+  event = async (kind) => {
+    if (kind === "created") await hooks.event({ event: { type: "session.created", properties: { info: { id: "ses_stub1" } } } })
+    if (kind === "idle") await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_stub1" } } })
+    if (kind === "other") await hooks.event({ event: { type: "file.edited", properties: { file: "x" } } })
+  }
+}
+
 if (process.env.EXPECT_REFUSAL) {
   // checkpoint.hookFailure=block and a save that cannot work: the tool call is refused.
   try {
-    await hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_stub1", callID: "call_2" }, { args: { command: "rm -rf src" } })
+    await before(api === "2" ? "shell" : "bash", "call_2", { command: "rm -rf src" })
     log.push("allowed")
   } catch (err) {
     log.push(`refused: ${err.message}`)
   }
   // Never at the end of a turn.
-  await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_stub1" } } })
+  await event("idle")
 } else {
-  await hooks.event({ event: { type: "session.created", properties: { info: { id: "ses_stub1" } } } })
+  await event("created")
   writeFileSync(`${dir}/src/lib.rs`, "edited by the agent\n")
   // A read is no reason for a checkpoint; an edit is.
-  await hooks["tool.execute.before"]({ tool: "read", sessionID: "ses_stub1", callID: "call_0" }, { args: { filePath: `${dir}/src/lib.rs` } })
-  await hooks["tool.execute.before"]({ tool: "edit", sessionID: "ses_stub1", callID: "call_1" }, { args: { filePath: `${dir}/src/lib.rs`, oldString: "a", newString: "b" } })
+  await before("read", "call_0", { filePath: `${dir}/src/lib.rs` })
+  await before("edit", "call_1", { filePath: `${dir}/src/lib.rs`, oldString: "a", newString: "b" })
   writeFileSync(`${dir}/src/lib.rs`, "edited again\n")
-  await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_stub1" } } })
-  await hooks.event({ event: { type: "file.edited", properties: { file: "x" } } })
+  await event("idle")
+  await event("other")
+}
+if (cleanup) {
+  await cleanup()
+  if (!signal?.aborted) throw new Error("the cleanup did not end the event subscription")
 }
 console.log(JSON.stringify(log))
 "#;
 
-#[test]
-fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
+/// The installed plugin, loaded by `node` the way OpenCode `api` ("1" or "2") loads it.
+fn opencode_plugin_runs_as_opencode(api: &str) {
     let node_version = std::process::Command::new("node").arg("--version").output();
     if !node_version.is_ok_and(|o| o.status.success()) {
         skipped("opencode_plugin_runs_in_node", "node is not installed");
@@ -960,7 +1377,7 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
     let stub = repo.scratch().join("stub.mjs");
     fs::write(&stub, OPENCODE_STUB).unwrap();
     let dir = repo.path().to_str().unwrap();
-    let args = [stub.to_str().unwrap(), module.to_str().unwrap(), dir];
+    let args = [stub.to_str().unwrap(), module.to_str().unwrap(), dir, api];
     let out = run_with_stdin(&repo, "node", &args, repo.path(), b"");
     assert_eq!(
         (out.code, out.stdout.as_str()),
@@ -968,6 +1385,7 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
         "{}",
         out.stderr
     );
+    let session = format!("ses_stub{api}");
     let ids = repo.checkpoint_ids();
     assert_eq!(ids.len(), 3, "start, before the edit, end of turn");
     let kinds: Vec<String> = ids
@@ -975,7 +1393,7 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
         .map(|id| {
             let note = repo.note_json(id);
             assert_eq!(note.get("agent"), "opencode");
-            assert_eq!(note.get("session"), "ses_stub1");
+            assert_eq!(note.get("session"), session);
             format!("{} {}", note.get("kind"), note.get("message"))
         })
         .collect();
@@ -987,7 +1405,15 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
             "auto end of turn"
         ]
     );
-    assert_eq!(repo.note_json(&ids[1]).get("meta.tool_call_id"), "call_1");
+    // What the plugin piped to `git checkpoint save --from-hook=opencode`.
+    let before = repo.note_json(&ids[1]);
+    assert_eq!(before.get("meta.event"), "tool.execute.before");
+    assert_eq!(before.get("meta.tool"), "edit");
+    assert_eq!(before.get("meta.tool_call_id"), "call_1");
+    assert_eq!(before.get("meta.session_id"), session);
+    assert_eq!(before.get("meta.paths"), r#"["src/lib.rs"]"#);
+    assert_eq!(repo.checkpoint_tree(&ids[2]), repo.oracle_tree());
+    assert_eq!(repo.note_json(&ids[2]).get("meta.event"), "session.idle");
 
     // checkpoint.hookFailure=block: the plugin throws, which OpenCode reports as the tool's
     // error; a warning otherwise.
@@ -1006,4 +1432,14 @@ fn opencode_plugin_runs_in_node_with_a_stub_of_the_plugin_api() {
         log.starts_with("refused: error: ") && log.contains("checkpoint.maxFileSize"),
         "{log}"
     );
+}
+
+#[test]
+fn opencode_plugin_runs_as_opencode_1_runs_it() {
+    opencode_plugin_runs_as_opencode("1");
+}
+
+#[test]
+fn opencode_plugin_runs_as_opencode_2_runs_it() {
+    opencode_plugin_runs_as_opencode("2");
 }

@@ -405,6 +405,49 @@ fn in_a_plain_directory_only_a_save_makes_a_store() {
     assert_eq!(r(&v, 1, "cli.0.id"), r(&v, 0, "structured.id"));
 }
 
+#[test]
+fn a_zero_limit_or_zero_steps_is_a_tool_error() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    let plan = r#"[
+        ["call", "checkpoint_save", {"message": "first"}, null],
+        ["write", "a.txt", "2\n"],
+        ["call", "checkpoint_save", {"message": "second"}, null],
+        ["write", "a.txt", "3\n"],
+        ["call", "checkpoint_list", {"limit": 0}, null],
+        ["call", "checkpoint_undo", {"steps": 0}, ["list", "--json"]],
+        ["call", "checkpoint_list", {"limit": 1}, null],
+        ["call", "checkpoint_undo", {"steps": 1, "dry_run": true}, null]
+    ]"#;
+    let test = "a_zero_limit_or_zero_steps_is_a_tool_error";
+    let Some(v) = session(test, &repo, plan) else {
+        return;
+    };
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    // `limit: 0` once answered an empty list, `steps: 0` undid one step.
+    assert_eq!(r(4, "is_error"), "true", "{}", r(4, "structured"));
+    assert!(
+        r(4, "text").starts_with("error: `limit` must be at least 1"),
+        "{}",
+        r(4, "text")
+    );
+    assert_eq!(r(5, "is_error"), "true", "{}", r(5, "structured"));
+    assert!(
+        r(5, "text").starts_with("error: `steps` must be at least 1"),
+        "{}",
+        r(5, "text")
+    );
+    assert_eq!(r(5, "a.txt"), "3\n", "nothing was undone");
+    assert_eq!(
+        v.keys("results.5.cli").len(),
+        2,
+        "no pre-restore checkpoint was made"
+    );
+    // One is fine.
+    assert_eq!(r(6, "is_error"), "false");
+    assert_eq!(v.keys("results.6.structured.checkpoints").len(), 1);
+    assert_eq!(r(7, "is_error"), "false", "{}", r(7, "text"));
+}
+
 /// `mcp --install <agent>` into `rel` holding `original`: `check` holds of the result, a
 /// second install changes nothing, uninstall leaves exactly `original`.
 fn mcp_install_keeps_the_rest(agent: &str, level: &str, rel: &str, original: &str, check: &str) {
@@ -431,6 +474,51 @@ fn mcp_install_keeps_the_rest(agent: &str, level: &str, rel: &str, original: &st
         "true",
         "{agent}: {left}"
     );
+}
+
+#[test]
+fn mcp_uninstall_removes_only_what_install_added() {
+    let repo = Repo::with_commit(&[("a", "1\n")]);
+    let untracked = |repo: &Repo| repo.git(&["status", "--porcelain", "--untracked-files=all"]);
+    // Created by the install: removed, with no `.bak`.
+    for (agent, rel) in [
+        ("copilot", ".github/mcp.json"),
+        ("claude-code", ".mcp.json"),
+    ] {
+        let out = repo.cp(&["mcp", "--install", agent]).ok();
+        assert!(!out.stderr.contains(".bak"), "{agent}: {}", out.stderr);
+        let out = repo.cp(&["mcp", "--uninstall", agent]).ok();
+        assert!(!out.stderr.contains(".bak"), "{agent}: {}", out.stderr);
+        assert!(!repo.path().join(rel).exists(), "{agent}");
+        assert_eq!(untracked(&repo), "", "{agent}: nothing left");
+    }
+    // Gemini's settings hold the hooks and the server: each uninstall takes out its part, and
+    // the file, git-checkpoint's alone, goes with the last.
+    repo.cp(&["hooks", "gemini", "--install"]).ok();
+    repo.cp(&["mcp", "--install", "gemini"]).ok();
+    repo.cp(&["hooks", "gemini", "--uninstall"]).ok();
+    let settings = repo.path().join(".gemini/settings.json");
+    assert_eq!(
+        json_eval(&fs::read_to_string(&settings).unwrap(), "sorted(v)"),
+        r#"["mcpServers"]"#
+    );
+    repo.cp(&["mcp", "--uninstall", "gemini"]).ok();
+    assert!(!settings.exists());
+    assert_eq!(untracked(&repo), "", "nothing left");
+    // A file the user had with an empty server list: kept as it was.
+    let mcp = repo.path().join(".mcp.json");
+    fs::write(&mcp, "{\"mcpServers\": {}}\n").unwrap();
+    repo.cp(&["mcp", "--install", "claude-code"]).ok();
+    repo.cp(&["mcp", "--uninstall", "claude-code"]).ok();
+    assert_eq!(
+        json_eval(&fs::read_to_string(&mcp).unwrap(), "v"),
+        r#"{"mcpServers": {}}"#
+    );
+    // Codex's TOML: created, then removed with no `.bak`.
+    repo.cp(&["mcp", "--install", "codex"]).ok();
+    repo.cp(&["mcp", "--uninstall", "codex"]).ok();
+    assert!(!repo.path().join(".codex/config.toml").exists());
+    assert!(!repo.path().join(".codex/config.toml.bak").exists());
 }
 
 #[test]
