@@ -34,6 +34,7 @@ to ours on the same tree and the same turns. Prints Markdown tables.
 """
 
 import argparse
+import json
 import os
 import platform
 import shutil
@@ -330,6 +331,52 @@ def bench_list(runs, tmp, count=500):
     return loose, packed
 
 
+GIT_DU = r"""
+git rev-list --objects --glob='refs/checkpoints/*' --not --branches --tags HEAD \
+  | git cat-file --batch-check='%(objectsize)' | awk '{n++; s += $1} END {print n, s}'
+"""
+
+
+def bench_du(runs, tmp, count=1000, files=1000):
+    """`du` over `count` checkpoints (each a few edited files and one new one), next to git's
+    own count of the objects only checkpoints reach; and what checkpoint.maxSize adds to a
+    save, far from its limit and at it (where every save removes the oldest)."""
+    path = os.path.join(tmp, "repo-du")
+    make_repo(path, files)
+    git(path, "config", "checkpoint.keep", "100000")
+    for i in range(count):
+        for k in range(3):
+            with open(os.path.join(path, tracked((i * 7 + k) % files)), "a") as f:
+                f.write(f"checkpoint {i}\n")
+        with open(os.path.join(path, f"new-{i}.txt"), "w") as f:
+            f.write(f"a file of checkpoint {i}\n" * 50)
+        run([BIN, "save", "-q"], path)
+    cmds = {"du": [BIN, "du"], "git": GIT_DU}
+    du = interleaved(runs, cmds, path)
+    size = json.loads(run([BIN, "du", "--json"], path)[2])["total"]["bytes"]
+
+    def edit(n=[0]):
+        n[0] += 1
+        with open(os.path.join(path, tracked(n[0] % files)), "a") as f:
+            f.write(f"bench edit {n[0]}\n")
+
+    far = f"{size * 2}"
+    at = f"{size}"
+
+    def with_max(value):
+        """checkpoint.maxSize for one command, through the environment."""
+        return dict(ENV, GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="checkpoint.maxSize", GIT_CONFIG_VALUE_0=value)
+
+    times = {"plain": [], "far": [], "at": []}
+    for _ in range(runs):
+        for name, env in (("plain", ENV), ("far", with_max(far)), ("at", with_max(at))):
+            edit()
+            t, _, _ = run([BIN, "save", "-q"], path, env=env)
+            times[name].append(t)
+    save = {name: statistics.median(v) for name, v in times.items()}
+    return du, save, count
+
+
 def disk_kib(path):
     """Disk space taken (allocated blocks, as `du -sk`)."""
     return int(run(["du", "-sk", path], ROOT)[2].split()[0])
@@ -371,6 +418,7 @@ def main():
     parser.add_argument("--turns", type=int, default=10, help="agent turns in the shadow baseline")
     parser.add_argument("--million", action="store_true", help="also 1,000,000 files")
     parser.add_argument("--plain", type=int, default=0, help="files in the plain-directory case (0: skip)")
+    parser.add_argument("--du", type=int, default=0, help="checkpoints in the `du` and checkpoint.maxSize case (0: skip)")
     parser.add_argument("--no-build", action="store_true", help="use target/release as it is")
     parser.add_argument("--keep", action="store_true", help="keep the generated repositories")
     args = parser.parse_args()
@@ -467,6 +515,19 @@ def main():
                 ours, theirs = r["ours"], r["git"]
                 print(f"| {label} | {fmt_ms(ours[0])} | {fmt_ms(theirs[0])} | {ours[0] / theirs[0]:.2f} | "
                       f"{fmt_mb(ours[1])} / {fmt_mb(theirs[1])} |", flush=True)
+        if args.du:
+            print(f"du of {args.du} checkpoints...", file=sys.stderr)
+            du, save, count = bench_du(args.runs, tmp, count=args.du)
+            print(f"\n`du` of {count:,} checkpoints (1,000 files; each checkpoint 3 edited files and a new one), "
+                  f"next to git counting the objects only checkpoints reach (`rev-list --objects | cat-file "
+                  f"--batch-check`):\n")
+            print("| `git checkpoint du` | git's count | ratio | peak RSS (ours / git) |")
+            print("|---:|---:|---:|---:|")
+            print(f"| {fmt_ms(du['du'][0])} | {fmt_ms(du['git'][0])} | {du['du'][0] / du['git'][0]:.2f} | "
+                  f"{fmt_mb(du['du'][1])} / {fmt_mb(du['git'][1])} |")
+            print(f"\nA save among them: {fmt_ms(save['plain'])} without checkpoint.maxSize, "
+                  f"{fmt_ms(save['far'])} with it far from its limit, {fmt_ms(save['at'])} at its limit "
+                  f"(each save then removes the oldest).", flush=True)
         if args.shadow:
             print("shadow...", file=sys.stderr)
             first, turn, disk_first, disk_after = bench_shadow(args.shadow, args.turns, tmp)
