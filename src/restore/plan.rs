@@ -15,7 +15,7 @@ use crate::error::{Context, Error, Result};
 use crate::format::{self, IndexState};
 use crate::snapshot::{self, Leaf};
 use crate::store::{self, Checkpoint};
-use crate::treediff::{self, FileChange, is_at_or_below};
+use crate::treediff::{self, FileChange, Order, is_at_or_below};
 
 /// A restore worked out against one capture of the working tree, nothing changed yet.
 #[derive(Debug, Clone)]
@@ -120,28 +120,6 @@ pub(crate) fn plan(
                 }
             }
             Some(_) => writes.push(change),
-        }
-    }
-
-    // A crafted tree may name a path twice, or as both a file and a directory.
-    let mut write_set = std::collections::HashSet::new();
-    for change in &writes {
-        if !write_set.insert(change.path.as_bstr()) {
-            return Err(Error::UnsafeTree {
-                path: change.path.to_string(),
-                reason: "the tree names this path twice".into(),
-            });
-        }
-    }
-    for change in &writes {
-        let path = change.path.as_bstr();
-        for pos in path.find_iter(b"/") {
-            if write_set.contains(&path[..pos].as_bstr()) {
-                return Err(Error::UnsafeTree {
-                    path: path.to_string(),
-                    reason: "the tree has a file and a directory of the same name".into(),
-                });
-            }
         }
     }
 
@@ -370,15 +348,33 @@ pub fn validate_path(path: &BStr, kind: EntryKind) -> Result<()> {
     Ok(())
 }
 
-/// Refuse a tree entry name that git's fsck reports (`emptyName`, `fullPathname`, `hasDot`,
-/// `hasDotdot`, `hasDotgit` in its HFS+ and NTFS spellings, `.gitmodules` as a symlink) and that
+/// Refuse a tree entry that git's fsck reports (`emptyName`, `fullPathname`, `hasDot`,
+/// `hasDotdot`, `hasDotgit` in its HFS+ and NTFS spellings, `.gitmodules` as a symlink, and,
+/// from its `order` among its tree's entries, `duplicateEntries` and `treeNotSorted`) and that
 /// git itself will not check out; `path` is where the entry stands, for the message.
-pub fn validate_name(path: &BStr, name: &BStr, kind: EntryKind) -> Result<()> {
+pub fn validate_name(path: &BStr, name: &BStr, kind: EntryKind, order: Order) -> Result<()> {
     use gix::validate::path::component::{self, Error as Invalid};
     let unsafe_name = |reason: &str| Error::UnsafeTree {
         path: path.to_str_lossy().escape_debug().to_string(),
         reason: reason.into(),
     };
+    match order {
+        Order::Sorted => {}
+        // Two entries of one name (two files, or a file and a directory) are one path: which
+        // one git reads depends on how it walks the tree, and an index built from it holds
+        // the path twice.
+        Order::Duplicate => {
+            return Err(unsafe_name(
+                "a tree names this path twice (`git fsck`: duplicateEntries)",
+            ));
+        }
+        // git looks a path up in a tree by its order: in one out of order it may miss entries.
+        Order::Unsorted => {
+            return Err(unsafe_name(
+                "a tree's entries are not in git's order (`git fsck`: treeNotSorted)",
+            ));
+        }
+    }
     if name.is_empty() {
         return Err(unsafe_name("a tree entry has an empty name"));
     }
@@ -425,9 +421,9 @@ fn checked_changes(
                 .iter()
                 .any(|p| is_at_or_below(path, p.as_bstr()) || is_at_or_below(p.as_bstr(), path))
     };
-    let check = |path: &BStr, name: &BStr, kind: EntryKind| {
+    let check = |path: &BStr, name: &BStr, kind: EntryKind, order: Order| {
         if relevant(path) {
-            validate_name(path, name, kind)
+            validate_name(path, name, kind, order)
         } else {
             Ok(())
         }

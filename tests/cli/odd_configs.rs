@@ -126,7 +126,53 @@ fn hostile_cases(repo: &Repo) -> Vec<Hostile> {
             &link_target,
         ),
     ];
+    // Entries git's fsck rejects together: one name twice (two files, a file and a directory),
+    // and entries out of git's order. Kept in the order given, next to `ok.txt` at the end.
+    let file_y = raw_tree(repo, &[("100644", b"x", &ok)]);
+    let together: Vec<(&'static str, Vec<(&'static str, &'static [u8], &str)>)> = vec![
+        (
+            "a file named twice",
+            vec![("100644", b"f", &blob), ("100644", b"f", &link_target)],
+        ),
+        (
+            "a file and a directory of one name",
+            vec![("100644", b"f", &blob), ("40000", b"f", &file_y)],
+        ),
+        (
+            "a directory and a file of one name, apart",
+            vec![
+                ("100644", b"f", &blob),
+                ("100644", b"f.txt", &blob),
+                ("40000", b"f", &file_y),
+            ],
+        ),
+        (
+            "entries out of order",
+            vec![("100644", b"z", &blob), ("100644", b"f", &blob)],
+        ),
+    ];
     let mut cases = Vec::new();
+    for (what, entries) in together {
+        for nested in [false, true] {
+            let holder = raw_tree(repo, &entries);
+            let top = if nested {
+                raw_tree(
+                    repo,
+                    &[("40000", b"d", &holder), ("100644", b"ok.txt", &ok)],
+                )
+            } else {
+                let mut entries = entries.clone();
+                entries.push(("100644", b"ok.txt", &ok));
+                raw_tree(repo, &entries)
+            };
+            cases.push(Hostile {
+                what,
+                holder: if nested { holder } else { top.clone() },
+                tree: top,
+                nested,
+            });
+        }
+    }
     for (what, mode, name, id) in bad {
         for nested in [false, true] {
             let holder = raw_tree(repo, &[(mode, name, id)]);
@@ -316,6 +362,102 @@ fn every_tree_name_git_fsck_rejects_is_refused_before_anything_is_written() {
     }
     repo.write("ok.txt", "ok\n");
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
+}
+
+/// A checkpoint like `real` (a save with staged changes, `"index": "saved"`), but whose index
+/// commit (its last parent) has `index_tree`, under the id `id`, with `real`'s note.
+fn plant_with_index_tree(repo: &Repo, real: &str, id: &str, index_tree: &str) {
+    let commit = repo.checkpoint_commit(real);
+    let head = repo.git(&["rev-parse", &format!("{commit}^1")]);
+    let index_commit = repo.git(&["commit-tree", index_tree, "-p", &head, "-m", "index"]);
+    let tree = repo.git(&["rev-parse", &format!("{commit}^{{tree}}")]);
+    let planted = repo.git(&[
+        "commit-tree",
+        &tree,
+        "-p",
+        &head,
+        "-p",
+        &index_commit,
+        "-m",
+        &format!("checkpoint: hostile index\n\nCheckpoint-Id: {id}\nCheckpoint-Kind: manual"),
+    ]);
+    repo.git(&["update-ref", &format!("refs/checkpoints/{id}"), &planted]);
+    let mut note: serde_json::Value = serde_json::from_str(&repo.note(real)).unwrap();
+    note["id"] = id.into();
+    assert_eq!(note["index"], "saved");
+    let file = repo.scratch().join("hostile-note.json");
+    fs::write(&file, note.to_string()).unwrap();
+    repo.git(&[
+        "notes",
+        "--ref=checkpoints",
+        "add",
+        "-f",
+        "-F",
+        file.to_str().unwrap(),
+        &planted,
+    ]);
+}
+
+/// The index is one git reads: `git ls-files -s` has each path once, at stage 0, and
+/// `git write-tree` writes a tree of it that `git fsck` would accept (`git fsck` itself is for
+/// the caller: a repository holding hostile checkpoints never passes it).
+#[track_caller]
+pub(crate) fn assert_index_sound(repo: &Repo) {
+    let staged = repo.git(&["ls-files", "-s"]);
+    let mut paths: Vec<&str> = staged
+        .lines()
+        .filter_map(|l| l.split('\t').nth(1))
+        .collect();
+    assert!(
+        staged.lines().all(|l| l.contains(" 0\t")),
+        "unmerged entries: {staged}"
+    );
+    let count = paths.len();
+    paths.dedup();
+    assert_eq!(paths.len(), count, "a path twice in the index: {staged}");
+    let tree = repo.git(&["write-tree"]);
+    let listed = repo.git(&["ls-tree", "-r", "--name-only", &tree]);
+    assert_eq!(listed.lines().collect::<Vec<_>>(), paths, "{staged}");
+}
+
+#[test]
+fn an_index_tree_git_fsck_rejects_is_refused_by_staged_and_the_index_left_alone() {
+    let repo = Repo::with_commit(&[("ok.txt", "ok\n"), ("d/keep.txt", "keep\n")]);
+    repo.write("staged.txt", "staged\n");
+    repo.git(&["add", "staged.txt"]);
+    let real = repo.save(&["-q"]);
+    repo.git(&["reset", "-q"]);
+    let cases = hostile_cases(&repo);
+    let fingerprint = repo.fingerprint();
+    for (i, case) in cases.iter().enumerate() {
+        let id = format!("20200101-000002-{i:03}ccc");
+        plant_with_index_tree(&repo, &real, &id, &case.tree);
+        let what = format!(
+            "{} {}",
+            case.what,
+            if case.nested { "in d/" } else { "at the top" }
+        );
+        let before = manifest(repo.path());
+        for args in [
+            vec!["restore", "--staged", &id],
+            vec!["restore", "--staged", "--force", &id],
+            vec!["restore", "--staged", "--dry-run", &id],
+        ] {
+            assert_refused(&repo.cp(&args), &format!("{what}: {args:?}"));
+            assert_eq!(repo.fingerprint(), fingerprint, "{what}: {args:?}");
+            assert_eq!(manifest(repo.path()), before, "{what}: {args:?}");
+        }
+        // Without --staged the index tree is not read: the working tree is restored.
+        repo.cp(&["restore", &id, "-q"]).ok();
+        assert_eq!(repo.read("staged.txt"), "staged\n");
+        assert_eq!(repo.fingerprint(), fingerprint, "{what}");
+        repo.remove("staged.txt");
+    }
+    assert_index_sound(&repo);
+    // The healthy checkpoint restores its index as recorded.
+    repo.cp(&["restore", "--staged", &real, "-q"]).ok();
+    assert_eq!(repo.git(&["diff", "--cached", "--name-only"]), "staged.txt");
+    assert_index_sound(&repo);
 }
 
 #[test]
