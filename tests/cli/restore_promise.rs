@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::common::Repo;
-use crate::restore::{manifest, plant_checkpoint, raw_tree};
+use crate::restore::{journal_path, manifest, plant_checkpoint, raw_tree};
 
 /// Every file below `dir`, with its content, for "nothing changed there" checks.
 fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
@@ -371,4 +371,58 @@ fn a_failed_restore_removes_the_directories_it_created() {
     assert_eq!(manifest(repo.path()), before, "no directory left behind");
     assert!(!repo.path().join("a").exists());
     repo.fsck();
+}
+
+/// A tree holding `leaf.txt` below `levels` directories named `name`, as `a`.
+fn tree_below_a(repo: &Repo, levels: usize, name: &str, leaf: &str) -> String {
+    let blob = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"deep\n");
+    let mut tree = raw_tree(repo, &[("100644", leaf.as_bytes(), &blob)]);
+    for _ in 0..levels {
+        tree = raw_tree(repo, &[("40000", name.as_bytes(), &tree)]);
+    }
+    let keep = repo.git(&["rev-parse", "HEAD:keep.txt"]);
+    raw_tree(
+        repo,
+        &[("40000", b"a", &tree), ("100644", b"keep.txt", &keep)],
+    )
+}
+
+#[test]
+fn a_failed_restore_puts_back_a_file_it_replaced_by_a_directory() {
+    // The checkpoint has a directory `a` where the working tree has a file: restore deletes
+    // the file, creates directories, and then cannot write below them. Too deep for any path
+    // (40 levels of 200-byte names), or one name too long (300 bytes) right below `a`.
+    for (levels, name, leaf) in [
+        (40, "d".repeat(200), "leaf.txt".to_string()),
+        (0, String::new(), "x".repeat(300)),
+        (3, "d".repeat(200), "y".repeat(300)),
+    ] {
+        let repo = Repo::with_commit(&[("a", "precious a\n"), ("keep.txt", "keep\n")]);
+        let before = manifest(repo.path());
+        let fingerprint = repo.fingerprint();
+        let id = "20260101-000000-000fed";
+        plant_checkpoint(&repo, id, &tree_below_a(&repo, levels, &name, &leaf));
+        let out = repo.cp(&["restore", id, "-q"]).fails_with(1);
+        let what = format!("{levels} levels, a leaf of {} bytes", leaf.len());
+        assert!(
+            out.stderr
+                .contains("the working tree was put back as it was"),
+            "{what}: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("NOT"), "{what}: {}", out.stderr);
+        assert_eq!(repo.read("a"), "precious a\n", "{what}");
+        assert_eq!(manifest(repo.path()), before, "{what}");
+        assert_eq!(repo.fingerprint(), fingerprint, "{what}");
+        // Put back: nothing is left for the next command to complete.
+        assert_eq!(fs::read(journal_path(&repo)).unwrap(), b"", "{what}");
+        let next = repo.cp(&["save", "-q"]).ok();
+        assert!(
+            !next.stderr.contains("interrupted"),
+            "{what}: {}",
+            next.stderr
+        );
+        assert_eq!(repo.git(&["status", "--porcelain"]), "", "{what}");
+        repo.fsck();
+    }
 }
