@@ -1167,10 +1167,18 @@ impl Checkpoints {
         if options.paths.is_empty() {
             return Ok(());
         }
+        // A path spelled as the working tree spells a file the capture respelled
+        // (`core.ignoreCase`) matches that file.
+        let paths: Vec<BString> = options
+            .paths
+            .iter()
+            .filter(|p| !captured.snap.matches_on_disk(p.as_ref()))
+            .cloned()
+            .collect();
         let target_tree = store::commit_tree(repo, target.commit)?;
         self.every_path_matches(
             repo,
-            &options.paths,
+            &paths,
             &[Some(target_tree), Some(captured.snap.tree)],
             true,
             || format!("checkpoint {} or the working tree", target.id),

@@ -295,9 +295,10 @@ impl Writer<'_, '_> {
 
     /// The file or symlink at `path`, hashed as a save would hash it.
     fn hash(&mut self, path: &BStr) -> Result<Option<(EntryKind, ObjectId)>> {
+        let disk = self.state.cur.on_disk(path);
         match self
             .pipeline
-            .worktree_file_to_object(path, self.state.cur.index())
+            .worktree_file_to_object(disk.as_bstr(), self.state.cur.index())
         {
             Ok(Some((id, kind, _))) => Ok(Some((kind, id))),
             Ok(None) => Ok(None),
@@ -310,11 +311,12 @@ impl Writer<'_, '_> {
 
     /// Whether every parent of `path` is a real directory (or missing: then `Ok(false)` too).
     fn real_parents(&self, path: &BStr) -> Result<bool> {
+        let path = self.state.cur.on_disk(path);
         let mut end = 0;
         while let Some(pos) = path[end..].find_byte(b'/') {
             let prefix = &path[..end + pos];
             end += pos + 1;
-            match fs::symlink_metadata(self.full_path(prefix.as_bstr())?) {
+            match fs::symlink_metadata(snapshot::worktree_path(self.workdir, prefix.as_bstr())?) {
                 Ok(md) if md.is_dir() => {}
                 _ => return Ok(false),
             }
@@ -389,18 +391,21 @@ impl Writer<'_, '_> {
         }
     }
 
+    /// Where `path` is in the working tree: where the capture found the file the safety state
+    /// holds there (see [`snapshot::Snapshot::on_disk`]).
     fn full_path(&self, path: &BStr) -> Result<PathBuf> {
-        snapshot::worktree_path(self.workdir, path)
+        snapshot::worktree_path(self.workdir, self.state.cur.on_disk(path).as_bstr())
     }
 
     /// Create the parent directories of `path`, refusing to go through anything but real
     /// directories.
     fn parents(&mut self, path: &BStr) -> Result<()> {
+        let disk = self.state.cur.on_disk(path);
         let mut end = 0;
-        while let Some(pos) = path[end..].find_byte(b'/') {
-            let prefix = &path[..end + pos];
+        while let Some(pos) = disk[end..].find_byte(b'/') {
+            let prefix = &disk[..end + pos];
             end += pos + 1;
-            let full = self.full_path(prefix.as_bstr())?;
+            let full = snapshot::worktree_path(self.workdir, prefix.as_bstr())?;
             match fs::symlink_metadata(&full) {
                 Ok(md) if md.is_dir() => {}
                 Ok(_) => {

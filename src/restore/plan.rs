@@ -85,11 +85,12 @@ pub(crate) fn plan(
         (captured.head_commit != head_then).then(|| captured.head_commit.map(|c| c.to_string()));
 
     let cur = &captured.snap;
-    let mut changes = checked_changes(repo, cur.tree, target_tree, &options.paths)?;
-    if !options.paths.is_empty() {
+    // A path may be given as the working tree spells it (`core.ignoreCase`).
+    let paths = cur.with_snapshot_spellings(&options.paths);
+    let mut changes = checked_changes(repo, cur.tree, target_tree, &paths)?;
+    if !paths.is_empty() {
         changes.retain(|c| {
-            options
-                .paths
+            paths
                 .iter()
                 .any(|p| is_at_or_below(c.path.as_bstr(), p.as_bstr()))
         });
@@ -131,7 +132,7 @@ pub(crate) fn plan(
         dirs: std::collections::HashMap::new(),
     };
     for path in writes.iter().map(|c| &c.path).chain(&deletions) {
-        if let Some(repo_dir) = enclosing.repository_above(path.as_bstr())? {
+        if let Some(repo_dir) = enclosing.repository_above(cur.on_disk(path.as_bstr()).as_bstr())? {
             return Err(Error::NestedRepositoryInTheWay {
                 repo: repo_dir.to_string(),
                 path: path.to_string(),
@@ -162,11 +163,13 @@ pub(crate) fn plan(
         // Each parent must be a real directory, or a file or symlink the checkpoint holds
         // (deleted first). Nothing is ever looked up through a symlink: what lies behind one
         // that stands in the way is not part of the working tree, and only the symlink itself
-        // (which the safety checkpoint holds) is replaced.
+        // (which the safety checkpoint holds) is replaced. A file the safety checkpoint holds
+        // is looked for where the capture found it.
+        let disk = cur.on_disk(path);
         let mut prefix_end = 0;
         let mut below_real_directories = true;
-        while let Some(pos) = path[prefix_end..].find_byte(b'/') {
-            let prefix = &path[..prefix_end + pos];
+        while let Some(pos) = disk[prefix_end..].find_byte(b'/') {
+            let prefix = &disk[..prefix_end + pos];
             prefix_end += pos + 1;
             let full = snapshot::worktree_path(&workdir, prefix.as_bstr())?;
             match fs::symlink_metadata(&full) {
@@ -192,7 +195,7 @@ pub(crate) fn plan(
             // Nothing stands at `path` itself once its parent is replaced.
             continue;
         }
-        let full = snapshot::worktree_path(&workdir, path)?;
+        let full = snapshot::worktree_path(&workdir, disk.as_bstr())?;
         let Ok(md) = fs::symlink_metadata(&full) else {
             continue;
         };

@@ -129,7 +129,8 @@ fn hostile_cases(repo: &Repo) -> Vec<Hostile> {
     // Entries git's fsck rejects together: one name twice (two files, a file and a directory),
     // and entries out of git's order. Kept in the order given, next to `ok.txt` at the end.
     let file_y = raw_tree(repo, &[("100644", b"x", &ok)]);
-    let together: Vec<(&'static str, Vec<(&'static str, &'static [u8], &str)>)> = vec![
+    type Entries<'a> = Vec<(&'static str, &'static [u8], &'a str)>;
+    let together: Vec<(&'static str, Entries<'_>)> = vec![
         (
             "a file named twice",
             vec![("100644", b"f", &blob), ("100644", b"f", &link_target)],
@@ -1076,4 +1077,53 @@ fn with_ignore_case_the_first_spelling_in_the_index_wins() {
     repo.git(&["config", "core.ignoreCase", "false"]);
     let files = save_like_git(&repo);
     assert!(files.iter().any(|f| f == "DOCS/new.md"), "{files:?}");
+}
+
+#[test]
+fn with_ignore_case_restore_finds_a_respelled_file_where_save_found_it() {
+    let repo = Repo::with_commit(&[("Docs/a.md", "a\n"), ("keep.txt", "keep\n")]);
+    repo.git(&["config", "core.ignoreCase", "true"]);
+    let before = repo.save(&["-q"]);
+    // Saved as `Docs/b.md`, as `git add -A` records it, while the file is `docs/b.md`.
+    repo.write("docs/b.md", "b\n");
+    let with_b = repo.save(&["-q"]);
+    assert!(
+        repo.checkpoint_files(&with_b)
+            .contains(&"Docs/b.md".to_string())
+    );
+
+    // Restoring the state before deletes the file itself, and its safety checkpoint holds it.
+    let dry = repo.cp(&["restore", "--dry-run", &before]).ok();
+    assert_eq!(dry.stdout, "D  Docs/b.md\n", "{}", dry.stderr);
+    let out = repo.cp(&["restore", &before]).ok();
+    assert_eq!(out.stdout, "D  Docs/b.md\n");
+    assert!(out.stderr.contains("1 deleted"), "{}", out.stderr);
+    assert!(!repo.path().join("docs").exists());
+    assert_eq!(repo.oracle_tree(), repo.checkpoint_tree(&before));
+    let safety = repo.checkpoint_ids().last().unwrap().clone();
+    assert_eq!(repo.checkpoint_tree(&safety), repo.checkpoint_tree(&with_b));
+
+    // A path matches in the working tree's spelling, as `git add` matches it, and in the
+    // checkpoint's; the file is written where it is.
+    for path in ["docs/b.md", "docs", "Docs/b.md"] {
+        repo.write("docs/b.md", "changed\n");
+        let out = repo.cp(&["restore", &with_b, "--", path]).ok();
+        assert_eq!(out.stdout, "W  Docs/b.md\n", "{path}: {}", out.stderr);
+        assert_eq!(repo.read("docs/b.md"), "b\n", "{path}");
+        assert!(!repo.path().join("Docs/b.md").exists(), "{path}");
+        assert_eq!(repo.read("Docs/a.md"), "a\n");
+    }
+    // `docs` does not name the tracked `Docs/a.md`: on this file system it is elsewhere.
+    repo.write("Docs/a.md", "a changed\n");
+    repo.cp(&["restore", &with_b, "--", "docs"]).ok();
+    assert_eq!(repo.read("Docs/a.md"), "a changed\n");
+    let nothing = repo
+        .cp(&["restore", &with_b, "--", "docs/none.md"])
+        .fails_with(1);
+    assert!(
+        nothing.stderr.contains("did not match"),
+        "{}",
+        nothing.stderr
+    );
+    repo.fsck();
 }
