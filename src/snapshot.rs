@@ -62,6 +62,8 @@ pub struct Snapshot {
     /// one they have on disk (`Docs/b.md` for `docs/b.md` next to a tracked `Docs/`): the
     /// snapshot's path, and the file's.
     respelled: BTreeMap<BString, BString>,
+    /// What the capture left out and took in beyond git's own rules.
+    rules: std::sync::Arc<Rules>,
 }
 
 impl std::fmt::Debug for Snapshot {
@@ -171,6 +173,13 @@ impl Snapshot {
             }
         }
         out
+    }
+
+    /// Whether `path` (a directory when `is_dir`) is left out by `checkpoint.exclude` (or a
+    /// plain directory's default excludes): no checkpoint holds it, and nothing but the user
+    /// ever changes it.
+    pub fn excluded(&self, path: &BStr, is_dir: bool) -> bool {
+        self.rules.excludes_any() && self.rules.excluded(path, is_dir)
     }
 
     /// Whether `path` names, in the spelling the working tree has, a file (or a directory
@@ -700,6 +709,7 @@ pub fn snapshot(
         stamps: std::sync::Arc::new(stamps),
         cache: pending.map(std::sync::Arc::new),
         respelled,
+        rules: std::sync::Arc::new(rules),
     })
 }
 

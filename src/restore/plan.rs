@@ -120,6 +120,12 @@ pub(crate) fn plan(
                     deletions.push(change.path.clone());
                 }
             }
+            // `checkpoint.exclude`: never touched, exactly as ignored files are not (and not
+            // even replaced with `--force`): nothing is written there, whatever stands there is
+            // left as it is, and it is not captured into the safety checkpoint either.
+            Some(_) if cur.excluded(change.path.as_bstr(), false) => {
+                plan.excluded.push(change.path.to_string());
+            }
             Some(_) => writes.push(change),
         }
     }
@@ -153,6 +159,8 @@ pub(crate) fn plan(
     };
     let mut obstacles = Vec::new();
     let mut forced_deletions = Vec::new();
+    // Writes that would replace excluded content standing in the way.
+    let mut kept_out: std::collections::HashSet<BString> = std::collections::HashSet::new();
     let mut pipeline = repo
         .filter_pipeline(None)
         .context(|| "cannot set up the smudge filters".into())?
@@ -212,6 +220,14 @@ pub(crate) fn plan(
                     path: path.to_string(),
                 });
             }
+            if cur.excluded(path, true)
+                || foreign
+                    .iter()
+                    .any(|(p, _)| cur.excluded(p.as_bstr(), false))
+            {
+                kept_out.insert(path.to_owned());
+                continue;
+            }
             if !foreign.is_empty() {
                 obstacles.push(Obstacle {
                     path: path.into(),
@@ -224,6 +240,12 @@ pub(crate) fn plan(
                 obstacles.push(obstacle(path));
             }
         }
+    }
+    if !kept_out.is_empty() {
+        writes.retain(|c| !kept_out.contains(&c.path));
+        plan.excluded
+            .extend(kept_out.iter().map(ToString::to_string));
+        plan.excluded.sort();
     }
     obstacles.sort();
     obstacles.dedup_by(|later, earlier| later.path == earlier.path);

@@ -426,3 +426,89 @@ fn a_failed_restore_puts_back_a_file_it_replaced_by_a_directory() {
         repo.fsck();
     }
 }
+
+#[test]
+fn paths_checkpoint_exclude_leaves_out_are_never_touched_by_restore() {
+    for flags in [
+        &[][..],
+        &["--force"],
+        &["--dry-run"],
+        &["--staged"],
+        &["--", ".env", "secrets", "notes.txt", "cfg", "a.txt"],
+    ] {
+        let repo = Repo::with_commit(&[
+            (".env", "old secret\n"),
+            ("secrets/key", "old key\n"),
+            ("cfg", "a file once\n"),
+            ("a.txt", "a1\n"),
+        ]);
+        repo.write("notes.txt", "old notes\n");
+        // Taken before the paths were excluded: it holds them.
+        let old = repo.save(&["-q"]);
+        for pattern in [".env", "secrets/", "notes.txt", "*.local"] {
+            repo.git(&["config", "--add", "checkpoint.exclude", pattern]);
+        }
+        repo.write(".env", "new secret\n");
+        repo.write("secrets/key", "new key\n");
+        repo.write("secrets/new", "new\n");
+        repo.remove("notes.txt");
+        // An excluded file below a directory standing where the checkpoint has a file.
+        repo.remove("cfg");
+        repo.write("cfg/x.local", "local\n");
+        repo.write("a.txt", "a2\n");
+        let excluded_state = |what: &str| {
+            assert_eq!(repo.read(".env"), "new secret\n", "{what}");
+            assert_eq!(repo.read("secrets/key"), "new key\n", "{what}");
+            assert_eq!(repo.read("secrets/new"), "new\n", "{what}");
+            assert!(!repo.path().join("notes.txt").exists(), "{what}");
+            assert_eq!(repo.read("cfg/x.local"), "local\n", "{what}");
+        };
+        let ids = repo.checkpoint_ids();
+
+        let mut args = vec!["restore", old.as_str()];
+        args.extend_from_slice(flags);
+        let out = repo.cp(&args);
+        let what = format!("{flags:?}");
+        assert_eq!(out.code, 0, "{what}: {}", out.stderr);
+        // Listed nothing for them: only a.txt is written.
+        assert_eq!(out.stdout, "W  a.txt\n", "{what}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("checkpoint.exclude") && out.stderr.contains("`.env`"),
+            "{what}: {}",
+            out.stderr
+        );
+        excluded_state(&what);
+        if flags == ["--dry-run"] {
+            assert_eq!(repo.read("a.txt"), "a2\n");
+            assert_eq!(repo.checkpoint_ids(), ids, "a dry run saves nothing");
+            continue;
+        }
+        assert_eq!(repo.read("a.txt"), "a1\n", "{what}");
+        // The safety checkpoint captured none of it (no secret went into it).
+        let safety = repo.checkpoint_ids().last().unwrap().clone();
+        assert!(!ids.contains(&safety), "{what}");
+        let held = repo.checkpoint_files(&safety);
+        for path in [".env", "secrets/key", "secrets/new", "cfg/x.local"] {
+            assert!(
+                !held.contains(&path.to_string()),
+                "{what}: {path} in {held:?}"
+            );
+        }
+        assert_eq!(held, ["a.txt"], "{what}");
+
+        // Against the working tree, diff says nothing of them either (restore would not touch
+        // them); between two checkpoints it shows what each holds.
+        let names = repo.cp(&["diff", &old, "--name-only"]).ok().stdout;
+        for path in [".env", "secrets/key", "notes.txt"] {
+            assert!(!names.lines().any(|l| l == path), "{what}: {names}");
+        }
+        let between = repo.cp(&["diff", &old, &safety, "--name-only"]).ok().stdout;
+        assert!(between.lines().any(|l| l == ".env"), "{between}");
+
+        // Undo leaves them alone too.
+        repo.cp(&["undo", "-q"]).ok();
+        assert_eq!(repo.read("a.txt"), "a2\n", "{what}");
+        excluded_state(&what);
+        repo.fsck();
+    }
+}
