@@ -1127,3 +1127,50 @@ fn with_ignore_case_restore_finds_a_respelled_file_where_save_found_it() {
     );
     repo.fsck();
 }
+
+#[test]
+fn stat_cuts_long_names_byte_for_byte_as_git_diff_stat_does() {
+    // Long names of characters two columns wide and three bytes long: git cuts them by a count
+    // of columns taken as bytes, which may land inside a character when no `/` follows.
+    let names = [
+        "日本/長い名前のファイル名前がとても長いのでこれは切り詰められるはずです.txt",
+        "長い名前のファイル名前がとても長いのでこれは切り詰められるはずですね、もっと長く.md",
+        "長い名前のファイル名前がとても長いのでこれは切り詰められるはずですね、もっと長くx.md",
+        "ディレクトリ/もう一つ/さらに深い/名前がとても長いファイルですのでこれはどうなる.rs",
+        "mixed-ascii-プレフィックス-とても長い名前のファイルがここにありますよ、まだまだ.txt",
+        "a.txt",
+        "b/c.txt",
+    ];
+    let repo = Repo::new();
+    for name in names {
+        repo.write(name, "one\n");
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = repo.save(&["-q", "--allow-empty"]);
+    for (i, name) in names.iter().enumerate() {
+        repo.write(name, &"more\n".repeat(i + 1));
+    }
+    let later = repo.save(&["-q"]);
+    let (commit, later_commit) = (repo.checkpoint_commit(&id), repo.checkpoint_commit(&later));
+    for quote_path in ["false", "true"] {
+        repo.git(&["config", "core.quotePath", quote_path]);
+        for (ours, git) in [
+            (vec!["diff", &id, "--stat"], vec!["diff", &commit, "--stat"]),
+            (
+                vec!["diff", &id, &later, "--stat"],
+                vec!["diff", &commit, &later_commit, "--stat"],
+            ),
+        ] {
+            let expected = git_bytes(&repo, &git);
+            let got = cp_bytes(&repo, &ours);
+            assert_eq!(
+                text(&got),
+                text(&expected),
+                "core.quotePath={quote_path}: {ours:?}"
+            );
+            assert_eq!(got, expected, "core.quotePath={quote_path}: {ours:?}");
+        }
+    }
+    repo.fsck();
+}
