@@ -105,6 +105,7 @@ pub(crate) fn plan(
     for change in &changes {
         if let Some(side) = change.new {
             validate_path(change.path.as_bstr(), side.kind)?;
+            refuse_read_through_symlink(change.path.as_bstr(), side.kind)?;
         }
     }
 
@@ -431,6 +432,113 @@ pub fn validate_name(path: &BStr, name: &BStr, kind: EntryKind, order: Order) ->
     Ok(())
 }
 
+/// Refuse to write a symlink named as one of the files git reads from the working tree itself
+/// (`.gitattributes`, `.gitignore`, `.mailmap`, in any case and in their HFS+ and NTFS
+/// spellings; `.gitmodules` is refused with the other names): `git fsck` reports such entries
+/// (`gitattributesSymlink`, `gitignoreSymlink`, `mailmapSymlink`). git checks them out but has
+/// not read through them since 2.32; other readers of these files (older git, editors, search
+/// tools) follow them wherever they lead, outside the working tree too, and a checkpoint may
+/// come from someone else. The index (`--staged`) takes them, as git's does.
+fn refuse_read_through_symlink(path: &BStr, kind: EntryKind) -> Result<()> {
+    if kind != EntryKind::Link {
+        return Ok(());
+    }
+    let name = path.rsplit_str(b"/").next().unwrap_or_default().as_bstr();
+    for (file, ntfs_short, check) in [
+        (".gitattributes", "gi7d29", "gitattributesSymlink"),
+        (".gitignore", "gi250a", "gitignoreSymlink"),
+        (".mailmap", "maba30", "mailmapSymlink"),
+    ] {
+        let needle = &file[1..];
+        if is_hfs_dot(name, needle) || is_ntfs_dot(name, needle, ntfs_short) {
+            return Err(Error::UnsafeTree {
+                path: path.to_str_lossy().escape_debug().to_string(),
+                reason: format!(
+                    "a symlink named as `{file}`, which git never reads through a symlink (`git fsck`: {check})"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// git's `is_hfs_dot_generic`: `name` is `.` and `needle` (ASCII, lowercase) in any case, once
+/// the code points HFS+ ignores are dropped.
+fn is_hfs_dot(name: &BStr, needle: &str) -> bool {
+    let ignorable = |c: &char| {
+        matches!(
+            u32::from(*c),
+            0x200c..=0x200f | 0x202a..=0x202e | 0x206a..=0x206f | 0xfeff
+        )
+    };
+    let mut chars = name.chars().filter(|c| !ignorable(c));
+    if chars.next() != Some('.') {
+        return false;
+    }
+    for want in needle.chars() {
+        match chars.next() {
+            Some(c) if c.is_ascii() && c.to_ascii_lowercase() == want => {}
+            _ => return false,
+        }
+    }
+    chars.next().is_none()
+}
+
+/// git's `is_ntfs_dot_generic`: `name` is `.` and `needle` (ASCII, lowercase), or its NTFS
+/// short name (the first six characters of `needle` and `~1` to `~4`, or `short_prefix` and
+/// `~` and digits), in any case, followed only by spaces and periods (and perhaps an
+/// alternate data stream, from `:` on).
+fn is_ntfs_dot(name: &BStr, needle: &str, short_prefix: &str) -> bool {
+    let at = |i: usize| name.get(i).copied().unwrap_or(0);
+    let only_spaces_and_periods = |from: usize| {
+        for i in from.. {
+            match at(i) {
+                0 | b':' => return true,
+                b' ' | b'.' => {}
+                _ => return false,
+            }
+        }
+        false
+    };
+    let needle = needle.as_bytes();
+    let starts_with = |from: usize, what: &[u8]| {
+        name.get(from..from + what.len())
+            .is_some_and(|n| n.eq_ignore_ascii_case(what))
+    };
+    if at(0) == b'.' && starts_with(1, needle) {
+        return only_spaces_and_periods(needle.len() + 1);
+    }
+    if starts_with(0, &needle[..needle.len().min(6)])
+        && at(6) == b'~'
+        && (b'1'..=b'4').contains(&at(7))
+    {
+        return only_spaces_and_periods(8);
+    }
+    let short_prefix = short_prefix.as_bytes();
+    let mut saw_tilde = false;
+    let mut i = 0;
+    while i < 8 {
+        let c = at(i);
+        if c == 0 {
+            return false;
+        } else if saw_tilde {
+            if !c.is_ascii_digit() {
+                return false;
+            }
+        } else if c == b'~' {
+            i += 1;
+            if !(b'1'..=b'9').contains(&at(i)) {
+                return false;
+            }
+            saw_tilde = true;
+        } else if i >= 6 || c & 0x80 != 0 || short_prefix.get(i) != Some(&c.to_ascii_lowercase()) {
+            return false;
+        }
+        i += 1;
+    }
+    only_spaces_and_periods(i)
+}
+
 /// What differs from the tree `cur` to the tree `target`, refusing every entry name of
 /// `target` that [`validate_name`] refuses on the way to or below `paths` (all of it when
 /// `paths` is empty), before anything is written.
@@ -689,4 +797,130 @@ fn collect_ignored(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// git's own cases (t0060-path-utils.sh, "match .gitmodules" and the others).
+    #[test]
+    fn special_names_are_matched_as_git_matches_them() {
+        let is = |name: &str, needle: &str, short: &str| {
+            let name = name.as_bytes().as_bstr();
+            is_hfs_dot(name, needle) || is_ntfs_dot(name, needle, short)
+        };
+        let u200c = "\u{200c}";
+        let mut matching: Vec<String> = vec![
+            ".gitmodules".into(),
+            format!(".git{u200c}modules"),
+            ".Gitmodules".into(),
+            ".gitmoduleS".into(),
+        ];
+        for base in [".gitmodules", ".Gitmodules"] {
+            for tail in [" ", ".", "  ", ". ", " .", "..", "   ", ".  ", " . ", "  ."] {
+                matching.push(format!("{base}{tail}"));
+            }
+        }
+        for name in [
+            "GITMOD~1",
+            "gitmod~1",
+            "GITMOD~2",
+            "gitmod~3",
+            "GITMOD~4",
+            "GITMOD~1 ",
+            "gitmod~2.",
+            "GITMOD~3  ",
+            "gitmod~4. ",
+            "GITMOD~1 .",
+            "gitmod~2   ",
+            "GITMOD~3.  ",
+            "gitmod~4 . ",
+            "GI7EBA~1",
+            "gi7eba~9",
+            "GI7EB~10",
+            "GI7EB~11",
+            "GI7EB~99",
+            "GI7E~100",
+            "GI7E~101",
+            "GI7E~999",
+            "~1000000",
+            "~9999999",
+            ".gitmodules:$DATA",
+            "gitmod~4 . :$DATA",
+        ] {
+            matching.push(name.into());
+        }
+        for name in &matching {
+            assert!(is(name, "gitmodules", "gi7eba"), "{name:?}");
+        }
+        for name in [
+            ".gitmodules x",
+            ".gitmodules .x",
+            " .gitmodules",
+            "..gitmodules",
+            "gitmodules",
+            ".gitmodule",
+            ".gitmodules x ",
+            "GI7EBA~",
+            "GI7EBA~0",
+            "GI7EBA~~1",
+            "GI7EBA~X",
+            "Gx7EBA~1",
+            "GI7EBX~1",
+            "GI7EB~1",
+            "GI7EB~01",
+            "GI7EB~1X",
+            ".gitmodules,:$DATA",
+        ] {
+            assert!(!is(name, "gitmodules", "gi7eba"), "{name:?}");
+        }
+        for (needle, short, names) in [
+            (
+                "gitattributes",
+                "gi7d29",
+                [
+                    ".gitattributes",
+                    ".git\u{200c}attributes",
+                    ".Gitattributes",
+                    ".gitattributeS",
+                    "GITATT~1",
+                    "GI7D29~1",
+                ],
+            ),
+            (
+                "gitignore",
+                "gi250a",
+                [
+                    ".gitignore",
+                    ".git\u{200c}ignore",
+                    ".Gitignore",
+                    ".gitignorE",
+                    "GITIGN~1",
+                    "GI250A~1",
+                ],
+            ),
+            (
+                "mailmap",
+                "maba30",
+                [
+                    ".mailmap",
+                    ".mail\u{200c}map",
+                    ".Mailmap",
+                    ".mailmaP",
+                    "MAILMA~1",
+                    "MABA30~1",
+                ],
+            ),
+        ] {
+            for name in names {
+                assert!(is(name, needle, short), "{needle}: {name:?}");
+            }
+            assert!(!is(&format!("{}x", names[0]), needle, short));
+        }
+        // Only a symlink of such a name is refused, wherever it stands.
+        assert!(refuse_read_through_symlink(b"a/.GitIgnore".as_bstr(), EntryKind::Link).is_err());
+        assert!(refuse_read_through_symlink(b".gitignore".as_bstr(), EntryKind::Blob).is_ok());
+        assert!(refuse_read_through_symlink(b"x.gitignore".as_bstr(), EntryKind::Link).is_ok());
+    }
 }
