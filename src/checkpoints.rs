@@ -161,6 +161,8 @@ impl Diff {
 pub struct WorkingTree {
     repo: gix::Repository,
     tree: gix::ObjectId,
+    /// The capture, for the paths `checkpoint.exclude` leaves out: not compared.
+    snap: crate::snapshot::Snapshot,
 }
 
 impl std::fmt::Debug for WorkingTree {
@@ -175,7 +177,8 @@ impl WorkingTree {
     /// What differs from checkpoint `from` to this working tree.
     pub fn diff_from(&self, from: &Checkpoint, options: DiffOptions) -> Result<Diff> {
         let old = store::commit_tree(&self.repo, from.commit)?;
-        let changes = treediff::changes(&self.repo, Some(old), Some(self.tree))?;
+        let mut changes = treediff::changes(&self.repo, Some(old), Some(self.tree))?;
+        changes.retain(|c| !self.snap.excluded(c.path.as_ref(), false));
         let files = crate::diff::file_diffs(&self.repo, &changes, options)?;
         Ok(Diff {
             files,
@@ -865,8 +868,9 @@ impl Checkpoints {
     ) -> Result<Diff> {
         // The working tree is snapshotted into memory: the repository is not written to.
         let memory = self.repo.clone().with_object_memory();
-        let old = self.tree_of(&memory, from, ctl)?;
-        let new = self.tree_of(&memory, to, ctl)?;
+        let mut excluded = None;
+        let old = self.tree_of(&memory, from, ctl, &mut excluded)?;
+        let new = self.tree_of(&memory, to, ctl, &mut excluded)?;
         let on_disk = matches!(from, Side::WorkingTree) || matches!(to, Side::WorkingTree);
         self.every_path_matches(&memory, paths, &[old, new], on_disk, || {
             format!("{} or {}", describe(from), describe(to))
@@ -878,6 +882,9 @@ impl Checkpoints {
                     .iter()
                     .any(|p| restore::is_at_or_below(c.path.as_ref(), p.as_ref()))
             });
+        }
+        if let Some(snap) = &excluded {
+            changes.retain(|c| !snap.excluded(c.path.as_ref(), false));
         }
         let files = crate::diff::file_diffs(&memory, &changes, options)?;
         Ok(Diff {
@@ -893,17 +900,23 @@ impl Checkpoints {
         self.need_working_tree("compare with")?;
         let repo = self.repo.clone().with_object_memory();
         let scope = self.scope()?;
-        let tree = capture::capture(&repo, self.worktree(), &scope, false, ctl)?
-            .snap
-            .tree;
-        Ok(WorkingTree { repo, tree })
+        let snap = capture::capture(&repo, self.worktree(), &scope, false, ctl)?.snap;
+        Ok(WorkingTree {
+            repo,
+            tree: snap.tree,
+            snap,
+        })
     }
 
+    /// The tree of `side`; for the working tree, its capture lands in `captured`, whose
+    /// `checkpoint.exclude` the comparison follows: what a save leaves out, restore never
+    /// touches, so it is no difference between a checkpoint and the working tree.
     fn tree_of(
         &self,
         repo: &gix::Repository,
         side: Side<'_>,
         ctl: &Control<'_>,
+        captured: &mut Option<crate::snapshot::Snapshot>,
     ) -> Result<Option<gix::ObjectId>> {
         Ok(Some(match side {
             Side::Checkpoint(c) => store::commit_tree(repo, c.commit)?,
@@ -914,9 +927,10 @@ impl Checkpoints {
             Side::WorkingTree => {
                 self.need_working_tree("compare with")?;
                 let scope = self.scope()?;
-                capture::capture(repo, self.worktree(), &scope, false, ctl)?
-                    .snap
-                    .tree
+                let snap = capture::capture(repo, self.worktree(), &scope, false, ctl)?.snap;
+                let tree = snap.tree;
+                *captured = Some(snap);
+                tree
             }
         }))
     }
@@ -1241,10 +1255,18 @@ impl Checkpoints {
         if options.paths.is_empty() {
             return Ok(());
         }
+        // A path spelled as the working tree spells a file the capture respelled
+        // (`core.ignoreCase`) matches that file.
+        let paths: Vec<BString> = options
+            .paths
+            .iter()
+            .filter(|p| !captured.snap.matches_on_disk(p.as_ref()))
+            .cloned()
+            .collect();
         let target_tree = store::commit_tree(repo, target.commit)?;
         self.every_path_matches(
             repo,
-            &options.paths,
+            &paths,
             &[Some(target_tree), Some(captured.snap.tree)],
             true,
             || format!("checkpoint {} or the working tree", target.id),

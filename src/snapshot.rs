@@ -58,6 +58,12 @@ pub struct Snapshot {
     stamps: std::sync::Arc<PathMap<Stamp>>,
     /// The stat cache this capture leaves, written once its checkpoint is recorded.
     cache: Option<std::sync::Arc<statcache::Pending>>,
+    /// With `core.ignoreCase`, the files the snapshot holds under another spelling than the
+    /// one they have on disk (`Docs/b.md` for `docs/b.md` next to a tracked `Docs/`): the
+    /// snapshot's path, and the file's.
+    respelled: BTreeMap<BString, BString>,
+    /// What the capture left out and took in beyond git's own rules.
+    rules: std::sync::Arc<Rules>,
 }
 
 impl std::fmt::Debug for Snapshot {
@@ -138,6 +144,50 @@ impl Snapshot {
         out.into_iter()
             .filter_map(|(path, o)| o.map(|(kind, id)| Leaf { path, kind, id }))
             .collect()
+    }
+
+    /// Where the file this snapshot holds at `path` is in the working tree, relative to its
+    /// top: `path` itself, unless `core.ignoreCase` made the snapshot spell it as its directory
+    /// is spelled in the index (see [`DirCase`]). Every look at the file goes there, as the
+    /// capture's did.
+    pub fn on_disk(&self, path: &BStr) -> BString {
+        self.respelled
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| path.to_owned())
+    }
+
+    /// `paths` (relative to the top of the working tree; a directory means everything below
+    /// it), and the paths in this snapshot of the files that are at or below one of them on
+    /// disk but spelled otherwise in the snapshot (`core.ignoreCase`): a path given in the
+    /// spelling the working tree has matches the file the snapshot holds, as `git add` matches
+    /// it.
+    pub fn with_snapshot_spellings(&self, paths: &[BString]) -> Vec<BString> {
+        let mut out = paths.to_vec();
+        for (ours, disk) in &self.respelled {
+            if paths.iter().any(|p| {
+                crate::treediff::is_at_or_below(disk.as_bstr(), p.as_bstr())
+                    && !crate::treediff::is_at_or_below(ours.as_bstr(), p.as_bstr())
+            }) {
+                out.push(ours.clone());
+            }
+        }
+        out
+    }
+
+    /// Whether `path` (a directory when `is_dir`) is left out by `checkpoint.exclude` (or a
+    /// plain directory's default excludes): no checkpoint holds it, and nothing but the user
+    /// ever changes it.
+    pub fn excluded(&self, path: &BStr, is_dir: bool) -> bool {
+        self.rules.excludes_any() && self.rules.excluded(path, is_dir)
+    }
+
+    /// Whether `path` names, in the spelling the working tree has, a file (or a directory
+    /// holding one) that this snapshot spells otherwise (see [`Snapshot::on_disk`]).
+    pub fn matches_on_disk(&self, path: &BStr) -> bool {
+        self.respelled
+            .values()
+            .any(|disk| crate::treediff::is_at_or_below(disk.as_bstr(), path))
     }
 
     /// The tree of this snapshot with `extra` leaves added (replacing what is at their paths).
@@ -457,8 +507,15 @@ pub fn snapshot(
     if dir_case.is_some() {
         untracked.sort_by(|a, b| a.0.cmp(&b.0));
     }
+    let mut respelled = BTreeMap::new();
     let mut fold = |path: BString| match dir_case.as_mut() {
-        Some(dir_case) => dir_case.fold(path),
+        Some(dir_case) => {
+            let folded = dir_case.fold(path.clone());
+            if folded != path {
+                respelled.insert(folded.clone(), path);
+            }
+            folded
+        }
         None => path,
     };
     // Untracked directories (no tracked file below them), to reuse the trees of those whose
@@ -651,6 +708,8 @@ pub fn snapshot(
         started,
         stamps: std::sync::Arc::new(stamps),
         cache: pending.map(std::sync::Arc::new),
+        respelled,
+        rules: std::sync::Arc::new(rules),
     })
 }
 

@@ -43,18 +43,47 @@ pub fn changes(
     old: Option<ObjectId>,
     new: Option<ObjectId>,
 ) -> Result<Vec<FileChange>> {
-    changes_checked(repo, old, new, &|_, _, _| Ok(()))
+    let mut out = Vec::new();
+    diff(
+        repo,
+        old,
+        new,
+        &mut BString::default(),
+        true,
+        None,
+        &mut out,
+    )?;
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
 }
 
+/// Where an entry stands among the entries of its tree, by git's rules for a tree object: in
+/// strictly increasing order of names (a directory's name compared as if it ended in `/`),
+/// each name once. `git fsck` rejects a tree that breaks them (`treeNotSorted`,
+/// `duplicateEntries`), and git's own tree walks, which rely on that order, read such a tree
+/// otherwise than a plain reading of its entries does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// In a tree in git's order, the first entry of its name.
+    Sorted,
+    /// In a tree whose entries are not in git's order: a walk that relies on the order (git's,
+    /// looking for a path) may miss any entry of it.
+    Unsorted,
+    /// A name an earlier entry of the same tree has (a file and a directory of the same name
+    /// too): one path, twice.
+    Duplicate,
+}
 /// A check of the entries of the new tree that [`changes_checked`] reads: called with the
-/// entry's path, its name and its kind. The path joins every name with `/`, an empty one too.
-pub type NameCheck<'a> = &'a dyn Fn(&BStr, &BStr, EntryKind) -> Result<()>;
+/// entry's path, its name, its kind and its place among its tree's entries. The path joins
+/// every name with `/`, an empty one too.
+pub type NameCheck<'a> = &'a dyn Fn(&BStr, &BStr, EntryKind, Order) -> Result<()>;
 
 /// [`changes`], calling `check` on every entry of `new` that the comparison reads (every
 /// entry of each subtree of `new` that differs from `old`) and stopping at its first error.
 /// A tree from elsewhere may hold names that must never reach the file system (empty, `.`,
-/// `..`, `.git`, holding a `/`), and only the names themselves tell them apart: joined into a
-/// path, `a/b` reads the same as `b` inside `a`.
+/// `..`, `.git`, holding a `/`), or a name twice, and only the entries themselves tell them
+/// apart: joined into a path, `a/b` reads the same as `b` inside `a`, and two entries `f` as
+/// one path `f`.
 pub fn changes_checked(
     repo: &gix::Repository,
     old: Option<ObjectId>,
@@ -68,11 +97,41 @@ pub fn changes_checked(
         new,
         &mut BString::default(),
         true,
-        check,
+        Some(check),
         &mut out,
     )?;
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
+}
+
+/// The [`Order`] of each of `entries`, in the order a tree object holds them.
+fn tree_order(entries: &[(BString, EntryKind, ObjectId)]) -> Vec<Order> {
+    // git's `base_name_compare`: a directory sorts as its name followed by `/`.
+    let key = |e: &(BString, EntryKind, ObjectId)| {
+        let mut key: Vec<u8> = e.0.to_vec();
+        if e.1 == EntryKind::Tree {
+            key.push(b'/');
+        }
+        key
+    };
+    let mut seen = std::collections::HashSet::with_capacity(entries.len());
+    let mut previous: Option<Vec<u8>> = None;
+    let mut sorted = true;
+    let mut places: Vec<Order> = Vec::with_capacity(entries.len());
+    for e in entries {
+        if !seen.insert(e.0.as_bstr()) {
+            places.push(Order::Duplicate);
+            continue;
+        }
+        let this = key(e);
+        sorted &= previous.as_ref().is_none_or(|p| *p < this);
+        previous = Some(this);
+        places.push(Order::Sorted);
+    }
+    if !sorted {
+        places.fill(Order::Unsorted);
+    }
+    places
 }
 
 /// Whether `path` is `prefix` or below it (`prefix` empty means everything).
@@ -192,21 +251,31 @@ fn diff(
     new: Option<ObjectId>,
     prefix: &mut BString,
     top: bool,
-    check: NameCheck<'_>,
+    check: Option<NameCheck<'_>>,
     out: &mut Vec<FileChange>,
 ) -> Result<()> {
     if old == new {
         return Ok(());
     }
     let mut a = load(repo, old)?;
-    let mut b = load(repo, new)?;
-    // Compare by name only; tree order (directories sort as `name/`) is not needed here.
+    let b = load(repo, new)?;
+    let places = match check {
+        Some(_) => tree_order(&b),
+        None => Vec::new(),
+    };
+    let mut b: Vec<_> = b
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| (e, places.get(i).copied().unwrap_or(Order::Sorted)))
+        .collect();
+    // Compare by name only; tree order (directories sort as `name/`) is not needed here. The
+    // sort is stable: of two entries of one name, the one a tree walk meets first stays first.
     a.sort_by(|x, y| x.0.cmp(&y.0));
-    b.sort_by(|x, y| x.0.cmp(&y.0));
+    b.sort_by(|x, y| x.0.0.cmp(&y.0.0));
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         let order = match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) => x.0.cmp(&y.0),
+            (Some(x), Some((y, _))) => x.0.cmp(&y.0),
             (Some(_), None) => std::cmp::Ordering::Less,
             _ => std::cmp::Ordering::Greater,
         };
@@ -225,6 +294,10 @@ fn diff(
                 (a.get(i - 1), b.get(j - 1))
             }
         };
+        let (right, place) = match right {
+            Some((entry, place)) => (Some(entry), *place),
+            None => (None, Order::Sorted),
+        };
         let name = left.or(right).map(|e| e.0.clone()).unwrap_or_default();
         let len = prefix.len();
         // Below the root every name is joined with `/`, an empty one too, so that the path
@@ -233,8 +306,8 @@ fn diff(
             prefix.push_byte(b'/');
         }
         prefix.push_str(&name);
-        if let Some(entry) = right {
-            check(prefix.as_bstr(), entry.0.as_bstr(), entry.1)?;
+        if let (Some(entry), Some(check)) = (right, check) {
+            check(prefix.as_bstr(), entry.0.as_bstr(), entry.1, place)?;
         }
         let is_tree = |e: Option<&(BString, EntryKind, ObjectId)>| {
             e.filter(|e| e.1 == EntryKind::Tree).map(|e| e.2)
@@ -282,6 +355,43 @@ pub fn count_files(repo: &gix::Repository, tree: ObjectId) -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tree_order_follows_git_fsck() {
+        let id = ObjectId::null(gix::hash::Kind::Sha1);
+        let entries = |names: &[(&str, EntryKind)]| -> Entries {
+            names
+                .iter()
+                .map(|(n, k)| (BString::from(*n), *k, id))
+                .collect()
+        };
+        use EntryKind::{Blob, Tree};
+        use Order::*;
+        // A directory sorts as `name/`: after `f.txt` (`.` < `/`), before `f0`.
+        assert_eq!(
+            tree_order(&entries(&[("f.txt", Blob), ("f", Tree), ("f0", Blob)])),
+            [Sorted, Sorted, Sorted]
+        );
+        assert_eq!(
+            tree_order(&entries(&[("f", Tree), ("f.txt", Blob)])),
+            [Unsorted, Unsorted]
+        );
+        // One name twice, side by side or apart, file or directory.
+        assert_eq!(
+            tree_order(&entries(&[("f", Blob), ("f", Blob), ("k", Blob)])),
+            [Sorted, Duplicate, Sorted]
+        );
+        assert_eq!(
+            tree_order(&entries(&[("f", Blob), ("f.txt", Blob), ("f", Tree)])),
+            [Sorted, Sorted, Duplicate]
+        );
+        // Out of order anywhere: no entry of the tree can be looked up as git looks.
+        assert_eq!(
+            tree_order(&entries(&[("a", Blob), ("z", Blob), ("m", Blob)])),
+            [Unsorted, Unsorted, Unsorted]
+        );
+        assert!(tree_order(&[]).is_empty());
+    }
 
     #[test]
     fn summary_counts_each_status_letter() {

@@ -12,8 +12,9 @@ use super::{Failure, open, repo_paths};
 ///
 /// Only files that differ are written. Ignored files, nested repositories and submodule
 /// contents are never deleted; an ignored file standing where the checkpoint needs a path
-/// makes restore refuse unless --force. HEAD, the branch, the index (unless --staged) and the
-/// stash are left alone.
+/// makes restore refuse unless --force. Paths checkpoint.exclude leaves out are never touched.
+/// A file another process changes during the restore is left as it is, and named. HEAD, the
+/// branch, the index (unless --staged) and the stash are left alone.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct Args {

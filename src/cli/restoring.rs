@@ -87,6 +87,25 @@ pub fn report(
     }
     if !flags.quiet {
         describe(ui, restored);
+        if !plan.excluded.is_empty() {
+            const NAMED: usize = 3;
+            let mut named: Vec<String> = plan
+                .excluded
+                .iter()
+                .take(NAMED)
+                .map(|p| format!("`{}`", quoting.quote(p.as_bytes().into())))
+                .collect();
+            if plan.excluded.len() > NAMED {
+                named.push(format!("{} more", plan.excluded.len() - NAMED));
+            }
+            let one = plan.excluded.len() == 1;
+            ui.info(&format!(
+                "not restored: {} that checkpoint.exclude leaves out, left as {}: {}",
+                files(plan.excluded.len()),
+                if one { "it is" } else { "they are" },
+                named.join(", ")
+            ));
+        }
     }
     if !plan.left_alone.is_empty() {
         // The working tree is not the checkpoint: a script must not go on as if it were.

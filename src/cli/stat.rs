@@ -69,12 +69,15 @@ pub fn render(
 
     let (mut insertions, mut deletions) = (0u64, 0u64);
     for (stat, name) in stats.iter().zip(&names) {
-        let shown = truncate_name(name, name_width);
-        let padding = " ".repeat(name_width.saturating_sub(display_width(&shown)));
+        let (shown, padding) = fit_name(name, name_width);
+        let padding = " ".repeat(padding);
+        // Bytes: a name git cuts inside a character is printed cut there, as git prints it.
+        out.write_all(b" ")?;
+        out.write_all(&shown)?;
         if let Some((old, new)) = stat.binary {
             writeln!(
                 out,
-                " {shown}{padding} | {:>number_width$} {old} -> {new} bytes",
+                "{padding} | {:>number_width$} {old} -> {new} bytes",
                 "Bin"
             )?;
             continue;
@@ -101,10 +104,7 @@ pub fn render(
             paint.deleted(&"-".repeat(del))
         );
         let space = if add + del > 0 { " " } else { "" };
-        writeln!(
-            out,
-            " {shown}{padding} | {total:>number_width$}{space}{graph}"
-        )?;
+        writeln!(out, "{padding} | {total:>number_width$}{space}{graph}")?;
     }
     writeln!(out, "{}", summary(stats.len(), insertions, deletions))
 }
@@ -117,24 +117,34 @@ fn scale(it: usize, width: usize, max_change: usize) -> usize {
     1 + (it * (width.saturating_sub(1)) / max_change)
 }
 
-/// `...` plus the end of a name that does not fit, cut at a `/` where possible, as git does
-/// (dropping whole characters from the front until the rest fits).
-fn truncate_name(name: &str, width: usize) -> String {
-    let mut len = display_width(name);
-    if len <= width {
-        return name.to_string();
+/// A name in `width` columns as git's `show_stats` fits it, and the padding after it. A name
+/// that does not fit is cut as git 2.47 cuts it: it skips as many *bytes* from the front as
+/// the name is columns too wide (`...` included), then goes on to the next `/` if there is one.
+/// A character that takes fewer columns than bytes (CJK: two columns, three bytes) makes the
+/// cut go further than needed, and may make it fall inside a character when no `/` follows;
+/// the padding then counts what is left as git counts it.
+fn fit_name(name: &str, width: usize) -> (Vec<u8>, usize) {
+    let name_len = display_width(name);
+    if name_len <= width {
+        return (name.as_bytes().to_vec(), width - name_len);
     }
-    let keep = width.saturating_sub(3);
-    let mut chars = name.chars();
-    while len > keep {
-        len -= chars.next().map_or(len, char_width);
+    let len = width.saturating_sub(3);
+    let bytes = name.as_bytes();
+    let mut rest = &bytes[(name_len - len).min(bytes.len())..];
+    if let Some(pos) = rest.iter().position(|b| *b == b'/') {
+        rest = &rest[pos..];
     }
-    let tail: String = chars.collect();
-    let tail = match tail.find('/') {
-        Some(pos) => tail[pos..].to_string(),
-        None => tail,
-    };
-    format!("...{tail}")
+    let mut shown = b"...".to_vec();
+    shown.extend_from_slice(rest);
+    (shown, len.saturating_sub(bytes_width(rest)))
+}
+
+/// git's `utf8_strwidth` of bytes that may not be UTF-8: their byte count when they are not.
+fn bytes_width(bytes: &[u8]) -> usize {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => display_width(text),
+        Err(_) => bytes.len(),
+    }
 }
 
 /// The columns `text` takes on a terminal, as git counts them (`utf8_strwidth`): wide East
@@ -211,13 +221,25 @@ mod tests {
     }
 
     #[test]
-    fn long_names_are_cut_at_a_slash() {
-        assert_eq!(truncate_name("short", 10), "short");
-        assert_eq!(truncate_name("aaaa/bbbb/cccc.rs", 12), ".../cccc.rs");
+    fn long_names_are_cut_as_git_cuts_them() {
+        let fit = |name: &str, width| {
+            let (shown, padding) = fit_name(name, width);
+            (String::from_utf8_lossy(&shown).into_owned(), padding)
+        };
+        assert_eq!(fit("short", 10), ("short".into(), 5));
+        assert_eq!(fit("aaaa/bbbb/cccc.rs", 12), (".../cccc.rs".into(), 1));
         // Widths count columns: each of these takes two.
         assert_eq!(display_width("日本/語.md"), 10);
         assert_eq!(display_width("e\u{301}"), 1);
-        assert_eq!(truncate_name("日本語/日本語/x.md", 12), ".../x.md");
-        assert_eq!(truncate_name("日本語日本語.md", 9), "...語.md");
+        // 18 columns in 12: 9 bytes skipped ("日本語"), then on to the next `/`.
+        assert_eq!(fit("日本語/日本語/x.md", 12), (".../日本語/x.md".into(), 0));
+        // 15 columns in 9: 9 bytes skipped, no `/` after them; wider than 9, no padding.
+        assert_eq!(fit("日本語日本語.md", 9), ("...日本語.md".into(), 0));
+        // 11 columns in 9: 5 bytes skipped, inside "本", printed from there as git prints it;
+        // git counts what is not UTF-8 by its bytes (8 > 6: no padding).
+        let (shown, padding) = fit_name("日本日本.md", 9);
+        assert_eq!(&shown[..3], b"...");
+        assert_eq!(&shown[3..], &"日本日本.md".as_bytes()[5..]);
+        assert_eq!(padding, 0);
     }
 }

@@ -283,10 +283,9 @@ impl Writer<'_, '_> {
             return Ok(None);
         }
         let full = self.full_path(path)?;
-        match fs::symlink_metadata(&full) {
-            Ok(md) if md.is_dir() => Ok(None),
-            Ok(md) => Ok(Some(md)),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        match lstat(&full) {
+            Ok(Some(md)) if md.is_dir() => Ok(None),
+            Ok(found) => Ok(found),
             Err(source) => Err(Error::Io {
                 context: format!("cannot inspect `{path}`"),
                 source,
@@ -296,9 +295,10 @@ impl Writer<'_, '_> {
 
     /// The file or symlink at `path`, hashed as a save would hash it.
     fn hash(&mut self, path: &BStr) -> Result<Option<(EntryKind, ObjectId)>> {
+        let disk = self.state.cur.on_disk(path);
         match self
             .pipeline
-            .worktree_file_to_object(path, self.state.cur.index())
+            .worktree_file_to_object(disk.as_bstr(), self.state.cur.index())
         {
             Ok(Some((id, kind, _))) => Ok(Some((kind, id))),
             Ok(None) => Ok(None),
@@ -311,11 +311,12 @@ impl Writer<'_, '_> {
 
     /// Whether every parent of `path` is a real directory (or missing: then `Ok(false)` too).
     fn real_parents(&self, path: &BStr) -> Result<bool> {
+        let path = self.state.cur.on_disk(path);
         let mut end = 0;
         while let Some(pos) = path[end..].find_byte(b'/') {
             let prefix = &path[..end + pos];
             end += pos + 1;
-            match fs::symlink_metadata(self.full_path(prefix.as_bstr())?) {
+            match fs::symlink_metadata(snapshot::worktree_path(self.workdir, prefix.as_bstr())?) {
                 Ok(md) if md.is_dir() => {}
                 _ => return Ok(false),
             }
@@ -323,23 +324,23 @@ impl Writer<'_, '_> {
         Ok(true)
     }
 
-    /// Put every touched path back as the safety state has it, then remove the directories
-    /// this restore created that are empty again.
+    /// Put every touched path back as the safety state has it, latest first, then remove the
+    /// directories this restore created that are empty again.
     fn rollback(&mut self, touched: &[BString]) -> Result<()> {
         let state = self.state;
         let mut result = Ok(());
         for path in touched.iter().rev() {
             let below = state.leaves_at_or_below(path.as_bstr());
             let step = match state.leaf(path.as_bstr()) {
-                Some(leaf) => {
-                    let _ = self.remove_for_rollback(path.as_bstr());
-                    self.write(path.as_bstr(), leaf.kind, leaf.id)
-                }
+                Some(leaf) => self
+                    .clear_for_rollback(path.as_bstr())
+                    .and_then(|()| self.write(path.as_bstr(), leaf.kind, leaf.id)),
                 None if !below.is_empty() => {
-                    let _ = self.remove_for_rollback(path.as_bstr());
-                    below
-                        .iter()
-                        .try_for_each(|l| self.write(l.path.as_bstr(), l.kind, l.id))
+                    self.clear_for_rollback(path.as_bstr()).and_then(|()| {
+                        below
+                            .iter()
+                            .try_for_each(|l| self.write(l.path.as_bstr(), l.kind, l.id))
+                    })
                 }
                 None => self.delete(path.as_bstr()),
             };
@@ -355,36 +356,56 @@ impl Writer<'_, '_> {
     }
 
     /// During a rollback, clear `path` for what the safety state holds there: a file or
-    /// symlink this restore wrote, or a directory it created and emptied.
-    fn remove_for_rollback(&mut self, path: &BStr) -> Result<()> {
+    /// symlink this restore wrote, or a directory it created there, with the directories it
+    /// created below it (what it wrote below was put back before, being touched later).
+    fn clear_for_rollback(&mut self, path: &BStr) -> Result<()> {
         if !self.real_parents(path)? {
             return Ok(());
         }
         let full = self.full_path(path)?;
-        let result = match fs::symlink_metadata(&full) {
-            Ok(md) if md.is_dir() => fs::remove_dir(&full),
-            Ok(_) => fs::remove_file(&full),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(err) => Err(err),
-        };
-        result.map_err(|source| Error::Io {
+        let io = |source| Error::Io {
             context: format!("cannot remove `{path}`"),
             source,
-        })
+        };
+        match lstat(&full).map_err(io)? {
+            None => Ok(()),
+            Some(md) if md.is_dir() => {
+                let (below, others): (Vec<PathBuf>, Vec<PathBuf>) =
+                    std::mem::take(&mut self.created)
+                        .into_iter()
+                        .partition(|dir| dir.starts_with(&full));
+                self.created = others;
+                // Deepest first: each is empty once those below it are gone.
+                for dir in below.iter().rev() {
+                    match fs::remove_dir(dir) {
+                        Err(err) if !nothing_there(&err) => return Err(io(err)),
+                        _ => {}
+                    }
+                }
+                match fs::remove_dir(&full) {
+                    Err(err) if !nothing_there(&err) => Err(io(err)),
+                    _ => Ok(()),
+                }
+            }
+            Some(_) => fs::remove_file(&full).map_err(io),
+        }
     }
 
+    /// Where `path` is in the working tree: where the capture found the file the safety state
+    /// holds there (see [`snapshot::Snapshot::on_disk`]).
     fn full_path(&self, path: &BStr) -> Result<PathBuf> {
-        snapshot::worktree_path(self.workdir, path)
+        snapshot::worktree_path(self.workdir, self.state.cur.on_disk(path).as_bstr())
     }
 
     /// Create the parent directories of `path`, refusing to go through anything but real
     /// directories.
     fn parents(&mut self, path: &BStr) -> Result<()> {
+        let disk = self.state.cur.on_disk(path);
         let mut end = 0;
-        while let Some(pos) = path[end..].find_byte(b'/') {
-            let prefix = &path[..end + pos];
+        while let Some(pos) = disk[end..].find_byte(b'/') {
+            let prefix = &disk[..end + pos];
             end += pos + 1;
-            let full = self.full_path(prefix.as_bstr())?;
+            let full = snapshot::worktree_path(self.workdir, prefix.as_bstr())?;
             match fs::symlink_metadata(&full) {
                 Ok(md) if md.is_dir() => {}
                 Ok(_) => {
@@ -420,13 +441,13 @@ impl Writer<'_, '_> {
             return Ok(());
         }
         let full = self.full_path(path)?;
-        match fs::symlink_metadata(&full) {
-            Ok(md) if md.is_dir() => return Ok(()),
-            Ok(_) => fs::remove_file(&full).map_err(|source| Error::Io {
+        match lstat(&full) {
+            Ok(None) => return Ok(()),
+            Ok(Some(md)) if md.is_dir() => return Ok(()),
+            Ok(Some(_)) => fs::remove_file(&full).map_err(|source| Error::Io {
                 context: format!("cannot delete `{path}`"),
                 source,
             })?,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(source) => {
                 return Err(Error::Io {
                     context: format!("cannot inspect `{path}`"),
@@ -454,9 +475,9 @@ impl Writer<'_, '_> {
             return Ok(true);
         }
         let full = self.full_path(path)?;
-        let is_dir = match fs::symlink_metadata(&full) {
-            Ok(md) => md.is_dir(),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(true),
+        let is_dir = match lstat(&full) {
+            Ok(Some(md)) => md.is_dir(),
+            Ok(None) => return Ok(true),
             Err(source) => {
                 return Err(Error::Io {
                     context: format!("cannot inspect `{path}`"),
@@ -572,6 +593,27 @@ impl Writer<'_, '_> {
                 }
             }
         }
+    }
+}
+
+/// Whether `err`, from looking at or removing a path, means that nothing is there: it is
+/// missing, or it cannot exist (a name or path too long for the file system, a parent that is
+/// not a directory), so that nothing this restore did can be there either.
+fn nothing_there(err: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(
+        err.kind(),
+        ErrorKind::NotFound | ErrorKind::InvalidFilename | ErrorKind::NotADirectory
+    )
+}
+
+/// The metadata of `full` without following a symlink there; `None` when nothing is there
+/// (see [`nothing_there`]).
+fn lstat(full: &Path) -> std::io::Result<Option<fs::Metadata>> {
+    match fs::symlink_metadata(full) {
+        Ok(md) => Ok(Some(md)),
+        Err(err) if nothing_there(&err) => Ok(None),
+        Err(err) => Err(err),
     }
 }
 

@@ -1,10 +1,11 @@
 //! Restore: make the working tree equal to a checkpoint, losing nothing.
 //!
 //! The invariant: **restore deletes or overwrites only what its safety checkpoint holds.**
-//! Ignored files, files skipped by the size guard, nested repositories and submodule contents
-//! are left where they are. An ignored or skipped file standing in the way of the target makes
-//! restore refuse (or, with `force`, be saved into the safety checkpoint first); a target path
-//! at or inside a nested repository or submodule makes it refuse, whatever the flags.
+//! Ignored files, files skipped by the size guard, paths `checkpoint.exclude` leaves out,
+//! nested repositories and submodule contents are left where they are. An ignored or skipped
+//! file standing in the way of the target makes restore refuse (or, with `force`, be saved into
+//! the safety checkpoint first); a target path at or inside a nested repository or submodule
+//! makes it refuse, whatever the flags. An excluded path of the target is not restored.
 //!
 //! A restore is worked out first ([`plan`]: nothing changes), then the safety checkpoint is
 //! recorded, the journal written, and the plan applied ([`apply`]), rolled back if a step
@@ -62,6 +63,9 @@ pub struct Plan {
     /// the safety checkpoint was taken: their new content is in no checkpoint, so they were
     /// not replaced or deleted. Restoring again saves them first, then replaces them.
     pub left_alone: Vec<String>,
+    /// Paths of the checkpoint that `checkpoint.exclude` leaves out, not restored: nothing
+    /// was written there, and what stands there (or below) was left as it is.
+    pub excluded: Vec<String>,
 }
 
 impl Plan {
@@ -115,6 +119,7 @@ impl Restored {
             "kept": self.plan.kept,
             "replaced_ignored": self.plan.replaced_ignored,
             "left_alone": self.plan.left_alone,
+            "excluded": self.plan.excluded,
             "safety": self.safety.as_ref().map(|s| s.checkpoint().id.clone()),
             "index_restored": self.index_restored,
             "index_mismatch": self.index_mismatch,

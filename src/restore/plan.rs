@@ -15,7 +15,7 @@ use crate::error::{Context, Error, Result};
 use crate::format::{self, IndexState};
 use crate::snapshot::{self, Leaf};
 use crate::store::{self, Checkpoint};
-use crate::treediff::{self, FileChange, is_at_or_below};
+use crate::treediff::{self, FileChange, Order, is_at_or_below};
 
 /// A restore worked out against one capture of the working tree, nothing changed yet.
 #[derive(Debug, Clone)]
@@ -85,11 +85,12 @@ pub(crate) fn plan(
         (captured.head_commit != head_then).then(|| captured.head_commit.map(|c| c.to_string()));
 
     let cur = &captured.snap;
-    let mut changes = checked_changes(repo, cur.tree, target_tree, &options.paths)?;
-    if !options.paths.is_empty() {
+    // A path may be given as the working tree spells it (`core.ignoreCase`).
+    let paths = cur.with_snapshot_spellings(&options.paths);
+    let mut changes = checked_changes(repo, cur.tree, target_tree, &paths)?;
+    if !paths.is_empty() {
         changes.retain(|c| {
-            options
-                .paths
+            paths
                 .iter()
                 .any(|p| is_at_or_below(c.path.as_bstr(), p.as_bstr()))
         });
@@ -104,6 +105,7 @@ pub(crate) fn plan(
     for change in &changes {
         if let Some(side) = change.new {
             validate_path(change.path.as_bstr(), side.kind)?;
+            refuse_read_through_symlink(change.path.as_bstr(), side.kind)?;
         }
     }
 
@@ -119,29 +121,13 @@ pub(crate) fn plan(
                     deletions.push(change.path.clone());
                 }
             }
-            Some(_) => writes.push(change),
-        }
-    }
-
-    // A crafted tree may name a path twice, or as both a file and a directory.
-    let mut write_set = std::collections::HashSet::new();
-    for change in &writes {
-        if !write_set.insert(change.path.as_bstr()) {
-            return Err(Error::UnsafeTree {
-                path: change.path.to_string(),
-                reason: "the tree names this path twice".into(),
-            });
-        }
-    }
-    for change in &writes {
-        let path = change.path.as_bstr();
-        for pos in path.find_iter(b"/") {
-            if write_set.contains(&path[..pos].as_bstr()) {
-                return Err(Error::UnsafeTree {
-                    path: path.to_string(),
-                    reason: "the tree has a file and a directory of the same name".into(),
-                });
+            // `checkpoint.exclude`: never touched, exactly as ignored files are not (and not
+            // even replaced with `--force`): nothing is written there, whatever stands there is
+            // left as it is, and it is not captured into the safety checkpoint either.
+            Some(_) if cur.excluded(change.path.as_bstr(), false) => {
+                plan.excluded.push(change.path.to_string());
             }
+            Some(_) => writes.push(change),
         }
     }
 
@@ -153,7 +139,7 @@ pub(crate) fn plan(
         dirs: std::collections::HashMap::new(),
     };
     for path in writes.iter().map(|c| &c.path).chain(&deletions) {
-        if let Some(repo_dir) = enclosing.repository_above(path.as_bstr())? {
+        if let Some(repo_dir) = enclosing.repository_above(cur.on_disk(path.as_bstr()).as_bstr())? {
             return Err(Error::NestedRepositoryInTheWay {
                 repo: repo_dir.to_string(),
                 path: path.to_string(),
@@ -174,6 +160,8 @@ pub(crate) fn plan(
     };
     let mut obstacles = Vec::new();
     let mut forced_deletions = Vec::new();
+    // Writes that would replace excluded content standing in the way.
+    let mut kept_out: std::collections::HashSet<BString> = std::collections::HashSet::new();
     let mut pipeline = repo
         .filter_pipeline(None)
         .context(|| "cannot set up the smudge filters".into())?
@@ -184,11 +172,13 @@ pub(crate) fn plan(
         // Each parent must be a real directory, or a file or symlink the checkpoint holds
         // (deleted first). Nothing is ever looked up through a symlink: what lies behind one
         // that stands in the way is not part of the working tree, and only the symlink itself
-        // (which the safety checkpoint holds) is replaced.
+        // (which the safety checkpoint holds) is replaced. A file the safety checkpoint holds
+        // is looked for where the capture found it.
+        let disk = cur.on_disk(path);
         let mut prefix_end = 0;
         let mut below_real_directories = true;
-        while let Some(pos) = path[prefix_end..].find_byte(b'/') {
-            let prefix = &path[..prefix_end + pos];
+        while let Some(pos) = disk[prefix_end..].find_byte(b'/') {
+            let prefix = &disk[..prefix_end + pos];
             prefix_end += pos + 1;
             let full = snapshot::worktree_path(&workdir, prefix.as_bstr())?;
             match fs::symlink_metadata(&full) {
@@ -214,7 +204,7 @@ pub(crate) fn plan(
             // Nothing stands at `path` itself once its parent is replaced.
             continue;
         }
-        let full = snapshot::worktree_path(&workdir, path)?;
+        let full = snapshot::worktree_path(&workdir, disk.as_bstr())?;
         let Ok(md) = fs::symlink_metadata(&full) else {
             continue;
         };
@@ -231,6 +221,14 @@ pub(crate) fn plan(
                     path: path.to_string(),
                 });
             }
+            if cur.excluded(path, true)
+                || foreign
+                    .iter()
+                    .any(|(p, _)| cur.excluded(p.as_bstr(), false))
+            {
+                kept_out.insert(path.to_owned());
+                continue;
+            }
             if !foreign.is_empty() {
                 obstacles.push(Obstacle {
                     path: path.into(),
@@ -243,6 +241,12 @@ pub(crate) fn plan(
                 obstacles.push(obstacle(path));
             }
         }
+    }
+    if !kept_out.is_empty() {
+        writes.retain(|c| !kept_out.contains(&c.path));
+        plan.excluded
+            .extend(kept_out.iter().map(ToString::to_string));
+        plan.excluded.sort();
     }
     obstacles.sort();
     obstacles.dedup_by(|later, earlier| later.path == earlier.path);
@@ -370,15 +374,33 @@ pub fn validate_path(path: &BStr, kind: EntryKind) -> Result<()> {
     Ok(())
 }
 
-/// Refuse a tree entry name that git's fsck reports (`emptyName`, `fullPathname`, `hasDot`,
-/// `hasDotdot`, `hasDotgit` in its HFS+ and NTFS spellings, `.gitmodules` as a symlink) and that
+/// Refuse a tree entry that git's fsck reports (`emptyName`, `fullPathname`, `hasDot`,
+/// `hasDotdot`, `hasDotgit` in its HFS+ and NTFS spellings, `.gitmodules` as a symlink, and,
+/// from its `order` among its tree's entries, `duplicateEntries` and `treeNotSorted`) and that
 /// git itself will not check out; `path` is where the entry stands, for the message.
-pub fn validate_name(path: &BStr, name: &BStr, kind: EntryKind) -> Result<()> {
+pub fn validate_name(path: &BStr, name: &BStr, kind: EntryKind, order: Order) -> Result<()> {
     use gix::validate::path::component::{self, Error as Invalid};
     let unsafe_name = |reason: &str| Error::UnsafeTree {
         path: path.to_str_lossy().escape_debug().to_string(),
         reason: reason.into(),
     };
+    match order {
+        Order::Sorted => {}
+        // Two entries of one name (two files, or a file and a directory) are one path: which
+        // one git reads depends on how it walks the tree, and an index built from it holds
+        // the path twice.
+        Order::Duplicate => {
+            return Err(unsafe_name(
+                "a tree names this path twice (`git fsck`: duplicateEntries)",
+            ));
+        }
+        // git looks a path up in a tree by its order: in one out of order it may miss entries.
+        Order::Unsorted => {
+            return Err(unsafe_name(
+                "a tree's entries are not in git's order (`git fsck`: treeNotSorted)",
+            ));
+        }
+    }
     if name.is_empty() {
         return Err(unsafe_name("a tree entry has an empty name"));
     }
@@ -410,6 +432,113 @@ pub fn validate_name(path: &BStr, name: &BStr, kind: EntryKind) -> Result<()> {
     Ok(())
 }
 
+/// Refuse to write a symlink named as one of the files git reads from the working tree itself
+/// (`.gitattributes`, `.gitignore`, `.mailmap`, in any case and in their HFS+ and NTFS
+/// spellings; `.gitmodules` is refused with the other names): `git fsck` reports such entries
+/// (`gitattributesSymlink`, `gitignoreSymlink`, `mailmapSymlink`). git checks them out but has
+/// not read through them since 2.32; other readers of these files (older git, editors, search
+/// tools) follow them wherever they lead, outside the working tree too, and a checkpoint may
+/// come from someone else. The index (`--staged`) takes them, as git's does.
+fn refuse_read_through_symlink(path: &BStr, kind: EntryKind) -> Result<()> {
+    if kind != EntryKind::Link {
+        return Ok(());
+    }
+    let name = path.rsplit_str(b"/").next().unwrap_or_default().as_bstr();
+    for (file, ntfs_short, check) in [
+        (".gitattributes", "gi7d29", "gitattributesSymlink"),
+        (".gitignore", "gi250a", "gitignoreSymlink"),
+        (".mailmap", "maba30", "mailmapSymlink"),
+    ] {
+        let needle = &file[1..];
+        if is_hfs_dot(name, needle) || is_ntfs_dot(name, needle, ntfs_short) {
+            return Err(Error::UnsafeTree {
+                path: path.to_str_lossy().escape_debug().to_string(),
+                reason: format!(
+                    "a symlink named as `{file}`, which git never reads through a symlink (`git fsck`: {check})"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// git's `is_hfs_dot_generic`: `name` is `.` and `needle` (ASCII, lowercase) in any case, once
+/// the code points HFS+ ignores are dropped.
+fn is_hfs_dot(name: &BStr, needle: &str) -> bool {
+    let ignorable = |c: &char| {
+        matches!(
+            u32::from(*c),
+            0x200c..=0x200f | 0x202a..=0x202e | 0x206a..=0x206f | 0xfeff
+        )
+    };
+    let mut chars = name.chars().filter(|c| !ignorable(c));
+    if chars.next() != Some('.') {
+        return false;
+    }
+    for want in needle.chars() {
+        match chars.next() {
+            Some(c) if c.is_ascii() && c.to_ascii_lowercase() == want => {}
+            _ => return false,
+        }
+    }
+    chars.next().is_none()
+}
+
+/// git's `is_ntfs_dot_generic`: `name` is `.` and `needle` (ASCII, lowercase), or its NTFS
+/// short name (the first six characters of `needle` and `~1` to `~4`, or `short_prefix` and
+/// `~` and digits), in any case, followed only by spaces and periods (and perhaps an
+/// alternate data stream, from `:` on).
+fn is_ntfs_dot(name: &BStr, needle: &str, short_prefix: &str) -> bool {
+    let at = |i: usize| name.get(i).copied().unwrap_or(0);
+    let only_spaces_and_periods = |from: usize| {
+        for i in from.. {
+            match at(i) {
+                0 | b':' => return true,
+                b' ' | b'.' => {}
+                _ => return false,
+            }
+        }
+        false
+    };
+    let needle = needle.as_bytes();
+    let starts_with = |from: usize, what: &[u8]| {
+        name.get(from..from + what.len())
+            .is_some_and(|n| n.eq_ignore_ascii_case(what))
+    };
+    if at(0) == b'.' && starts_with(1, needle) {
+        return only_spaces_and_periods(needle.len() + 1);
+    }
+    if starts_with(0, &needle[..needle.len().min(6)])
+        && at(6) == b'~'
+        && (b'1'..=b'4').contains(&at(7))
+    {
+        return only_spaces_and_periods(8);
+    }
+    let short_prefix = short_prefix.as_bytes();
+    let mut saw_tilde = false;
+    let mut i = 0;
+    while i < 8 {
+        let c = at(i);
+        if c == 0 {
+            return false;
+        } else if saw_tilde {
+            if !c.is_ascii_digit() {
+                return false;
+            }
+        } else if c == b'~' {
+            i += 1;
+            if !(b'1'..=b'9').contains(&at(i)) {
+                return false;
+            }
+            saw_tilde = true;
+        } else if i >= 6 || c & 0x80 != 0 || short_prefix.get(i) != Some(&c.to_ascii_lowercase()) {
+            return false;
+        }
+        i += 1;
+    }
+    only_spaces_and_periods(i)
+}
+
 /// What differs from the tree `cur` to the tree `target`, refusing every entry name of
 /// `target` that [`validate_name`] refuses on the way to or below `paths` (all of it when
 /// `paths` is empty), before anything is written.
@@ -425,9 +554,9 @@ fn checked_changes(
                 .iter()
                 .any(|p| is_at_or_below(path, p.as_bstr()) || is_at_or_below(p.as_bstr(), path))
     };
-    let check = |path: &BStr, name: &BStr, kind: EntryKind| {
+    let check = |path: &BStr, name: &BStr, kind: EntryKind, order: Order| {
         if relevant(path) {
-            validate_name(path, name, kind)
+            validate_name(path, name, kind, order)
         } else {
             Ok(())
         }
@@ -668,4 +797,130 @@ fn collect_ignored(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// git's own cases (t0060-path-utils.sh, "match .gitmodules" and the others).
+    #[test]
+    fn special_names_are_matched_as_git_matches_them() {
+        let is = |name: &str, needle: &str, short: &str| {
+            let name = name.as_bytes().as_bstr();
+            is_hfs_dot(name, needle) || is_ntfs_dot(name, needle, short)
+        };
+        let u200c = "\u{200c}";
+        let mut matching: Vec<String> = vec![
+            ".gitmodules".into(),
+            format!(".git{u200c}modules"),
+            ".Gitmodules".into(),
+            ".gitmoduleS".into(),
+        ];
+        for base in [".gitmodules", ".Gitmodules"] {
+            for tail in [" ", ".", "  ", ". ", " .", "..", "   ", ".  ", " . ", "  ."] {
+                matching.push(format!("{base}{tail}"));
+            }
+        }
+        for name in [
+            "GITMOD~1",
+            "gitmod~1",
+            "GITMOD~2",
+            "gitmod~3",
+            "GITMOD~4",
+            "GITMOD~1 ",
+            "gitmod~2.",
+            "GITMOD~3  ",
+            "gitmod~4. ",
+            "GITMOD~1 .",
+            "gitmod~2   ",
+            "GITMOD~3.  ",
+            "gitmod~4 . ",
+            "GI7EBA~1",
+            "gi7eba~9",
+            "GI7EB~10",
+            "GI7EB~11",
+            "GI7EB~99",
+            "GI7E~100",
+            "GI7E~101",
+            "GI7E~999",
+            "~1000000",
+            "~9999999",
+            ".gitmodules:$DATA",
+            "gitmod~4 . :$DATA",
+        ] {
+            matching.push(name.into());
+        }
+        for name in &matching {
+            assert!(is(name, "gitmodules", "gi7eba"), "{name:?}");
+        }
+        for name in [
+            ".gitmodules x",
+            ".gitmodules .x",
+            " .gitmodules",
+            "..gitmodules",
+            "gitmodules",
+            ".gitmodule",
+            ".gitmodules x ",
+            "GI7EBA~",
+            "GI7EBA~0",
+            "GI7EBA~~1",
+            "GI7EBA~X",
+            "Gx7EBA~1",
+            "GI7EBX~1",
+            "GI7EB~1",
+            "GI7EB~01",
+            "GI7EB~1X",
+            ".gitmodules,:$DATA",
+        ] {
+            assert!(!is(name, "gitmodules", "gi7eba"), "{name:?}");
+        }
+        for (needle, short, names) in [
+            (
+                "gitattributes",
+                "gi7d29",
+                [
+                    ".gitattributes",
+                    ".git\u{200c}attributes",
+                    ".Gitattributes",
+                    ".gitattributeS",
+                    "GITATT~1",
+                    "GI7D29~1",
+                ],
+            ),
+            (
+                "gitignore",
+                "gi250a",
+                [
+                    ".gitignore",
+                    ".git\u{200c}ignore",
+                    ".Gitignore",
+                    ".gitignorE",
+                    "GITIGN~1",
+                    "GI250A~1",
+                ],
+            ),
+            (
+                "mailmap",
+                "maba30",
+                [
+                    ".mailmap",
+                    ".mail\u{200c}map",
+                    ".Mailmap",
+                    ".mailmaP",
+                    "MAILMA~1",
+                    "MABA30~1",
+                ],
+            ),
+        ] {
+            for name in names {
+                assert!(is(name, needle, short), "{needle}: {name:?}");
+            }
+            assert!(!is(&format!("{}x", names[0]), needle, short));
+        }
+        // Only a symlink of such a name is refused, wherever it stands.
+        assert!(refuse_read_through_symlink(b"a/.GitIgnore".as_bstr(), EntryKind::Link).is_err());
+        assert!(refuse_read_through_symlink(b".gitignore".as_bstr(), EntryKind::Blob).is_ok());
+        assert!(refuse_read_through_symlink(b"x.gitignore".as_bstr(), EntryKind::Link).is_ok());
+    }
 }

@@ -65,6 +65,9 @@ struct Hostile {
     holder: String,
     /// Whether the bad name is inside `d` (else at the top).
     nested: bool,
+    /// Whether git takes it into its index (`verify_path` lets it through), so that
+    /// `--staged` writes it there as git would; restore still never writes it to disk.
+    git_indexes_it: bool,
 }
 
 fn hostile_cases(repo: &Repo) -> Vec<Hostile> {
@@ -125,8 +128,93 @@ fn hostile_cases(repo: &Repo) -> Vec<Hostile> {
             b".gitmodules",
             &link_target,
         ),
+        // What git reads from the working tree itself, and never through a symlink.
+        (
+            "`.gitattributes` as a symlink",
+            "120000",
+            b".gitattributes",
+            &link_target,
+        ),
+        (
+            "`.GitIgnore` as a symlink",
+            "120000",
+            b".GitIgnore",
+            &link_target,
+        ),
+        (
+            "`.mailmap` as a symlink",
+            "120000",
+            b".mailmap",
+            &link_target,
+        ),
+        (
+            "`GITATT~1` (NTFS short name) as a symlink",
+            "120000",
+            b"GITATT~1",
+            &link_target,
+        ),
+        (
+            "`.git\\u{200c}ignore` (HFS+ ignorable) as a symlink",
+            "120000",
+            ".git\u{200c}ignore".as_bytes(),
+            &link_target,
+        ),
+        (
+            "`.mailmap:$DATA` (NTFS stream) as a symlink",
+            "120000",
+            b".mailmap:$DATA",
+            &link_target,
+        ),
+    ];
+    // Entries git's fsck rejects together: one name twice (two files, a file and a directory),
+    // and entries out of git's order. Kept in the order given, next to `ok.txt` at the end.
+    let file_y = raw_tree(repo, &[("100644", b"x", &ok)]);
+    type Entries<'a> = Vec<(&'static str, &'static [u8], &'a str)>;
+    let together: Vec<(&'static str, Entries<'_>)> = vec![
+        (
+            "a file named twice",
+            vec![("100644", b"f", &blob), ("100644", b"f", &link_target)],
+        ),
+        (
+            "a file and a directory of one name",
+            vec![("100644", b"f", &blob), ("40000", b"f", &file_y)],
+        ),
+        (
+            "a directory and a file of one name, apart",
+            vec![
+                ("100644", b"f", &blob),
+                ("100644", b"f.txt", &blob),
+                ("40000", b"f", &file_y),
+            ],
+        ),
+        (
+            "entries out of order",
+            vec![("100644", b"z", &blob), ("100644", b"f", &blob)],
+        ),
     ];
     let mut cases = Vec::new();
+    for (what, entries) in together {
+        for nested in [false, true] {
+            let holder = raw_tree(repo, &entries);
+            let top = if nested {
+                raw_tree(
+                    repo,
+                    &[("40000", b"d", &holder), ("100644", b"ok.txt", &ok)],
+                )
+            } else {
+                let mut entries = entries.clone();
+                entries.push(("100644", b"ok.txt", &ok));
+                raw_tree(repo, &entries)
+            };
+            cases.push(Hostile {
+                what,
+                holder: if nested { holder } else { top.clone() },
+                tree: top,
+                nested,
+                git_indexes_it: false,
+            });
+        }
+    }
     for (what, mode, name, id) in bad {
         for nested in [false, true] {
             let holder = raw_tree(repo, &[(mode, name, id)]);
@@ -143,6 +231,7 @@ fn hostile_cases(repo: &Repo) -> Vec<Hostile> {
                 holder: if nested { holder } else { top.clone() },
                 tree: top,
                 nested,
+                git_indexes_it: mode == "120000" && !what.contains(".gitmodules"),
             });
         }
     }
@@ -318,6 +407,105 @@ fn every_tree_name_git_fsck_rejects_is_refused_before_anything_is_written() {
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
 }
 
+/// A checkpoint like `real` (a save with staged changes, `"index": "saved"`), but whose index
+/// commit (its last parent) has `index_tree`, under the id `id`, with `real`'s note.
+fn plant_with_index_tree(repo: &Repo, real: &str, id: &str, index_tree: &str) {
+    let commit = repo.checkpoint_commit(real);
+    let head = repo.git(&["rev-parse", &format!("{commit}^1")]);
+    let index_commit = repo.git(&["commit-tree", index_tree, "-p", &head, "-m", "index"]);
+    let tree = repo.git(&["rev-parse", &format!("{commit}^{{tree}}")]);
+    let planted = repo.git(&[
+        "commit-tree",
+        &tree,
+        "-p",
+        &head,
+        "-p",
+        &index_commit,
+        "-m",
+        &format!("checkpoint: hostile index\n\nCheckpoint-Id: {id}\nCheckpoint-Kind: manual"),
+    ]);
+    repo.git(&["update-ref", &format!("refs/checkpoints/{id}"), &planted]);
+    let mut note: serde_json::Value = serde_json::from_str(&repo.note(real)).unwrap();
+    note["id"] = id.into();
+    assert_eq!(note["index"], "saved");
+    let file = repo.scratch().join("hostile-note.json");
+    fs::write(&file, note.to_string()).unwrap();
+    repo.git(&[
+        "notes",
+        "--ref=checkpoints",
+        "add",
+        "-f",
+        "-F",
+        file.to_str().unwrap(),
+        &planted,
+    ]);
+}
+
+/// The index is one git reads: `git ls-files -s` has each path once, at stage 0, and
+/// `git write-tree` writes a tree of it that `git fsck` would accept (`git fsck` itself is for
+/// the caller: a repository holding hostile checkpoints never passes it).
+#[track_caller]
+pub(crate) fn assert_index_sound(repo: &Repo) {
+    let staged = repo.git(&["ls-files", "-s"]);
+    let mut paths: Vec<&str> = staged
+        .lines()
+        .filter_map(|l| l.split('\t').nth(1))
+        .collect();
+    assert!(
+        staged.lines().all(|l| l.contains(" 0\t")),
+        "unmerged entries: {staged}"
+    );
+    let count = paths.len();
+    paths.dedup();
+    assert_eq!(paths.len(), count, "a path twice in the index: {staged}");
+    let tree = repo.git(&["write-tree"]);
+    let listed = repo.git(&["ls-tree", "-r", "--name-only", &tree]);
+    assert_eq!(listed.lines().collect::<Vec<_>>(), paths, "{staged}");
+}
+
+#[test]
+fn an_index_tree_git_fsck_rejects_is_refused_by_staged_and_the_index_left_alone() {
+    let repo = Repo::with_commit(&[("ok.txt", "ok\n"), ("d/keep.txt", "keep\n")]);
+    repo.write("staged.txt", "staged\n");
+    repo.git(&["add", "staged.txt"]);
+    let real = repo.save(&["-q"]);
+    repo.git(&["reset", "-q"]);
+    let cases = hostile_cases(&repo);
+    let fingerprint = repo.fingerprint();
+    for (i, case) in cases.iter().enumerate() {
+        if case.git_indexes_it {
+            continue;
+        }
+        let id = format!("20200101-000002-{i:03}ccc");
+        plant_with_index_tree(&repo, &real, &id, &case.tree);
+        let what = format!(
+            "{} {}",
+            case.what,
+            if case.nested { "in d/" } else { "at the top" }
+        );
+        let before = manifest(repo.path());
+        for args in [
+            vec!["restore", "--staged", &id],
+            vec!["restore", "--staged", "--force", &id],
+            vec!["restore", "--staged", "--dry-run", &id],
+        ] {
+            assert_refused(&repo.cp(&args), &format!("{what}: {args:?}"));
+            assert_eq!(repo.fingerprint(), fingerprint, "{what}: {args:?}");
+            assert_eq!(manifest(repo.path()), before, "{what}: {args:?}");
+        }
+        // Without --staged the index tree is not read: the working tree is restored.
+        repo.cp(&["restore", &id, "-q"]).ok();
+        assert_eq!(repo.read("staged.txt"), "staged\n");
+        assert_eq!(repo.fingerprint(), fingerprint, "{what}");
+        repo.remove("staged.txt");
+    }
+    assert_index_sound(&repo);
+    // The healthy checkpoint restores its index as recorded.
+    repo.cp(&["restore", "--staged", &real, "-q"]).ok();
+    assert_eq!(repo.git(&["diff", "--cached", "--name-only"]), "staged.txt");
+    assert_index_sound(&repo);
+}
+
 #[test]
 fn an_empty_name_does_not_put_a_subtree_at_the_parent() {
     // Read naively, `"" -> {f}` inside `d` is `d/f`, and at the top it is `f`: paths that a
@@ -467,6 +655,7 @@ fn control_characters_from_a_note_are_escaped_in_everything_printed_for_humans()
     assert_terminal_safe("restore --dry-run stderr", &out.stderr, false);
     let out = repo.cp(&["restore", &id]).ok();
     assert_terminal_safe("restore stderr", &out.stderr, false);
+    repo.fsck();
 }
 
 #[test]
@@ -517,6 +706,7 @@ fn control_characters_in_ids_and_paths_are_escaped() {
     let out = repo.cp(&["drop", weird_id]).ok();
     assert_terminal_safe("drop", &out.stdout, false);
     assert!(out.stdout.contains("\\u{9b}"), "{}", out.stdout);
+    repo.fsck();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -604,6 +794,7 @@ fn without_symlinks_restore_writes_what_git_checkout_writes_and_save_keeps_the_l
     // A restore onto those plain files has nothing to write.
     let out = repo.cp(&["restore", "--dry-run", &third]).ok();
     assert_eq!(out.stdout, "", "{}", out.stderr);
+    repo.fsck();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -710,6 +901,7 @@ fn paths_are_quoted_byte_for_byte_as_git_diff_quotes_them() {
         expected.sort_unstable();
         assert_eq!(got, expected, "core.quotePath={quote_path}");
     }
+    repo.fsck();
 }
 
 #[test]
@@ -736,6 +928,7 @@ fn without_quote_path_c1_controls_are_still_escaped_and_the_patch_applies() {
     fs::write(&file, &patch).unwrap();
     repo.git(&["apply", file.to_str().unwrap()]);
     assert_eq!(repo.read(name), "c1\n");
+    repo.fsck();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -826,6 +1019,7 @@ fn index_lines_are_abbreviated_like_git_for_blobs_only_in_memory() {
     assert_diff_like_git(&repo, &id, &[]);
     // diff wrote nothing (the new content is hashed into memory only).
     assert_eq!(repo.object_files(), objects_before);
+    repo.fsck();
 }
 
 #[test]
@@ -858,6 +1052,7 @@ fn abbreviations_grow_past_objects_in_the_database_but_not_past_those_in_memory(
     // And packed objects count the same as loose ones.
     repo.git(&["repack", "-adq"]);
     assert_diff_like_git(&repo, &id, &[]);
+    repo.fsck();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -919,6 +1114,7 @@ fn with_ignore_case_new_files_take_the_case_of_the_directories_git_knows() {
     repo.write("Docs/a.md", "a changed\n");
     repo.write("docs/b.md", "b changed\n");
     save_like_git(&repo);
+    repo.fsck();
 }
 
 #[test]
@@ -934,6 +1130,107 @@ fn with_ignore_case_the_first_spelling_in_the_index_wins() {
     repo.git(&["config", "core.ignoreCase", "false"]);
     let files = save_like_git(&repo);
     assert!(files.iter().any(|f| f == "DOCS/new.md"), "{files:?}");
+    repo.fsck();
+}
+
+#[test]
+fn with_ignore_case_restore_finds_a_respelled_file_where_save_found_it() {
+    let repo = Repo::with_commit(&[("Docs/a.md", "a\n"), ("keep.txt", "keep\n")]);
+    if repo.path().join("docs/a.md").exists() {
+        crate::common::skip("the file system ignores case: `docs` is `Docs` here");
+        return;
+    }
+    repo.git(&["config", "core.ignoreCase", "true"]);
+    let before = repo.save(&["-q"]);
+    // Saved as `Docs/b.md`, as `git add -A` records it, while the file is `docs/b.md`.
+    repo.write("docs/b.md", "b\n");
+    let with_b = repo.save(&["-q"]);
+    assert!(
+        repo.checkpoint_files(&with_b)
+            .contains(&"Docs/b.md".to_string())
+    );
+
+    // Restoring the state before deletes the file itself, and its safety checkpoint holds it.
+    let dry = repo.cp(&["restore", "--dry-run", &before]).ok();
+    assert_eq!(dry.stdout, "D  Docs/b.md\n", "{}", dry.stderr);
+    let out = repo.cp(&["restore", &before]).ok();
+    assert_eq!(out.stdout, "D  Docs/b.md\n");
+    assert!(out.stderr.contains("1 deleted"), "{}", out.stderr);
+    assert!(!repo.path().join("docs").exists());
+    assert_eq!(repo.oracle_tree(), repo.checkpoint_tree(&before));
+    let safety = repo.checkpoint_ids().last().unwrap().clone();
+    assert_eq!(repo.checkpoint_tree(&safety), repo.checkpoint_tree(&with_b));
+
+    // A path matches in the working tree's spelling, as `git add` matches it, and in the
+    // checkpoint's; the file is written where it is.
+    for path in ["docs/b.md", "docs", "Docs/b.md"] {
+        repo.write("docs/b.md", "changed\n");
+        let out = repo.cp(&["restore", &with_b, "--", path]).ok();
+        assert_eq!(out.stdout, "W  Docs/b.md\n", "{path}: {}", out.stderr);
+        assert_eq!(repo.read("docs/b.md"), "b\n", "{path}");
+        assert!(!repo.path().join("Docs/b.md").exists(), "{path}");
+        assert_eq!(repo.read("Docs/a.md"), "a\n");
+    }
+    // `docs` does not name the tracked `Docs/a.md`: on this file system it is elsewhere.
+    repo.write("Docs/a.md", "a changed\n");
+    repo.cp(&["restore", &with_b, "--", "docs"]).ok();
+    assert_eq!(repo.read("Docs/a.md"), "a changed\n");
+    let nothing = repo
+        .cp(&["restore", &with_b, "--", "docs/none.md"])
+        .fails_with(1);
+    assert!(
+        nothing.stderr.contains("did not match"),
+        "{}",
+        nothing.stderr
+    );
+    repo.fsck();
+}
+
+#[test]
+fn stat_cuts_long_names_byte_for_byte_as_git_diff_stat_does() {
+    // Long names of characters two columns wide and three bytes long: git cuts them by a count
+    // of columns taken as bytes, which may land inside a character when no `/` follows.
+    let names = [
+        "日本/長い名前のファイル名前がとても長いのでこれは切り詰められるはずです.txt",
+        "長い名前のファイル名前がとても長いのでこれは切り詰められるはずですね、もっと長く.md",
+        "長い名前のファイル名前がとても長いのでこれは切り詰められるはずですね、もっと長くx.md",
+        "ディレクトリ/もう一つ/さらに深い/名前がとても長いファイルですのでこれはどうなる.rs",
+        "mixed-ascii-プレフィックス-とても長い名前のファイルがここにありますよ、まだまだ.txt",
+        "a.txt",
+        "b/c.txt",
+    ];
+    let repo = Repo::new();
+    for name in names {
+        repo.write(name, "one\n");
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "base"]);
+    let id = repo.save(&["-q", "--allow-empty"]);
+    for (i, name) in names.iter().enumerate() {
+        repo.write(name, &"more\n".repeat(i + 1));
+    }
+    let later = repo.save(&["-q"]);
+    let (commit, later_commit) = (repo.checkpoint_commit(&id), repo.checkpoint_commit(&later));
+    for quote_path in ["false", "true"] {
+        repo.git(&["config", "core.quotePath", quote_path]);
+        for (ours, git) in [
+            (vec!["diff", &id, "--stat"], vec!["diff", &commit, "--stat"]),
+            (
+                vec!["diff", &id, &later, "--stat"],
+                vec!["diff", &commit, &later_commit, "--stat"],
+            ),
+        ] {
+            let expected = git_bytes(&repo, &git);
+            let got = cp_bytes(&repo, &ours);
+            assert_eq!(
+                text(&got),
+                text(&expected),
+                "core.quotePath={quote_path}: {ours:?}"
+            );
+            assert_eq!(got, expected, "core.quotePath={quote_path}: {ours:?}");
+        }
+    }
+    repo.fsck();
 }
 
 /// Settings given on git's command line (`git -c key=value checkpoint …`, which git hands to

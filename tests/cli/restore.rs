@@ -987,7 +987,7 @@ fn a_killed_restore_leaves_no_temporary_file_in_the_working_tree() {
 }
 
 /// The restore journal and lock in the git dir.
-fn journal_path(repo: &Repo) -> std::path::PathBuf {
+pub(crate) fn journal_path(repo: &Repo) -> std::path::PathBuf {
     repo.path().join(".git/checkpoint-restore")
 }
 
