@@ -671,15 +671,35 @@ fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
     std::os::windows::fs::symlink_file(target, link)
 }
 
-/// Replace the index with `tree`, keeping the stat data of entries that did not change so that
-/// git does not have to rehash them.
-pub(crate) fn write_index(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
+/// Replace the index with `tree` — or, when `paths` are given, only its entries at or below
+/// them, as `git restore --staged -- <paths>` does — keeping the stat data of entries that did
+/// not change so that git does not have to rehash them.
+pub(crate) fn write_index(
+    repo: &gix::Repository,
+    tree: ObjectId,
+    paths: &[gix::bstr::BString],
+) -> Result<()> {
     let old = repo
         .index_or_empty()
         .context(|| "cannot read the index".into())?;
     let mut new = repo
         .index_from_tree(&tree)
         .context(|| "cannot build the index from the checkpoint".into())?;
+    if !paths.is_empty() {
+        let chosen = |path: &gix::bstr::BStr| {
+            paths
+                .iter()
+                .any(|p| is_at_or_below(path, p.as_bstr()))
+        };
+        new.remove_entries(|_, path, _| !chosen(path));
+        for entry in old.entries() {
+            let path = entry.path(&old);
+            if !chosen(path) {
+                new.dangerously_push_entry(entry.stat, entry.id, entry.flags, entry.mode, path);
+            }
+        }
+        new.sort_entries();
+    }
     let (entries, path_backing) = new.entries_mut_and_pathbacking();
     for entry in entries.iter_mut() {
         let path = entry.path_in(path_backing);

@@ -258,7 +258,7 @@ pub(crate) fn run(
     };
     let index_restored = match planned.index_tree {
         Some(tree) => {
-            apply::write_index(repo, tree)?;
+            apply::write_index(repo, tree, &options.paths)?;
             true
         }
         None => false,

@@ -363,6 +363,44 @@ fn staged_restores_the_index_and_only_with_the_flag() {
     assert!(repo.git_ok(&["fsck", "--strict"]));
 }
 
+/// `--staged -- PATHS` restores the staged state of those paths only, as `git restore
+/// --staged --source=<index commit> -- PATHS` does: what is staged for other paths now stays.
+#[test]
+fn staged_with_paths_restores_only_their_index_entries() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n"), ("b.txt", "b\n"), ("dir/c.txt", "c\n")]);
+    repo.write("a.txt", "a staged then\n");
+    repo.write("b.txt", "b staged then\n");
+    repo.write("dir/c.txt", "c staged then\n");
+    repo.write("dir/new.txt", "new, staged then\n");
+    repo.git(&["add", "-A"]);
+    let id = save(&repo, &[]);
+    let index_commit = repo.parents(&id).last().unwrap().clone();
+    // Other work staged since, on every path.
+    repo.write("a.txt", "a staged now\n");
+    repo.write("b.txt", "b staged now\n");
+    repo.write("dir/c.txt", "c staged now\n");
+    repo.remove("dir/new.txt");
+    repo.git(&["add", "-A"]);
+
+    // The oracle: git restore on a copy of the index.
+    let copy = repo.scratch().join("oracle-index");
+    fs::copy(repo.path().join(".git/index"), &copy).unwrap();
+    let env = [("GIT_INDEX_FILE", copy.to_str().unwrap())];
+    repo.git_env(
+        &env,
+        &["restore", "--staged", &format!("--source={index_commit}"), "--", "a.txt", "dir"],
+    );
+    let expected = repo.git_env(&env, &["ls-files", "-s"]);
+
+    repo.cp(&["restore", "-q", &id, "--staged", "--", "a.txt", "dir"]).ok();
+    assert_eq!(repo.git(&["ls-files", "-s"]), expected);
+    assert_eq!(repo.git(&["show", ":b.txt"]), "b staged now");
+    assert_eq!(repo.git(&["show", ":a.txt"]), "a staged then");
+    assert_eq!(repo.git(&["show", ":dir/new.txt"]), "new, staged then");
+    assert_eq!(repo.read("b.txt"), "b staged now\n", "b.txt's file is not touched either");
+    assert!(repo.git_ok(&["fsck", "--strict"]));
+}
+
 #[test]
 fn a_restore_that_fails_part_way_puts_the_tree_back() {
     let repo = Repo::new();
