@@ -130,7 +130,7 @@ never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint; with paths, only their entries'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l no-save -d 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l force -d 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first, so never with --no-save)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s q -l quiet -d 'Print nothing on stderr'
@@ -142,7 +142,7 @@ never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint; with paths, only their entries'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l no-save -d 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l force -d 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first, so never with --no-save)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -s q -l quiet -d 'Print nothing on stderr'
@@ -154,7 +154,7 @@ never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l staged -d 'Also restore the index (staged changes) recorded in the checkpoint; with paths, only their entries'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l no-save -d 'Do not save a pre-restore checkpoint first (the restore cannot be undone)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l force -d 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first, so never with --no-save)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -s q -l quiet -d 'Print nothing on stderr'

@@ -15,7 +15,8 @@ pub struct Flags {
     /// Print what would be written and deleted; change nothing, save nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Also restore the index (staged changes) recorded in the checkpoint.
+    /// Also restore the index (staged changes) recorded in the checkpoint; with paths, only
+    /// their entries.
     #[arg(long)]
     pub staged: bool,
     /// Do not save a pre-restore checkpoint first (the restore cannot be undone).
