@@ -63,6 +63,7 @@ mod journal;
 #[cfg(test)]
 mod layering_tests;
 mod naming;
+mod notecache;
 mod patch;
 mod plain;
 mod record;

@@ -203,3 +203,49 @@ fn a_stale_lock_of_our_own_is_removed() {
     assert_eq!(repo.note_json(&id).get("id"), id);
     repo.fsck();
 }
+
+/// The notes cache (`checkpoint-notes-cache` in the git directory) only ever saves work: a
+/// change to the notes by any means (git itself included) is seen at once, and a damaged or
+/// foreign cache file is ignored, never believed.
+#[test]
+fn the_notes_cache_never_stands_in_for_the_notes() {
+    let repo = committed();
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        repo.write("a.txt", &format!("{i}\n"));
+        ids.push(repo.save(&["-q", "-m", &format!("message {i}")]));
+    }
+    let json = || repo.cp(&["list", "--json"]).ok().stdout;
+    let first = json();
+    let cache = repo.path().join(".git/checkpoint-notes-cache");
+    assert!(cache.exists(), "list keeps the notes it read");
+    assert_eq!(json(), first, "read from the cache: the same");
+
+    // git changes a note behind the tool's back: the notes commit changes, the cache is stale.
+    let commit = repo.checkpoint_commit(&ids[0]);
+    let note = repo.note(&ids[0]).replace("message 0", "edited by git");
+    repo.git(&["notes", "--ref=checkpoints", "add", "-f", "-m", &note, &commit]);
+    let after = json();
+    assert!(after.contains("edited by git"), "{after}");
+    assert!(!after.contains("message 0"), "{after}");
+
+    // A cache file that lies (right header, other content) for an older notes commit, or that
+    // is cut short or garbage, is not used.
+    let lie = fs::read(&cache).unwrap();
+    let text = String::from_utf8_lossy(&lie).replace("edited by git", "a lie xxxxxxx");
+    fs::write(&cache, text.as_bytes()).unwrap();
+    // Same length, same notes commit: only such a file would be believed, and it is the
+    // file the tool wrote; so change the notes commit once more.
+    repo.cp(&["pin", "-q", &ids[1]]).ok();
+    let listed = json();
+    assert!(!listed.contains("a lie"), "{listed}");
+    assert!(listed.contains("edited by git"), "{listed}");
+    for garbage in [&b"not a cache"[..], &lie[..lie.len() / 2], b""] {
+        fs::write(&cache, garbage).unwrap();
+        assert_eq!(json(), listed);
+    }
+    // Deleting it at any time is safe.
+    fs::remove_file(&cache).unwrap();
+    assert_eq!(json(), listed);
+    repo.fsck();
+}
