@@ -10,9 +10,12 @@
 //! - `undo` takes back the operation in effect: it brings back the state before it (its safety
 //!   checkpoint). When the operation in effect is itself an undo, or there is none, it walks
 //!   back instead: to the newest earlier state that differs from the working tree now, counting
-//!   from where the last undo stopped (its *cursor*), so repeated undos keep walking back and
-//!   never swing between two states. The states an operation left count too, where a
-//!   checkpoint holds them.
+//!   from where the last undo stopped (its *cursor*), so repeated undos keep walking back. The
+//!   states an operation left count too, where a checkpoint holds them. A run of undos never
+//!   brings back a state it has already been in (the state it started from included): the
+//!   history holds the same state more than once wherever an undo was redone (the state
+//!   before the undo, then the one the redo left), or an edit went back to an earlier
+//!   content, and walking through those copies would swing between two states.
 //! - `redo` takes back the undo in effect, then the undo before it in the same run of undos,
 //!   and so on; any other change ends the run.
 
@@ -233,11 +236,16 @@ impl History {
             Some((id, None)) => Some((self.position_of(id).0, 1)),
             None => None,
         };
+        // The states this run of undos has been in: it never goes back to one of them.
+        let mut visited = vec![now];
+        if let Some((id, _)) = &walk_from {
+            visited.extend(self.run_of_undos(id));
+        }
         let found = self
             .states()
             .into_iter()
             .filter(|s| after.is_none_or(|after| s.position > after))
-            .find(|s| s.tree != now);
+            .find(|s| !visited.contains(&s.tree));
         let Some(state) = found else {
             return Err(Error::NothingToUndo);
         };
@@ -287,6 +295,26 @@ impl History {
                 undone: Some(undo.id.clone()),
             },
         })
+    }
+
+    /// The states that the run of undos ending with the one recorded in checkpoint `id` went
+    /// through: the state before each, and the state each left.
+    fn run_of_undos(&self, id: &str) -> Vec<ObjectId> {
+        let mut trees = Vec::new();
+        let mut next = Some(id);
+        // A note is text anyone may have written: a chain that loops ends all the same.
+        for _ in 0..self.nodes.len() {
+            let Some(node) = next.and_then(|id| self.nodes.iter().find(|n| n.id == id)) else {
+                break;
+            };
+            let Some(op) = node.op.as_ref().filter(|op| op.name == OP_UNDO) else {
+                break;
+            };
+            trees.push(node.tree);
+            trees.extend(left(op, self.repo.object_hash()));
+            next = op.chain.as_deref();
+        }
+        trees
     }
 
     /// The undo recorded in checkpoint `id`, if it is one.

@@ -170,3 +170,177 @@ fn nothing_to_undo_or_redo_is_said_in_plain_words() {
         assert!(!out.stderr.contains("-th"), "{}", out.stderr);
     }
 }
+
+/// The newcomer's sequence: save A, save B, edit X, undo (B), redo (X), edit Y; then undo
+/// walks back X, B, A: the undo and the redo that took it back cancel out, and the walk never
+/// swings between X and B.
+#[test]
+fn an_undo_taken_back_by_redo_is_not_walked_through_again() {
+    let repo = Repo::with_commit(&[("f", "A\n")]);
+    repo.save(&["-q", "--name", "A"]);
+    repo.write("f", "B\n");
+    repo.save(&["-q", "--name", "B"]);
+    repo.write("f", "X\n");
+    assert_eq!(step(&repo, &["undo"]), "B\n");
+    assert_eq!(step(&repo, &["redo"]), "X\n");
+    repo.write("f", "Y\n");
+    let walked: Vec<String> = (0..3).map(|_| step(&repo, &["undo"])).collect();
+    assert_eq!(walked, ["X\n", "B\n", "A\n"]);
+    let none = repo.cp(&["undo"]).fails_with(1);
+    assert!(none.stderr.contains("nothing to undo"), "{}", none.stderr);
+    assert_eq!(repo.read("f"), "A\n");
+    // Redo walks the same way forward, to the unsaved edit.
+    let forward: Vec<String> = (0..3).map(|_| step(&repo, &["redo"])).collect();
+    assert_eq!(forward, ["B\n", "X\n", "Y\n"]);
+}
+
+/// Sequences of edits, undos, redos and restores, each checked against the rules of "Undo and
+/// redo" in DESIGN.md:
+/// - right after a restore or a redo (nothing changed since), undo brings back the state from
+///   before it;
+/// - right after an edit, undo goes back to the newest earlier state a checkpoint holds;
+/// - a run of undos never brings back a state the run has already been in (it never swings
+///   between two states), except that redo walks forward through them again;
+/// - every undo can be redone: redo brings back the states the undos left, in reverse order,
+///   until something else changes the working tree; with nothing to redo it says so.
+#[test]
+fn undo_and_redo_keep_the_design_rules_over_random_sequences() {
+    for seed in 1..=24u64 {
+        random_sequence(seed, 24);
+    }
+}
+
+/// A small deterministic generator (xorshift), so a failing sequence can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn random_sequence(seed: u64, actions: usize) {
+    let repo = Repo::with_commit(&[("f", "s0\n")]);
+    repo.git(&["config", "checkpoint.keep", "1000"]);
+    repo.save(&["-q", "--allow-empty"]);
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    // What the model knows: the states redo brings back (last first); the states the current
+    // run of undos has been in; the operation in effect (name, state before it); the newest
+    // state a checkpoint holds before the unsaved edits, and whether the working tree's state
+    // is held by one.
+    let mut redo_stack: Vec<String> = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    let mut in_effect: Option<(&str, String)> = None;
+    let mut recorded_before: Option<String> = None;
+    let mut recorded = true;
+    let mut edits = 0;
+    let mut log = Vec::new();
+    for _ in 0..actions {
+        let now = repo.read("f");
+        let action = [
+            "edit", "edit", "undo", "undo", "undo", "redo", "redo", "restore",
+        ][rng.below(8)];
+        let mut target = String::new();
+        if action == "restore" {
+            let ids = repo.checkpoint_ids();
+            target = ids[rng.below(ids.len())].clone();
+            let content = repo.git(&["show", &format!("refs/checkpoints/{target}:f")]);
+            log.push(format!("restore {target} ({})", content.trim_end()));
+        } else {
+            log.push(action.to_string());
+        }
+        let context = || format!("seed {seed}, after {log:?}");
+        match action {
+            "edit" => {
+                edits += 1;
+                if recorded {
+                    recorded_before = Some(now.clone());
+                }
+                repo.write("f", &format!("e{edits}\n"));
+                recorded = rng.below(2) == 0;
+                if recorded {
+                    repo.save(&["-q"]);
+                }
+                redo_stack.clear();
+                run.clear();
+                in_effect = None;
+            }
+            "undo" => {
+                let out = repo.cp(&["undo"]);
+                let after = repo.read("f");
+                let expected = match &in_effect {
+                    Some((name, before)) if *name != "undo" => Some(before.clone()),
+                    None => recorded_before.clone().filter(|p| *p != now),
+                    _ => None,
+                };
+                if out.code != 0 {
+                    assert!(
+                        out.stderr.contains("nothing to undo"),
+                        "{}: {}",
+                        context(),
+                        out.stderr
+                    );
+                    assert_eq!(after, now, "{}: a refused undo changes nothing", context());
+                    assert_eq!(expected, None, "{}: undo had a state to go to", context());
+                    continue;
+                }
+                if let Some(expected) = expected {
+                    assert_eq!(after, expected, "{}", context());
+                }
+                if run.is_empty() {
+                    run.push(now.clone());
+                }
+                assert!(
+                    !run.contains(&after),
+                    "{}: the undos went back to {after:?}, where they had been: {run:?}",
+                    context()
+                );
+                run.push(after);
+                redo_stack.push(now.clone());
+                in_effect = Some(("undo", now));
+                recorded = true;
+                recorded_before = None;
+            }
+            "redo" => {
+                let out = repo.cp(&["redo"]);
+                let after = repo.read("f");
+                match redo_stack.pop() {
+                    Some(expected) => {
+                        assert_eq!(out.code, 0, "{}: {}", context(), out.stderr);
+                        assert_eq!(after, expected, "{}", context());
+                        run.pop();
+                        in_effect = Some(("redo", now));
+                        recorded = true;
+                        recorded_before = None;
+                    }
+                    None => {
+                        assert_eq!(out.code, 1, "{}: {}", context(), out.stderr);
+                        assert!(
+                            out.stderr.contains("nothing to redo"),
+                            "{}: {}",
+                            context(),
+                            out.stderr
+                        );
+                        assert_eq!(after, now, "{}", context());
+                    }
+                }
+            }
+            _ => {
+                let content = repo.git(&["show", &format!("refs/checkpoints/{target}:f")]) + "\n";
+                let after = step(&repo, &["restore", &target]);
+                assert_eq!(after, content, "{}", context());
+                if after != now {
+                    redo_stack.clear();
+                    run.clear();
+                    in_effect = Some(("restore", now));
+                    recorded = true;
+                    recorded_before = None;
+                }
+            }
+        }
+    }
+    repo.fsck();
+}
