@@ -1000,7 +1000,7 @@ impl Checkpoints {
         for done in 1..n {
             match self.restore_with(options, ctl, choose(0)) {
                 Ok(restored) => last = restored,
-                Err(Error::NothingToUndo | Error::NothingToRedo) => {
+                Err(Error::NothingToUndo(_) | Error::NothingToRedo) => {
                     last.steps = done;
                     return Ok(last);
                 }

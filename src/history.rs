@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use gix::ObjectId;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, UndoEnd};
 use crate::format::{OP_REDO, OP_UNDO, Operation};
 use crate::store::{self, Checkpoint};
 
@@ -71,6 +71,8 @@ pub(crate) struct Step {
 #[derive(Clone)]
 pub(crate) struct History {
     nodes: Vec<Node>,
+    /// Whether there are checkpoints of other worktrees, or fetched ones.
+    others: bool,
     imagined: usize,
     repo: gix::Repository,
 }
@@ -100,6 +102,7 @@ impl History {
             });
         }
         Ok(History {
+            others: nodes.len() < all.len(),
             nodes,
             imagined: 0,
             repo: repo.clone(),
@@ -247,7 +250,17 @@ impl History {
             .filter(|s| after.is_none_or(|after| s.position > after))
             .find(|s| !visited.contains(&s.tree));
         let Some(state) = found else {
-            return Err(Error::NothingToUndo);
+            return Err(Error::NothingToUndo(if !self.nodes.is_empty() {
+                if walk_from.is_some() {
+                    UndoEnd::WalkedThrough
+                } else {
+                    UndoEnd::NoEarlierState
+                }
+            } else if self.others {
+                UndoEnd::NoOwnCheckpoints
+            } else {
+                UndoEnd::NoCheckpoints
+            }));
         };
         Ok(Step {
             target: state.restore.clone(),

@@ -87,7 +87,7 @@ pub use config::{
 pub use control::{Control, Progress};
 pub use diff::{DiffOptions, FileDiff, Hunk, Line, Status};
 pub use disk::{Added, Amount, Usage};
-pub use error::{Error, Result};
+pub use error::{Error, Result, UndoEnd};
 pub use journal::{Completed, Interrupted};
 pub use naming::Loaded;
 pub use patch::{PatchPaint, PatchStyle, Plain, Quoting, quote_path, rename_name};

@@ -287,12 +287,20 @@ pub(crate) fn report(ui: &Ui, failure: &Failure) {
 
 /// The hints that do not depend on the error's details.
 fn static_hint(failure: &Failure) -> Option<&'static str> {
-    use git_checkpoint::Error;
+    use git_checkpoint::{Error, UndoEnd};
     match failure {
         Failure::Core(Error::NotesDamaged(_)) => Some(
             "the checkpoints are intact and still listed; repair the notes ref, or move it aside to start new notes: git update-ref refs/notes/checkpoints-damaged refs/notes/checkpoints && git update-ref -d refs/notes/checkpoints",
         ),
         Failure::Core(Error::NoCheckpoints) => Some("make one with `git checkpoint save`"),
+        Failure::Core(Error::NothingToUndo(UndoEnd::NoCheckpoints | UndoEnd::NoOwnCheckpoints)) => {
+            Some(
+                "make one with `git checkpoint save` before a change; `git checkpoint undo` then takes the change back",
+            )
+        }
+        Failure::Core(Error::NothingToUndo(UndoEnd::WalkedThrough)) => Some(
+            "`git checkpoint redo` walks forward again; `git checkpoint list` lists every checkpoint, which `git checkpoint restore <CP>` brings back",
+        ),
         Failure::Core(Error::RevertConflicts(_)) => Some(
             "--conflicts=markers writes them with conflict markers; or restore the step's start for those files: git checkpoint restore <A> -- <path>",
         ),

@@ -80,7 +80,7 @@ fn status_of(err: &Error) -> StatusCode {
         | Error::InTheWay { .. }
         | Error::NestedRepositoryInTheWay { .. }
         | Error::UnsafeTree { .. }
-        | Error::NothingToUndo
+        | Error::NothingToUndo(_)
         | Error::NothingToRedo
         | Error::RevertConflicts(_)
         | Error::Contention(_)
