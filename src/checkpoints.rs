@@ -996,19 +996,15 @@ impl Checkpoints {
             restored.steps = n;
             return Ok(restored);
         }
-        let mut last = self.restore_with(options, ctl, choose(0))?;
-        for done in 1..n {
+        let mut taken = vec![self.restore_with(options, ctl, choose(0))?];
+        while taken.len() < n {
             match self.restore_with(options, ctl, choose(0)) {
-                Ok(restored) => last = restored,
-                Err(Error::NothingToUndo(_) | Error::NothingToRedo) => {
-                    last.steps = done;
-                    return Ok(last);
-                }
+                Ok(restored) => taken.push(restored),
+                Err(Error::NothingToUndo(_) | Error::NothingToRedo) => break,
                 Err(err) => return Err(err),
             }
-            last.steps = done + 1;
         }
-        Ok(last)
+        combine_steps(&self.repo, taken)
     }
 
     /// The step `revert <from> [<to>]` names: `to` defaults to the checkpoint after `from` in
@@ -1421,6 +1417,80 @@ pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
 }
 
 /// The safety checkpoint of a restore of `target` that records `operation`.
+/// Several steps of undo or redo told as one: the last step's outcome, with what all of them
+/// changed together (from the state before the first to the state the last left) and the
+/// first step's safety checkpoint, which holds the state before them all: restoring it takes
+/// them all back at once.
+fn combine_steps(repo: &gix::Repository, mut taken: Vec<Restored>) -> Result<Restored> {
+    let steps = taken.len();
+    let Some(mut last) = taken.pop() else {
+        return Err(Error::Unsupported(
+            "internal error: no step was taken".into(),
+        ));
+    };
+    last.steps = steps;
+    let Some(first) = taken.first() else {
+        return Ok(last);
+    };
+    let mut touched: Vec<String> = Vec::new();
+    fn union(into: &mut Vec<String>, from: &[String]) {
+        for path in from {
+            if !into.contains(path) {
+                into.push(path.clone());
+            }
+        }
+    }
+    for step in taken.iter().chain([&last]) {
+        union(&mut touched, &step.plan.write);
+        union(&mut touched, &step.plan.delete);
+        union(&mut touched, &step.plan.replaced_ignored);
+    }
+    let mut plan = last.plan.clone();
+    for step in &taken {
+        union(&mut plan.kept, &step.plan.kept);
+        union(&mut plan.replaced_ignored, &step.plan.replaced_ignored);
+        union(&mut plan.left_alone, &step.plan.left_alone);
+        union(&mut plan.delete, &step.plan.delete);
+        union(&mut plan.write, &step.plan.write);
+    }
+    // The state before and after, where the safety checkpoints say: then what differs between
+    // them among the paths some step wrote or deleted (a file one step wrote and the next put
+    // back is not a change).
+    let before = match &first.safety {
+        Some(saved) => Some(store::commit_tree(repo, saved.checkpoint().commit)?),
+        None => None,
+    };
+    let after = last
+        .safety
+        .as_ref()
+        .and_then(|s| s.checkpoint().meta.operation.as_ref())
+        .and_then(|op| gix::ObjectId::from_hex(op.result.as_bytes()).ok());
+    if let (Some(before), Some(after)) = (before, after) {
+        let changes = treediff::changes(repo, Some(before), Some(after))?;
+        let changed = |gone: bool| -> Vec<String> {
+            changes
+                .iter()
+                .filter(|c| c.new.is_none() == gone)
+                .map(|c| c.path.to_string())
+                .filter(|p| touched.contains(p))
+                .collect()
+        };
+        plan.write = changed(false);
+        plan.delete = changed(true);
+    }
+    last.plan = plan;
+    last.index_restored |= taken.iter().any(|s| s.index_restored);
+    last.interrupted = first.interrupted.clone();
+    last.safety = first.safety.clone();
+    for step in &taken {
+        union(&mut last.housekeeping.pruned, &step.housekeeping.pruned);
+        if last.housekeeping.problem.is_none() {
+            last.housekeeping.problem = step.housekeeping.problem.clone();
+        }
+    }
+    Ok(last)
+}
+
 fn safety(target: &str, operation: Operation) -> Safety {
     let message = match operation.name.as_str() {
         format::OP_RESTORE => format!("before restoring {target}"),

@@ -1,7 +1,7 @@
 //! `git checkpoint redo`.
 
 use super::output::Ui;
-use super::restoring::{Flags, housekeeping, report};
+use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open};
 
 /// Take back the last undo (or the last N undos, in order), while nothing changed since.
@@ -30,7 +30,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         &args.flags.options(Vec::new()),
         &ui.ctl,
     )?;
-    report(ui, checkpoints.quoting(), &args.flags, &restored)?;
+    report(
+        ui,
+        checkpoints.quoting(),
+        &args.flags,
+        Action::Redo,
+        &restored,
+    )?;
     if restored.steps < args.steps as usize && !args.flags.quiet {
         ui.warn(&format!(
             "only {} of {} undos could be taken back",

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::output::Ui;
 use super::picker::{self, Purpose};
-use super::restoring::{Flags, housekeeping, report};
+use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open, repo_paths};
 
 /// Make the working tree equal to a checkpoint (all of it, or the paths given), after saving
@@ -58,7 +58,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let paths = repo_paths(&checkpoints, &args.paths)?;
     args.flags.warn_if_interrupted(ui, &checkpoints);
     let restored = checkpoints.restore(target, &args.flags.options(paths), &ui.ctl)?;
-    report(ui, checkpoints.quoting(), &args.flags, &restored)?;
+    report(
+        ui,
+        checkpoints.quoting(),
+        &args.flags,
+        Action::Restore,
+        &restored,
+    )?;
     housekeeping(ui, &args.flags, &restored);
     Ok(())
 }

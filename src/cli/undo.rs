@@ -1,7 +1,7 @@
 //! `git checkpoint undo`.
 
 use super::output::Ui;
-use super::restoring::{Flags, housekeeping, report};
+use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open};
 
 /// Take back the last thing that happened to the working tree.
@@ -34,7 +34,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         &args.flags.options(Vec::new()),
         &ui.ctl,
     )?;
-    report(ui, checkpoints.quoting(), &args.flags, &restored)?;
+    report(
+        ui,
+        checkpoints.quoting(),
+        &args.flags,
+        Action::Undo,
+        &restored,
+    )?;
     if restored.steps < args.steps as usize && !args.flags.quiet {
         ui.warn(&format!(
             "only {} of {} steps could be undone: there is no earlier state",

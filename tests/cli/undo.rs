@@ -344,3 +344,87 @@ fn random_sequence(seed: u64, actions: usize) {
     }
     repo.fsck();
 }
+
+/// `undo 3` at D (after checkpoints A, B, C, D) says it took three steps, lists what the three
+/// together changed (a file one step wrote and a later one put back is not listed), and
+/// prints a command that brings back D, the state before all three, not only before the last.
+#[test]
+fn undo_n_reports_all_its_steps_and_how_to_take_them_all_back() {
+    let repo = Repo::with_commit(&[("f", "A\n"), ("h", "same\n")]);
+    repo.save(&["-q", "--name", "A"]);
+    for (state, h) in [("B", "same\n"), ("C", "C only\n"), ("D", "same\n")] {
+        repo.write("f", &format!("{state}\n"));
+        repo.write("h", h);
+        if state == "D" {
+            repo.write("g", "new in D\n");
+        }
+        repo.save(&["-q", "--name", state]);
+    }
+    let d_tree = repo.oracle_tree();
+    let out = repo.cp(&["undo", "3"]).ok();
+    assert_eq!(repo.read("f"), "A\n");
+    assert_eq!(
+        out.stdout, "D  g\nW  f\n",
+        "what the three steps changed together"
+    );
+    assert!(
+        out.stderr.contains("undid 3 steps, back to checkpoint "),
+        "{}",
+        out.stderr
+    );
+    let command = out
+        .stderr
+        .lines()
+        .find_map(|l| l.split("undo them all with: ").nth(1))
+        .unwrap_or_else(|| panic!("no undo command: {}", out.stderr));
+    assert!(
+        command.starts_with("git checkpoint redo 3, or "),
+        "{command}"
+    );
+    let restore = command.trim_start_matches("git checkpoint redo 3, or ");
+    let safety = restore
+        .strip_prefix("git checkpoint restore ")
+        .unwrap_or_else(|| panic!("{restore}"));
+    assert_eq!(
+        repo.checkpoint_tree(safety),
+        d_tree,
+        "the command brings back the state before the three steps"
+    );
+    // Both commands it prints do.
+    let out = repo.cp(&["redo", "3"]).ok();
+    assert!(out.stderr.contains("redid 3 undos"), "{}", out.stderr);
+    assert_eq!(repo.oracle_tree(), d_tree);
+    repo.cp(&["undo", "3"]).ok();
+    assert_eq!(repo.read("f"), "A\n");
+    repo.cp(&["restore", safety]).ok();
+    assert_eq!(repo.oracle_tree(), d_tree);
+}
+
+/// A dry run says what it would write and delete, in the words of the operation.
+#[test]
+fn dry_runs_say_what_they_would_write_and_delete() {
+    let repo = three_states();
+    repo.write("new.txt", "new\n");
+    let ids = repo.checkpoint_ids();
+    let oldest = ids.first().unwrap();
+    let out = repo.cp(&["restore", oldest, "--dry-run"]).ok();
+    assert_eq!(
+        out.stderr,
+        format!(
+            "dry run: restoring checkpoint {oldest} would write 1 file and delete 1 file; nothing was changed\n"
+        )
+    );
+    let out = repo.cp(&["undo", "2", "--dry-run"]).ok();
+    assert!(
+        out.stderr
+            .starts_with("dry run: undoing 2 steps (to checkpoint "),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .ends_with(") would write 1 file and delete 1 file; nothing was changed\n"),
+        "{}",
+        out.stderr
+    );
+}
