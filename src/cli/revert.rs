@@ -3,7 +3,7 @@
 use git_checkpoint::RevertOptions;
 
 use super::output::Ui;
-use super::restoring::{Flags, housekeeping, report};
+use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open};
 
 /// Take back one step's change, keeping everything changed since.
@@ -77,17 +77,20 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         force: flags.force,
     };
     let reverted = checkpoints.revert(&from, &to, &options, &ui.ctl)?;
-    if !flags.quiet && !flags.json && !reverted.restored.dry_run {
-        ui.info(&format!(
-            "taking back the change from checkpoint {} to {}",
-            from.id, to.id
-        ));
-    }
     if flags.json {
         let out = super::output::json_line(&reverted.to_json());
         std::io::Write::write_all(&mut std::io::stdout().lock(), format!("{out}\n").as_bytes())?;
     } else {
-        report(ui, checkpoints.quoting(), &flags, &reverted.restored)?;
+        report(
+            ui,
+            checkpoints.quoting(),
+            &flags,
+            Action::Revert {
+                from: &from.id,
+                to: &to.id,
+            },
+            &reverted.restored,
+        )?;
     }
     for path in &reverted.conflicts {
         ui.warn(&format!("conflict in `{path}`: resolve the markers"));

@@ -190,3 +190,44 @@ fn the_newest_checkpoint_has_no_step_after_it() {
     assert!(out.stderr.contains("newest"), "{}", out.stderr);
     assert!(fs::read_dir(repo.path()).is_ok());
 }
+
+/// The report says that the step was reverted, naming its ends, and a revert with nothing left
+/// to take back is one line that says so; a dry run says what reverting would do.
+#[test]
+fn the_report_says_what_was_reverted_and_a_revert_with_nothing_to_do_is_one_line() {
+    let (repo, a, b) = stepped_repo();
+    let dry = repo.cp(&["revert", &a, "--dry-run"]).ok();
+    assert_eq!(
+        dry.stderr,
+        format!(
+            "dry run: reverting the change from checkpoint {a} to {b} would write 3 files and delete 1 file; nothing was changed\n"
+        )
+    );
+    let out = repo.cp(&["revert", &a]).ok();
+    let first = out.stderr.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        format!("reverted the change from checkpoint {a} to {b}: 3 files written, 1 deleted")
+    );
+    assert!(
+        !out.stderr.contains("taking back") && !out.stderr.contains("restored checkpoint"),
+        "{}",
+        out.stderr
+    );
+    // The D lines come before the W lines, as restore prints them.
+    assert_eq!(out.stdout, "D  d.txt\nW  a.txt\nW  c.txt\nW  long.txt\n");
+    let ids = repo.checkpoint_ids();
+    let again = repo.cp(&["revert", &a]).ok();
+    assert_eq!(
+        again.stderr,
+        format!(
+            "nothing to revert: the working tree already has the change from checkpoint {a} to {b} taken back\n"
+        )
+    );
+    assert_eq!(again.stdout, "");
+    assert_eq!(
+        repo.checkpoint_ids(),
+        ids,
+        "no safety checkpoint for nothing"
+    );
+}
