@@ -72,7 +72,7 @@ pub struct Args {
 const EXAMPLES: &str = "\
 Examples:
   git checkpoint diff                              # newest checkpoint -> working tree now
-  git checkpoint diff pre-refactor --stat          # a checkpoint -> working tree now
+  git checkpoint diff before-refactor --stat       # a checkpoint -> working tree now
   git checkpoint diff @{1} @ -- src/               # between two checkpoints, under src/
   git checkpoint diff @{1} @ | git apply -R        # any tool that reads git patches
   git checkpoint diff -M90 -U5 @ --name-status";

@@ -24,6 +24,12 @@ use super::output::Ui;
 /// ~/.copilot/mcp-config.json; Cline its cline_mcp_settings.json; OpenCode opencode.json),
 /// keeping everything else (the old file is copied to <file>.bak).
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  git checkpoint mcp --install claude-code    # register the server in .mcp.json
+  git checkpoint mcp --print codex            # what --install would add, and where
+  git checkpoint mcp --uninstall cursor       # remove it, keeping everything else
+  git checkpoint mcp                          # the server itself, on stdin and stdout")]
 pub struct Args {
     /// Register the server in this agent's MCP configuration.
     #[arg(long, value_name = "AGENT", value_parser = agent_parser(), conflicts_with_all = ["uninstall", "print"])]

@@ -17,8 +17,8 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
-  git checkpoint pin pre-refactor                  # never pruned
-  git checkpoint unpin pre-refactor";
+  git checkpoint pin before-refactor                 # never pruned
+  git checkpoint unpin before-refactor";
 
 pub fn run(ui: &Ui, args: Args, pinned: bool) -> Result<(), Failure> {
     let checkpoints = open()?;

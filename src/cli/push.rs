@@ -43,7 +43,7 @@ const EXAMPLES: &str = "\
 Examples:
   git checkpoint push --dry-run                    # the files that would travel, per checkpoint
   git checkpoint push                              # to the upstream remote (else origin)
-  git checkpoint push origin pre-refactor @        # these two only
+  git checkpoint push origin before-refactor @     # these two only
   git checkpoint push --all backup                 # every one, pre-restore and fetched too";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {

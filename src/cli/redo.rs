@@ -11,9 +11,9 @@ use super::{Failure, open};
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint undo 2     two steps back
-  git checkpoint redo       one of them forward again
-  git checkpoint redo       and the other")]
+  git checkpoint redo                 # take back the last undo
+  git checkpoint redo 2               # the last two undos, the later first
+  git checkpoint redo --dry-run       # what it would write and delete")]
 pub struct Args {
     /// How many undos to take back.
     #[arg(value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]

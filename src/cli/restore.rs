@@ -30,10 +30,10 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
-  git checkpoint restore pre-refactor              # the whole working tree
+  git checkpoint restore before-refactor           # the whole working tree
   git checkpoint restore @ -- src/lib.rs           # one file
   git checkpoint restore @{2} --dry-run            # what would be written and deleted
-  git checkpoint restore pre-refactor --staged     # the staged state too";
+  git checkpoint restore before-refactor --staged  # the staged state too";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

@@ -18,11 +18,11 @@ use super::{Failure, open};
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint list                        find the step: A, and the checkpoint after it
-  git checkpoint revert 20261122-143022      take back what happened after that checkpoint
-  git checkpoint revert A B --dry-run        what taking back A..B would write
-  git checkpoint revert session:@            take back the newest agent session
-  git checkpoint undo                        changed your mind")]
+  git checkpoint revert @{1}                  # take back the last step: from @{1} to @
+  git checkpoint revert @{3} @{2} --dry-run   # what taking back an older step would write
+  git checkpoint revert session:@             # take back the newest agent session
+  git checkpoint revert @{1} --conflicts=markers   # conflicting files get markers, as git's
+  git checkpoint undo                         # changed your mind")]
 pub struct Args {
     /// The start of the step: the state to take its change back to.
     #[arg(value_name = "A")]

@@ -41,7 +41,7 @@ pub struct Args {
 const EXAMPLES: &str = "\
 Examples:
   git checkpoint show @                            # the newest: metadata and --stat
-  git checkpoint show pre-refactor -p              # the patch it holds beyond its HEAD
+  git checkpoint show before-refactor -p           # the patch it holds beyond its HEAD
   git checkpoint show @{2} -- src/                 # only what it changed under src/
   git checkpoint show @ --json";
 

@@ -19,9 +19,9 @@ use super::render::{count, human_size};
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint stores                 every private store
-  git checkpoint stores --prune         remove those whose directory is gone
-  git --git-dir=<STORE> config checkpoint.exclude 'data/'   a setting for one directory")]
+  git checkpoint stores                 # every private store
+  git checkpoint stores --prune         # remove those whose directory is gone
+  git --git-dir=\"$STORE\" config checkpoint.exclude 'data/'   # a setting for one directory")]
 pub struct Args {
     /// Remove the stores whose directory no longer exists, with their checkpoints.
     #[arg(long)]

@@ -14,10 +14,10 @@ use super::{Failure, open};
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint undo              take back the last restore, or go back one state
-  git checkpoint undo 3            three steps back
-  git checkpoint undo --dry-run    what one step would write and delete
-  git checkpoint redo              take the last undo back")]
+  git checkpoint undo                 # take back the last restore, or go back one state
+  git checkpoint undo 3               # three steps back
+  git checkpoint undo --dry-run       # what one step would write and delete
+  git checkpoint redo                 # take the last undo back")]
 pub struct Args {
     /// How many steps to take.
     #[arg(value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]

@@ -524,46 +524,86 @@ printf '%s\n' "${{COMPREPLY[@]}}"
     assert!(only.path().join("man1/git-checkpoint.1").is_file());
 }
 
-/// Every command's long help ends with examples, and the man page (generated from the same
-/// help) has them too.
+/// The commands, as clap lists them in the top-level help (`help` aside): a new command is
+/// checked without anyone adding it to a list.
+fn subcommands(repo: &Repo) -> Vec<String> {
+    let help = repo.cp(&["--help"]).ok().stdout;
+    let commands = help
+        .split_once("Commands:\n")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no commands in the help: {help}"));
+    let subs: Vec<String> = commands
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        // A description that does not fit goes on under it, further indented.
+        .filter(|l| !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect();
+    for expected in [
+        "save", "undo", "redo", "revert", "du", "serve", "stores", "mcp",
+    ] {
+        assert!(subs.iter().any(|s| s == expected), "{expected}: {subs:?}");
+    }
+    subs
+}
+
+/// Every command's long help (`<verb> --help` and `help <verb>`) ends with examples, and the
+/// man page (generated from the same help) has them too. Each example is a command that runs
+/// as it is pasted: a comment after it starts with `#`.
 #[test]
 fn every_command_has_examples_in_its_help_and_the_man_page() {
     let repo = Repo::new();
     let man = std::fs::read_to_string(root().join("man/git-checkpoint.1")).unwrap();
-    for sub in [
-        "save",
-        "list",
-        "show",
-        "diff",
-        "restore",
-        "undo",
-        "drop",
-        "prune",
-        "pin",
-        "unpin",
-        "push",
-        "fetch",
-        "completions",
-        "install-docs",
-        "exec",
-        "hooks",
-    ] {
+    let subs = subcommands(&repo);
+    for sub in &subs {
         let long = repo.cp(&[sub, "--help"]).ok();
-        let examples = long
+        assert_eq!(
+            repo.cp(&["help", sub]).ok().stdout,
+            long.stdout,
+            "{sub}: help <verb> is the long help"
+        );
+        let examples: Vec<&str> = long
             .stdout
             .split_once("Examples:\n")
             .map(|(_, rest)| rest)
-            .unwrap_or_else(|| panic!("{sub} --help has no examples: {}", long.stdout));
-        let first = examples.lines().next().unwrap().trim();
+            .unwrap_or_else(|| panic!("{sub} --help has no examples: {}", long.stdout))
+            .lines()
+            .take_while(|l| !l.trim().is_empty())
+            .collect();
+        let mut continued = false;
+        for line in &examples {
+            let line = line.trim();
+            let command = line.split(" # ").next().unwrap().trim();
+            if !continued {
+                assert!(
+                    ["git ", "id=$(git ", "curl ", "sudo git ", "mkdir "]
+                        .iter()
+                        .any(|p| command.starts_with(p)),
+                    "{sub}: not a command: {line}"
+                );
+            }
+            // Words after a run of spaces that is not a `#` comment are a comment without one.
+            assert!(
+                !command.contains("  "),
+                "{sub}: a comment without `#` in {line:?}"
+            );
+            continued = command.ends_with('\\');
+        }
         assert!(
-            first.starts_with("git checkpoint ") || first.starts_with("id=$(git checkpoint"),
-            "{sub}: {first}"
+            examples
+                .iter()
+                .any(|l| l.contains(&format!("git checkpoint {sub}"))),
+            "{sub}: no example of git checkpoint {sub}: {examples:?}"
         );
-        let first_command = first.split("  #").next().unwrap().trim();
-        assert!(
-            man.contains(&first_command.replace('-', "\\-")),
-            "{sub}: the man page lacks {first_command:?}"
-        );
+        for line in &examples {
+            let command = line.trim().split(" # ").next().unwrap().trim();
+            assert!(
+                man.contains(&command.replace('\\', "\\\\").replace('-', "\\-")),
+                "{sub}: the man page lacks {command:?}"
+            );
+        }
         // -h stays short: the examples are in the long help only.
         assert!(
             !repo.cp(&[sub, "-h"]).ok().stdout.contains("Examples:"),
