@@ -208,7 +208,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__diff)
-            opts="-U -M -h -V --stat --numstat --name-status --name-only --json --unified --find-renames --no-renames --binary --color --store --help --version"
+            opts="-U -M -h -V --stat --numstat --name-status --name-only --unified --find-renames --no-renames --binary --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1054,12 +1054,28 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__show)
-            opts="-p -h -V --stat --patch --json --color --store --help --version"
+            opts="-p -U -M -h -V --patch --stat --numstat --name-status --name-only --unified --find-renames --no-renames --binary --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --unified)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -U)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --find-renames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -M)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0

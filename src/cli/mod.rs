@@ -10,6 +10,7 @@ use git_checkpoint::{Checkpoints, Control, OpenOptions};
 mod agents;
 mod completions;
 mod diff;
+mod diffargs;
 mod drop;
 mod du;
 mod exec;
@@ -235,8 +236,8 @@ fn arguments() -> Vec<std::ffi::OsString> {
             break;
         }
     }
-    if args.get(at).is_some_and(|a| a == "diff") {
-        diff::git_spellings(&mut args[at + 1..]);
+    if args.get(at).is_some_and(|a| a == "diff" || a == "show") {
+        diffargs::git_spellings(&mut args[at + 1..]);
     }
     args
 }

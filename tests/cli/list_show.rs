@@ -696,3 +696,54 @@ fn list_aligns_its_columns_and_never_prints_terminal_escapes() {
     let json = repo.cp(&["show", &second, "--json"]).ok();
     assert_eq!(json_get(&json.stdout, "message"), hostile);
 }
+
+/// `show` takes the diff options `diff` takes, as `git show` takes `git diff`'s: what follows
+/// the metadata is git's own output for the same two trees with the same options.
+#[test]
+fn show_takes_the_diff_options_and_prints_what_git_prints() {
+    let body: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+    let repo = Repo::with_commit(&[("old.txt", body.as_str()), ("b.txt", "one\ntwo\n")]);
+    repo.remove("old.txt");
+    repo.write("new.txt", &body.replace("line 10\n", "line ten\n"));
+    repo.write("b.txt", "one\nTWO\n");
+    let id = repo.save(&["-q"]);
+    let commit = repo.checkpoint_commit(&id);
+    let after_header = |out: &str| -> String {
+        out.split_once("\n\n")
+            .map(|(_, rest)| rest.to_string())
+            .unwrap_or_default()
+    };
+    for (ours, git) in [
+        (&["-p", "-M90", "-U1"][..], &["-M90%", "-U1"][..]),
+        (&["-p", "-M"], &["-M"]),
+        (&["-U1"], &["-M", "-U1"]),
+        (&["--name-status"], &["-M", "--name-status"]),
+        (&["--name-status", "-M95"], &["-M95%", "--name-status"]),
+        (
+            &["--name-only", "--no-renames"],
+            &["--no-renames", "--name-only"],
+        ),
+        (&["--numstat"], &["-M", "--numstat"]),
+    ] {
+        let mut args = vec!["show", id.as_str()];
+        args.extend_from_slice(ours);
+        let out = repo.cp(&args).ok();
+        let mut git_args = vec!["diff"];
+        git_args.extend_from_slice(git);
+        git_args.extend_from_slice(&["HEAD", &commit]);
+        let expected = repo.git(&git_args);
+        assert_eq!(
+            after_header(&out.stdout).trim_end(),
+            expected.trim_end(),
+            "show {ours:?} against git diff {git:?}"
+        );
+    }
+    // The metadata stays; --json still prints the metadata alone, and refuses a format.
+    assert!(
+        repo.cp(&["show", &id, "--name-only"])
+            .ok()
+            .stdout
+            .starts_with(&format!("checkpoint {id}\n"))
+    );
+    repo.cp(&["show", &id, "--json", "--stat"]).fails_with(2);
+}
