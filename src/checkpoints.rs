@@ -23,6 +23,7 @@ use crate::patch::{PatchPaint, PatchStyle, Quoting};
 use crate::record::{self, Housekeeping, SaveOptions, Saved};
 use crate::restore::{self, RestoreOptions, Restored, Safety};
 use crate::retention::{self, Pruned};
+pub use crate::revert::ConflictKind;
 use crate::sharing::{self, Exposure, Fetched, Pushed};
 use crate::store::{self, Checkpoint};
 use crate::treediff::{self, Summary};
@@ -234,8 +235,11 @@ pub struct Reverted {
     pub from: Checkpoint,
     /// Its end.
     pub to: Checkpoint,
-    /// Files written with conflict markers (with [`RevertOptions::markers`]).
+    /// Files that conflicted (with [`RevertOptions::markers`]), written as git writes them.
     pub conflicts: Vec<String>,
+    /// What each of `conflicts` is, in the same order: only [`ConflictKind::Markers`] files
+    /// hold markers to resolve.
+    pub conflict_kinds: Vec<ConflictKind>,
     /// The restore of the merged result: what was written and deleted, the safety checkpoint.
     pub restored: Restored,
 }
@@ -249,6 +253,13 @@ impl Reverted {
             map.insert("from".into(), self.from.id.clone().into());
             map.insert("to".into(), self.to.id.clone().into());
             map.insert("conflicts".into(), self.conflicts.clone().into());
+            let kinds: serde_json::Map<String, serde_json::Value> = self
+                .conflicts
+                .iter()
+                .zip(&self.conflict_kinds)
+                .map(|(path, kind)| (path.clone(), kind.as_str().into()))
+                .collect();
+            map.insert("conflict_kinds".into(), kinds.into());
         }
         value
     }
@@ -1056,6 +1067,7 @@ impl Checkpoints {
             ..RestoreOptions::default()
         };
         let mut conflicts = Vec::new();
+        let mut conflict_kinds = Vec::new();
         let restored = self.restore_with(&restore_options, ctl, |repo, captured| {
             let tree = |c: &Checkpoint| store::commit_tree(repo, c.commit);
             let labels = [
@@ -1074,6 +1086,7 @@ impl Checkpoints {
                 return Err(Error::RevertConflicts(merged.conflicts));
             }
             conflicts = merged.conflicts;
+            conflict_kinds = merged.kinds;
             let target = crate::revert::target(repo, merged.tree, captured.head_commit, from, to)?;
             let all = naming::load_all(repo)?;
             let history = History::load(repo, &all, self.worktree())?;
@@ -1092,6 +1105,7 @@ impl Checkpoints {
             from: from.clone(),
             to: to.clone(),
             conflicts,
+            conflict_kinds,
             restored,
         })
     }

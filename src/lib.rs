@@ -78,8 +78,9 @@ mod store;
 mod treediff;
 
 pub use checkpoints::{
-    CheckpointEvent, Checkpoints, Diff, Dropped, ListOptions, Observer, OpenOptions, PruneOptions,
-    RevertOptions, Reverted, SaveOutcome, Side, StoreInfo, WorkingTree, is_at_or_below,
+    CheckpointEvent, Checkpoints, ConflictKind, Diff, Dropped, ListOptions, Observer, OpenOptions,
+    PruneOptions, RevertOptions, Reverted, SaveOutcome, Side, StoreInfo, WorkingTree,
+    is_at_or_below,
 };
 pub use config::{
     Capture, DEFAULT_EXCLUDES, HookFailure, Policy, Problem, Settings, parse_duration, parse_size,

@@ -1,6 +1,6 @@
 //! `git checkpoint revert`.
 
-use git_checkpoint::RevertOptions;
+use git_checkpoint::{ConflictKind, RevertOptions};
 
 use super::output::Ui;
 use super::restoring::{Action, Flags, housekeeping, report};
@@ -92,8 +92,20 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             &reverted.restored,
         )?;
     }
-    for path in &reverted.conflicts {
-        ui.warn(&format!("conflict in `{path}`: resolve the markers"));
+    for (path, kind) in reverted.conflicts.iter().zip(&reverted.conflict_kinds) {
+        let what = match kind {
+            ConflictKind::Markers => "resolve the markers".to_string(),
+            ConflictKind::Binary => format!(
+                "a binary file changed since, which cannot hold markers: it was left as it was (its state before the step: git checkpoint restore {} -- {path})",
+                from.id
+            ),
+            ConflictKind::ModifiedAndDeleted => format!(
+                "changed on one side and deleted on the other: the changed version is in the working tree, without markers (delete it if the deletion should win; its state before the step: git checkpoint restore {} -- {path})",
+                from.id
+            ),
+            _ => "both versions are kept where git keeps them, without markers: choose one".into(),
+        };
+        ui.warn(&format!("conflict in `{path}`: {what}"));
     }
     housekeeping(ui, &flags, &reverted.restored);
     Ok(())
