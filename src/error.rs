@@ -53,6 +53,20 @@ pub enum Error {
     /// A name on the command line matched no checkpoint.
     #[error("no checkpoint named `{0}`")]
     UnknownCheckpoint(String),
+    /// `@{N}` beyond the checkpoints this worktree has (`count` of them, at least one).
+    #[error(
+        "no checkpoint `{spec}`: this worktree only has {}",
+        match count {
+            1 => "1 checkpoint, `@{0}`".to_string(),
+            n => format!("{n} checkpoints, `@{{0}}` to `@{{{}}}`", n - 1),
+        }
+    )]
+    PositionOutOfRange {
+        /// The position as given.
+        spec: String,
+        /// How many checkpoints this worktree has.
+        count: usize,
+    },
     /// A path given to limit a restore or a comparison matches nothing on either side: no file
     /// at it or below it (as git says of a pathspec that matches nothing). Nothing was changed.
     #[error("{}", unmatched_path(.path, .searched, *.left_out))]

@@ -108,7 +108,14 @@ pub fn resolve<'a>(
                 Error::NoOwnCheckpoints(all.len())
             });
         }
-        return own.nth(n).ok_or_else(unknown);
+        let own: Vec<&Checkpoint> = own.collect();
+        return own
+            .get(n)
+            .copied()
+            .ok_or_else(|| Error::PositionOutOfRange {
+                spec: spec.to_string(),
+                count: own.len(),
+            });
     }
     // 2b. The first checkpoint of a session.
     if let Some(session_spec) = spec.strip_prefix(SESSION_PREFIX) {

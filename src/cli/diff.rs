@@ -58,7 +58,25 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
             }
             None => return Ok(()),
         },
-        None => checkpoints.resolve(&loaded, "@")?,
+        None => match checkpoints.resolve(&loaded, "@") {
+            Ok(newest) => newest,
+            // The user typed no `@`: say what is missing in the words of what they typed.
+            Err(git_checkpoint::Error::NoOwnCheckpoints(others)) => {
+                ui.error(&format!(
+                    "nothing to compare with: this worktree has no checkpoints of its own yet, and diff without a checkpoint compares the newest of them with the working tree ({} of other worktrees or fetched)",
+                    if others == 1 {
+                        "there is 1".to_string()
+                    } else {
+                        format!("there are {others}")
+                    }
+                ));
+                ui.hint(
+                    "name one: `git checkpoint diff <CP>` (`git checkpoint list --all` lists them), or make one here with `git checkpoint save`",
+                );
+                return Err(Failure::Exit(1));
+            }
+            Err(err) => return Err(err.into()),
+        },
     };
     ui.warn_damaged([from]);
     let to = match &args.to {

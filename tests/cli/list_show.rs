@@ -150,12 +150,17 @@ fn a_worktree_without_checkpoints_of_its_own_says_so() {
         "{}",
         list.stderr
     );
-    for args in [
-        &["show", "@"][..],
-        &["diff"],
-        &["restore", "@"],
-        &["restore", "@{1}"],
-    ] {
+    // Plain diff names no `@`: the user typed none.
+    let diff = repo.cp_in_dir(&wt, &["diff"]).fails_with(1);
+    assert!(
+        diff.stderr.starts_with(
+            "error: nothing to compare with: this worktree has no checkpoints of its own yet"
+        ) && !diff.stderr.contains('@')
+            && diff.stderr.contains("git checkpoint diff <CP>"),
+        "{}",
+        diff.stderr
+    );
+    for args in [&["show", "@"][..], &["restore", "@"], &["restore", "@{1}"]] {
         let out = repo.cp_in_dir(&wt, args).fails_with(1);
         out.assert_one_error_line();
         assert!(
@@ -172,7 +177,8 @@ fn a_worktree_without_checkpoints_of_its_own_says_so() {
     repo.cp_in_dir(&wt, &["show", &ids[0]]).ok();
 }
 
-/// Counts agree with their nouns, and a second pin says it was already pinned.
+/// Counts agree with their nouns, a second pin says it was already pinned, and unpinning one
+/// that is not pinned says so.
 #[test]
 fn one_file_is_one_file_and_a_second_pin_says_so() {
     let repo = Repo::new();
@@ -202,10 +208,7 @@ fn one_file_is_one_file_and_a_second_pin_says_so() {
     assert_eq!(repo.note_json(&id).get("pinned"), "true");
     repo.cp(&["unpin", &id]).ok();
     let again = repo.cp(&["unpin", &id]).ok();
-    assert_eq!(
-        again.stderr,
-        format!("checkpoint {id} was already unpinned\n")
-    );
+    assert_eq!(again.stderr, format!("checkpoint {id} was not pinned\n"));
 }
 
 #[test]
