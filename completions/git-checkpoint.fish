@@ -358,26 +358,54 @@ function __git_checkpoint_ids
     git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null | string match -v ''
     printf '%s\n' @ latest
 end
-complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin" -f -a "(__git_checkpoint_ids)"
 
-# How many arguments follow the subcommand on the line so far, options aside.
+# How many arguments follow the subcommand on the line so far: options aside, and the value of
+# an option that takes the next word as its value (--color never). -1 before the subcommand.
 function __git_checkpoint_args
     set -l tokens (commandline -opc)
     set -l n -1
+    set -l value 0
     for token in $tokens[2..-1]
-        string match -q -- '-*' $token; or set n (math $n + 1)
+        if test $value = 1
+            set value 0
+        else if contains -- $token --color --store
+            set value 1
+        else if not string match -q -- '-*' $token
+            set n (math $n + 1)
+        end
     end
     echo $n
 end
+# Whether the line so far has `--`: paths follow.
+function __git_checkpoint_paths
+    contains -- -- (commandline -opc)
+end
+complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff revert drop pin unpin; and not __git_checkpoint_paths" -f -a "(__git_checkpoint_ids)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from restore diff show; and __git_checkpoint_paths" -F
 # push and fetch: a remote first, as with `git push`; then (push) checkpoints.
 complete -c git-checkpoint -n "__fish_seen_subcommand_from push fetch; and test (__git_checkpoint_args) -eq 0" -f -a "(git remote 2>/dev/null)"
 complete -c git-checkpoint -n "__fish_seen_subcommand_from push; and test (__git_checkpoint_args) -ge 1" -f -a "(__git_checkpoint_ids)"
 
-# `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
+# `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint, in the
+# directory that `git -C <dir>` names, if it does.
 function __git_checkpoint_delegate
     set -l tokens (commandline -opc)
     set -l at (contains -i -- checkpoint $tokens); or return
+    set -l dirs
+    for i in (seq 2 (math $at - 1))
+        if test "$tokens[$i]" = -C
+            set -a dirs (string replace -r '^~' -- $HOME $tokens[(math $i + 1)])
+        end
+    end
     set -e tokens[1..$at]
+    set -l here $PWD
+    for dir in $dirs
+        builtin cd -- $dir 2>/dev/null; or begin
+            builtin cd -- $here
+            return
+        end
+    end
     complete -C "git-checkpoint $tokens "(commandline -ct)
+    builtin cd -- $here
 end
 complete -c git -n "__fish_seen_subcommand_from checkpoint" -f -a "(__git_checkpoint_delegate)"
