@@ -1003,9 +1003,20 @@ impl Checkpoints {
             }
         };
         if options.dry_run {
-            let mut restored = self.restore_with(options, ctl, choose(n - 1))?;
-            restored.steps = n;
-            return Ok(restored);
+            // Where as many of the n steps as there are would end, as the steps themselves go.
+            let mut imagined = n - 1;
+            loop {
+                match self.restore_with(options, ctl, choose(imagined)) {
+                    Ok(mut restored) => {
+                        restored.steps = imagined + 1;
+                        return Ok(restored);
+                    }
+                    Err(Error::NothingToUndo(_) | Error::NothingToRedo) if imagined > 0 => {
+                        imagined -= 1;
+                    }
+                    Err(err) => return Err(err),
+                }
+            }
         }
         let mut taken = vec![self.restore_with(options, ctl, choose(0))?];
         while taken.len() < n {

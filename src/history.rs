@@ -11,11 +11,10 @@
 //!   checkpoint). When the operation in effect is itself an undo, or there is none, it walks
 //!   back instead: to the newest earlier state that differs from the working tree now, counting
 //!   from where the last undo stopped (its *cursor*), so repeated undos keep walking back. The
-//!   states an operation left count too, where a checkpoint holds them. A run of undos never
-//!   brings back a state it has already been in (the state it started from included): the
-//!   history holds the same state more than once wherever an undo was redone (the state
-//!   before the undo, then the one the redo left), or an edit went back to an earlier
-//!   content, and walking through those copies would swing between two states.
+//!   states an operation left count too, where a checkpoint holds them. Two rules keep the
+//!   walk from swinging between two states: an undo and the redo that took it back cancel out
+//!   (the walk passes over the states between them, which only repeat the ones around them),
+//!   and the walk never goes back to the state the last undo of the run left.
 //! - `redo` takes back the undo in effect, then the undo before it in the same run of undos,
 //!   and so on; any other change ends the run.
 
@@ -155,8 +154,27 @@ impl History {
 
     /// Every state, newest first: each checkpoint's own, and before it (newer) the state the
     /// operation recorded in it left, where the checkpoint it brought back holds exactly that.
+    /// An undo and the redo that took it back cancel out: the states from the one before the
+    /// redo to the one before the undo are left out (the state the redo left, which is the one
+    /// before the undo, stays, once).
     fn states(&self) -> Vec<State<'_>> {
         let by_id: HashMap<&str, &Node> = self.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+        let index: HashMap<&str, usize> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.id.as_str(), i))
+            .collect();
+        let cancelled: Vec<((usize, u8), (usize, u8))> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, node)| {
+                let op = node.op.as_ref().filter(|op| op.name == OP_REDO)?;
+                let undone = *index.get(op.undone.as_deref()?)?;
+                (undone > i).then_some(((i, 1), (undone, 1)))
+            })
+            .collect();
         let mut out = Vec::new();
         for (i, node) in self.nodes.iter().enumerate() {
             if let Some(op) = &node.op
@@ -177,6 +195,11 @@ impl History {
                 restore: &node.checkpoint,
             });
         }
+        out.retain(|s| {
+            !cancelled
+                .iter()
+                .any(|(from, to)| *from <= s.position && s.position <= *to)
+        });
         out
     }
 
@@ -239,16 +262,16 @@ impl History {
             Some((id, None)) => Some((self.position_of(id).0, 1)),
             None => None,
         };
-        // The states this run of undos has been in: it never goes back to one of them.
-        let mut visited = vec![now];
-        if let Some((id, _)) = &walk_from {
-            visited.extend(self.run_of_undos(id));
-        }
+        // The state the last undo of this run left: the walk never swings back to it.
+        let just_left = walk_from
+            .as_ref()
+            .and_then(|(id, _)| self.nodes.iter().find(|n| n.id == *id))
+            .map(|n| n.tree);
         let found = self
             .states()
             .into_iter()
             .filter(|s| after.is_none_or(|after| s.position > after))
-            .find(|s| !visited.contains(&s.tree));
+            .find(|s| s.tree != now && Some(s.tree) != just_left);
         let Some(state) = found else {
             return Err(Error::NothingToUndo(if !self.nodes.is_empty() {
                 if walk_from.is_some() {
@@ -308,26 +331,6 @@ impl History {
                 undone: Some(undo.id.clone()),
             },
         })
-    }
-
-    /// The states that the run of undos ending with the one recorded in checkpoint `id` went
-    /// through: the state before each, and the state each left.
-    fn run_of_undos(&self, id: &str) -> Vec<ObjectId> {
-        let mut trees = Vec::new();
-        let mut next = Some(id);
-        // A note is text anyone may have written: a chain that loops ends all the same.
-        for _ in 0..self.nodes.len() {
-            let Some(node) = next.and_then(|id| self.nodes.iter().find(|n| n.id == id)) else {
-                break;
-            };
-            let Some(op) = node.op.as_ref().filter(|op| op.name == OP_UNDO) else {
-                break;
-            };
-            trees.push(node.tree);
-            trees.extend(left(op, self.repo.object_hash()));
-            next = op.chain.as_deref();
-        }
-        trees
     }
 
     /// The undo recorded in checkpoint `id`, if it is one.

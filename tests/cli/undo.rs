@@ -194,13 +194,48 @@ fn an_undo_taken_back_by_redo_is_not_walked_through_again() {
     assert_eq!(forward, ["B\n", "X\n", "Y\n"]);
 }
 
+/// After a restore, undo takes it back, and the undos after it walk back to the first
+/// checkpoint, though the restore had brought back that very state: the walk goes back in
+/// time, it only never swings back to the state it just left.
+#[test]
+fn undos_after_taking_back_a_restore_walk_back_to_the_first_checkpoint() {
+    let repo = Repo::with_commit(&[("f", "B\n")]);
+    let first = repo.save(&["-q", "--name", "before-refactor"]);
+    repo.write("f", "E\n");
+    repo.save(&["-q"]);
+    repo.write("f", "X\n");
+    assert_eq!(step(&repo, &["restore", &first]), "B\n");
+    let walked: Vec<String> = (0..3).map(|_| step(&repo, &["undo"])).collect();
+    assert_eq!(walked, ["X\n", "E\n", "B\n"]);
+    repo.cp(&["undo"]).fails_with(1);
+}
+
+/// Two undos taken back by two redos, then an edit: the walk back passes over all four, which
+/// only repeat the states around them, and stops at the first state.
+#[test]
+fn undos_and_the_redos_that_took_them_back_are_walked_over() {
+    let repo = Repo::with_commit(&[("f", "A\n")]);
+    repo.save(&["-q", "--name", "A"]);
+    repo.write("f", "B\n");
+    repo.save(&["-q", "--name", "B"]);
+    repo.write("f", "X\n");
+    let there: Vec<String> = ["undo", "undo", "redo", "redo"]
+        .iter()
+        .map(|verb| step(&repo, &[verb]))
+        .collect();
+    assert_eq!(there, ["B\n", "A\n", "B\n", "X\n"]);
+    repo.write("f", "Y\n");
+    let walked: Vec<String> = (0..3).map(|_| step(&repo, &["undo"])).collect();
+    assert_eq!(walked, ["X\n", "B\n", "A\n"]);
+    repo.cp(&["undo"]).fails_with(1);
+}
+
 /// Sequences of edits, undos, redos and restores, each checked against the rules of "Undo and
 /// redo" in DESIGN.md:
 /// - right after a restore or a redo (nothing changed since), undo brings back the state from
 ///   before it;
 /// - right after an edit, undo goes back to the newest earlier state a checkpoint holds;
-/// - a run of undos never brings back a state the run has already been in (it never swings
-///   between two states), except that redo walks forward through them again;
+/// - a run of undos never swings back to the state it just left (only redo goes forward);
 /// - every undo can be redone: redo brings back the states the undos left, in reverse order,
 ///   until something else changes the working tree; with nothing to redo it says so.
 #[test]
@@ -227,12 +262,12 @@ fn random_sequence(seed: u64, actions: usize) {
     repo.git(&["config", "checkpoint.keep", "1000"]);
     repo.save(&["-q", "--allow-empty"]);
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    // What the model knows: the states redo brings back (last first); the states the current
-    // run of undos has been in; the operation in effect (name, state before it); the newest
-    // state a checkpoint holds before the unsaved edits, and whether the working tree's state
-    // is held by one.
+    // What the model knows: the states redo brings back (last first); the state before the
+    // last undo of the current run; the operation in effect (name, state before it); the
+    // newest state a checkpoint holds before the unsaved edits, and whether the working
+    // tree's state is held by one.
     let mut redo_stack: Vec<String> = Vec::new();
-    let mut run: Vec<String> = Vec::new();
+    let mut just_left: Option<String> = None;
     let mut in_effect: Option<(&str, String)> = None;
     let mut recorded_before: Option<String> = None;
     let mut recorded = true;
@@ -265,7 +300,7 @@ fn random_sequence(seed: u64, actions: usize) {
                     repo.save(&["-q"]);
                 }
                 redo_stack.clear();
-                run.clear();
+                just_left = None;
                 in_effect = None;
             }
             "undo" => {
@@ -290,15 +325,13 @@ fn random_sequence(seed: u64, actions: usize) {
                 if let Some(expected) = expected {
                     assert_eq!(after, expected, "{}", context());
                 }
-                if run.is_empty() {
-                    run.push(now.clone());
-                }
-                assert!(
-                    !run.contains(&after),
-                    "{}: the undos went back to {after:?}, where they had been: {run:?}",
+                assert_ne!(
+                    Some(&after),
+                    just_left.as_ref(),
+                    "{}: the undo swung back to the state the last one left",
                     context()
                 );
-                run.push(after);
+                just_left = Some(now.clone());
                 redo_stack.push(now.clone());
                 in_effect = Some(("undo", now));
                 recorded = true;
@@ -311,7 +344,7 @@ fn random_sequence(seed: u64, actions: usize) {
                     Some(expected) => {
                         assert_eq!(out.code, 0, "{}: {}", context(), out.stderr);
                         assert_eq!(after, expected, "{}", context());
-                        run.pop();
+                        just_left = None;
                         in_effect = Some(("redo", now));
                         recorded = true;
                         recorded_before = None;
@@ -334,7 +367,7 @@ fn random_sequence(seed: u64, actions: usize) {
                 assert_eq!(after, content, "{}", context());
                 if after != now {
                     redo_stack.clear();
-                    run.clear();
+                    just_left = None;
                     in_effect = Some(("restore", now));
                     recorded = true;
                     recorded_before = None;
@@ -427,4 +460,14 @@ fn dry_runs_say_what_they_would_write_and_delete() {
         "{}",
         out.stderr
     );
+    // More steps than there are: where as many as there are would end, and a warning, as
+    // without --dry-run.
+    let out = repo.cp(&["undo", "9", "--dry-run"]).ok();
+    assert!(
+        out.stderr.contains("dry run: undoing 3 steps")
+            && out.stderr.contains("only 3 of 9 steps could be undone"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(repo.read("f"), "v3\n");
 }
