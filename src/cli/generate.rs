@@ -413,6 +413,19 @@ const SECTIONS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "THE PICKER",
+        &[
+            "On a terminal (standard input and output both one), restore, diff and show given no checkpoint open a full-screen picker. Off a terminal (a pipe, CI, an agent's tool call) nothing opens: restore and show then need the checkpoint named (exit 2), and diff compares the newest checkpoint with the working tree.",
+            "It lists this worktree's checkpoints, newest first, one a line: age, kind, session, the +added ~modified -deleted counts since the HEAD it was taken on, and its name or message; the title says how many of them the filter shows. Beside or below the list (by the terminal's width), a preview of the highlighted checkpoint's change to the working tree now: the files with their counts, then the patch.",
+            "* typing :: filters the list by id, kind, session, name or message; Backspace takes a character back;",
+            "* Up, Down (or Ctrl-P, Ctrl-N), PgUp, PgDn, Home, End :: move in the list (letters filter, so j and k are not moves);",
+            "* Shift-Up, Shift-Down (or Ctrl-U, Ctrl-D) :: scroll the preview;",
+            "* Enter :: acts on the highlighted checkpoint: diff and show print it as they would have with it named; restore first shows the dry run (what would be written and deleted) and asks;",
+            "* y :: at that question, restores: an ordinary restore, with its safety checkpoint, so undo takes it back; any other key goes back to the list;",
+            "* Esc, Ctrl-C :: leave with nothing done (restore says nothing restored).",
+        ],
+    ),
+    (
         "CONFIGURATION",
         &[
             "* checkpoint.maxFileSize :: Untracked files larger than this are left out of a save and listed in skipped. Default 100m; git's size suffixes k, m, g.",
@@ -430,7 +443,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "push and fetch are the only commands that talk to a remote; they run the git binary, so the user's remotes, URLs, ssh and credential settings apply. push sends the checkpoints named, or else this repository's own except the pre-restore ones (--all: every one), and their notes; fetch brings every checkpoint of the remote, never overwriting a local checkpoint of the same id. Notes are merged as JSON, key by key, the local side winning where both have a key; git's union merge is never used. A checkpoint carries untracked files that were not ignored, possibly secrets: push warns, and push --dry-run lists them.",
             "A fetched checkpoint is marked as such in its note and by list; @, @{N} and undo count only checkpoints taken here, and keep limits neither count nor remove fetched ones (checkpoint.maxAge and drop do). fetch stages what it fetches under refs/checkpoint-fetch/ and deletes that namespace before it ends.",
-            "In a bare repository (a server that receives pushed checkpoints) list, show, diff between two checkpoints, drop, prune, pin, push and fetch work; what needs a working tree (save, restore, undo, exec, diff against the working tree) refuses with one line.",
+            "In a bare repository (a server that receives pushed checkpoints) list, show, diff between two checkpoints, drop, prune, pin, unpin, du, push and fetch work; what needs a working tree (save, restore, undo, redo, revert, exec, diff against the working tree) refuses with one line.",
         ],
     ),
     (

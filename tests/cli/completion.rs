@@ -456,6 +456,27 @@ fn man_page_renders_and_git_help_shows_it() {
     ] {
         assert!(text.contains(needle), "man page lacks {needle:?}");
     }
+    // The picker's section: when it opens, what it shows, its keys.
+    let picker = text
+        .split_once("THE PICKER")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("the man page has no picker section"));
+    for needle in [
+        "restore, diff and show",
+        "preview",
+        "filters",
+        "Up, Down",
+        "Enter",
+        "dry run",
+        "y ",
+        "Esc",
+        "Off a terminal",
+    ] {
+        assert!(
+            picker.contains(needle),
+            "the picker section lacks {needle:?}"
+        );
+    }
 
     let (_keep, manpath) = man_dir();
     let repo = Repo::new();
