@@ -295,7 +295,7 @@ pub(crate) mod tests {
         assert_eq!(id_of(&all, None, "@{1}")?, all[2].id);
         assert!(matches!(
             resolve(&all, None, "@{2}"),
-            Err(Error::UnknownCheckpoint(_))
+            Err(Error::PositionOutOfRange { count: 2, .. })
         ));
         assert_eq!(id_of(&all, None, "wip")?, all[0].id, "newest of that name");
         // A name wins over an id prefix.
