@@ -63,11 +63,11 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
             // The user typed no `@`: say what is missing in the words of what they typed.
             Err(git_checkpoint::Error::NoOwnCheckpoints(others)) => {
                 ui.error(&format!(
-                    "nothing to compare with: this worktree has no checkpoints of its own yet, and diff without a checkpoint compares the newest of them with the working tree ({} of other worktrees or fetched)",
+                    "nothing to compare with: this worktree has no checkpoints of its own yet, and diff without a checkpoint compares the newest of them with the working tree ({})",
                     if others == 1 {
-                        "there is 1".to_string()
+                        "there is 1 of another worktree or fetched".to_string()
                     } else {
-                        format!("there are {others}")
+                        format!("there are {others} of other worktrees or fetched")
                     }
                 ));
                 ui.hint(
