@@ -107,11 +107,20 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;show' {
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Lines of context (`-U5`, `-U 5`, `--unified=5`; default 3); asks for the patch, as in git')
+            [CompletionResult]::new('--unified', '--unified', [CompletionResultType]::ParameterName, 'Lines of context (`-U5`, `-U 5`, `--unified=5`; default 3); asks for the patch, as in git')
+            [CompletionResult]::new('-M', '-M ', [CompletionResultType]::ParameterName, 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false')
+            [CompletionResult]::new('--find-renames', '--find-renames', [CompletionResultType]::ParameterName, 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used')
-            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'A diffstat of what it changed relative to its HEAD (the default)')
-            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The patch of what it changed relative to its HEAD')
-            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'The patch of what it changed relative to its HEAD')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'The patch of what it changed relative to its HEAD (instead of the diffstat)')
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'The patch of what it changed relative to its HEAD (instead of the diffstat)')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'A diffstat, as `git diff --stat`')
+            [CompletionResult]::new('--numstat', '--numstat', [CompletionResultType]::ParameterName, 'Added and deleted lines per file, as `git diff --numstat`')
+            [CompletionResult]::new('--name-status', '--name-status', [CompletionResultType]::ParameterName, 'Status letter and path per file, as `git diff --name-status`')
+            [CompletionResult]::new('--name-only', '--name-only', [CompletionResultType]::ParameterName, 'Changed paths only')
+            [CompletionResult]::new('--no-renames', '--no-renames', [CompletionResultType]::ParameterName, 'Do not detect renames')
+            [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'Emit binary files as git binary patches (with full index lines) so they apply too')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the metadata as JSON (the note''s fields plus "commit")')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -120,8 +129,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;diff' {
-            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Lines of context (`-U5`, `-U 5`, `--unified=5`)')
-            [CompletionResult]::new('--unified', '--unified', [CompletionResultType]::ParameterName, 'Lines of context (`-U5`, `-U 5`, `--unified=5`)')
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Lines of context (`-U5`, `-U 5`, `--unified=5`; default 3); asks for the patch, as in git')
+            [CompletionResult]::new('--unified', '--unified', [CompletionResultType]::ParameterName, 'Lines of context (`-U5`, `-U 5`, `--unified=5`; default 3); asks for the patch, as in git')
             [CompletionResult]::new('-M', '-M ', [CompletionResultType]::ParameterName, 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false')
             [CompletionResult]::new('--find-renames', '--find-renames', [CompletionResultType]::ParameterName, 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
@@ -130,9 +139,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--numstat', '--numstat', [CompletionResultType]::ParameterName, 'Added and deleted lines per file, as `git diff --numstat`')
             [CompletionResult]::new('--name-status', '--name-status', [CompletionResultType]::ParameterName, 'Status letter and path per file, as `git diff --name-status`')
             [CompletionResult]::new('--name-only', '--name-only', [CompletionResultType]::ParameterName, 'Changed paths only')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'A JSON object with a "files" array')
             [CompletionResult]::new('--no-renames', '--no-renames', [CompletionResultType]::ParameterName, 'Do not detect renames')
             [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'Emit binary files as git binary patches (with full index lines) so they apply too')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'A JSON object with a "files" array')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

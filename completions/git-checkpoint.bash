@@ -208,7 +208,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__diff)
-            opts="-U -M -h -V --stat --numstat --name-status --name-only --json --unified --find-renames --no-renames --binary --color --store --help --version"
+            opts="-U -M -h -V --stat --numstat --name-status --name-only --unified --find-renames --no-renames --binary --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1054,12 +1054,28 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__show)
-            opts="-p -h -V --stat --patch --json --color --store --help --version"
+            opts="-p -U -M -h -V --patch --stat --numstat --name-status --name-only --unified --find-renames --no-renames --binary --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --unified)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -U)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --find-renames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -M)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
@@ -1156,38 +1172,66 @@ fi
 
 # --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
 
+# git, as git's completion runs it where it is loaded (`__git`: honouring `git -C <dir>` and
+# `--git-dir` on the line); plain git otherwise.
+__git_checkpoint_git() {
+    if declare -F __git >/dev/null; then
+        __git "$@"
+    else
+        git "$@" 2>/dev/null
+    fi
+}
+
 __git_checkpoint_ids() {
-    git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/ 2>/dev/null
-    git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' \
-        refs/checkpoints/ 2>/dev/null | sed '/^$/d' | sort -u
+    __git_checkpoint_git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/
+    __git_checkpoint_git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' \
+        refs/checkpoints/ | sed '/^$/d' | sort -u
     printf '%s\n' @ latest
 }
 
-# Complete a checkpoint or a remote where one goes. $1: index in COMP_WORDS of the first word
-# after the command. Returns 1 when the word is neither.
+# Complete a checkpoint, a remote or a path where one goes. $1: index in COMP_WORDS of the
+# first word after the command. Returns 1 when the word is none of them.
 __git_checkpoint_complete_ids() {
-    local first=$1 cur="${COMP_WORDS[COMP_CWORD]}" sub="" args=0 i words
+    local first=$1 cur="${COMP_WORDS[COMP_CWORD]}" sub="" args=0 i words paths=""
     for ((i = first; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            --) return 1 ;;
+            --)
+                # Paths follow, for the commands that take them.
+                case "$sub" in
+                    restore | diff | show) paths=1; break ;;
+                    *) return 1 ;;
+                esac ;;
+            # `--opt=value`, which bash splits at `=`: the value is no argument.
+            =) i=$((i + 1)) ;;
+            # An option whose value is the next word.
+            --color | --store)
+                [ "${COMP_WORDS[i+1]}" = "=" ] || i=$((i + 1)) ;;
             -*) ;;
             *) if [ -z "$sub" ]; then sub="${COMP_WORDS[i]}"; else args=$((args + 1)); fi ;;
         esac
     done
+    # The word being completed is an option's value: the option's own completion.
+    [ "$i" -gt "$COMP_CWORD" ] && return 1
     [ -n "$sub" ] || return 1
+    if [ -n "$paths" ]; then
+        compopt -o filenames 2>/dev/null
+        local IFS=$'\n'
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return 0
+    fi
     [[ "$cur" == -* ]] && return 1
     case "$sub" in
         push | fetch)
             # The remote first, as with `git push`; then (push) checkpoints.
             if [ "$args" -eq 0 ]; then
-                words="$(git remote 2>/dev/null)"
+                words="$(__git_checkpoint_git remote)"
             elif [ "$sub" = push ]; then
                 words="$(__git_checkpoint_ids)"
             else
                 return 1
             fi ;;
         *)
-            case " show restore diff drop pin unpin " in
+            case " show restore diff revert drop pin unpin " in
                 *" $sub "*) words="$(__git_checkpoint_ids)" ;;
                 *) return 1 ;;
             esac ;;

@@ -101,16 +101,23 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l all
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -l json -d 'Print a JSON array of the checkpoints\' metadata'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand ls" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s U -l unified -d 'Lines of context (`-U5`, `-U 5`, `--unified=5`; default 3); asks for the patch, as in git' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s M -l find-renames -d 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l stat -d 'A diffstat of what it changed relative to its HEAD (the default)'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s p -l patch -d 'The patch of what it changed relative to its HEAD'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s p -l patch -d 'The patch of what it changed relative to its HEAD (instead of the diffstat)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l stat -d 'A diffstat, as `git diff --stat`'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat`'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l name-status -d 'Status letter and path per file, as `git diff --name-status`'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l name-only -d 'Changed paths only'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l no-renames -d 'Do not detect renames'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l binary -d 'Emit binary files as git binary patches (with full index lines) so they apply too'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l json -d 'Print the metadata as JSON (the note\'s fields plus "commit")'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s U -l unified -d 'Lines of context (`-U5`, `-U 5`, `--unified=5`)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s U -l unified -d 'Lines of context (`-U5`, `-U 5`, `--unified=5`; default 3); asks for the patch, as in git' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s M -l find-renames -d 'Detect renames, with a minimal similarity as git spells it: `-M90` or `--find-renames=90` (digits are a fraction: 90 %; `-M5` is 50 %), `-M90%`, `-M0.9`; `-M` alone, 50 %. On by default, as in git, unless `diff.renames` is false' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
@@ -120,9 +127,9 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l s
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat`'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l name-status -d 'Status letter and path per file, as `git diff --name-status`'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l name-only -d 'Changed paths only'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l json -d 'A JSON object with a "files" array'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l no-renames -d 'Do not detect renames'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l binary -d 'Emit binary files as git binary patches (with full index lines) so they apply too'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l json -d 'A JSON object with a "files" array'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
@@ -352,26 +359,54 @@ function __git_checkpoint_ids
     git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null | string match -v ''
     printf '%s\n' @ latest
 end
-complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff drop pin unpin" -f -a "(__git_checkpoint_ids)"
 
-# How many arguments follow the subcommand on the line so far, options aside.
+# How many arguments follow the subcommand on the line so far: options aside, and the value of
+# an option that takes the next word as its value (--color never). -1 before the subcommand.
 function __git_checkpoint_args
     set -l tokens (commandline -opc)
     set -l n -1
+    set -l value 0
     for token in $tokens[2..-1]
-        string match -q -- '-*' $token; or set n (math $n + 1)
+        if test $value = 1
+            set value 0
+        else if contains -- $token --color --store
+            set value 1
+        else if not string match -q -- '-*' $token
+            set n (math $n + 1)
+        end
     end
     echo $n
 end
+# Whether the line so far has `--`: paths follow.
+function __git_checkpoint_paths
+    contains -- -- (commandline -opc)
+end
+complete -c git-checkpoint -n "__fish_seen_subcommand_from show restore diff revert drop pin unpin; and not __git_checkpoint_paths" -f -a "(__git_checkpoint_ids)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from restore diff show; and __git_checkpoint_paths" -F
 # push and fetch: a remote first, as with `git push`; then (push) checkpoints.
 complete -c git-checkpoint -n "__fish_seen_subcommand_from push fetch; and test (__git_checkpoint_args) -eq 0" -f -a "(git remote 2>/dev/null)"
 complete -c git-checkpoint -n "__fish_seen_subcommand_from push; and test (__git_checkpoint_args) -ge 1" -f -a "(__git_checkpoint_ids)"
 
-# `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
+# `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint, in the
+# directory that `git -C <dir>` names, if it does.
 function __git_checkpoint_delegate
     set -l tokens (commandline -opc)
     set -l at (contains -i -- checkpoint $tokens); or return
+    set -l dirs
+    for i in (seq 2 (math $at - 1))
+        if test "$tokens[$i]" = -C
+            set -a dirs (string replace -r '^~' -- $HOME $tokens[(math $i + 1)])
+        end
+    end
     set -e tokens[1..$at]
+    set -l here $PWD
+    for dir in $dirs
+        builtin cd -- $dir 2>/dev/null; or begin
+            builtin cd -- $here
+            return
+        end
+    end
     complete -C "git-checkpoint $tokens "(commandline -ct)
+    builtin cd -- $here
 end
 complete -c git -n "__fish_seen_subcommand_from checkpoint" -f -a "(__git_checkpoint_delegate)"

@@ -23,6 +23,7 @@ use crate::patch::{PatchPaint, PatchStyle, Quoting};
 use crate::record::{self, Housekeeping, SaveOptions, Saved};
 use crate::restore::{self, RestoreOptions, Restored, Safety};
 use crate::retention::{self, Pruned};
+pub use crate::revert::ConflictKind;
 use crate::sharing::{self, Exposure, Fetched, Pushed};
 use crate::store::{self, Checkpoint};
 use crate::treediff::{self, Summary};
@@ -237,8 +238,11 @@ pub struct Reverted {
     pub from: Checkpoint,
     /// Its end.
     pub to: Checkpoint,
-    /// Files written with conflict markers (with [`RevertOptions::markers`]).
+    /// Files that conflicted (with [`RevertOptions::markers`]), written as git writes them.
     pub conflicts: Vec<String>,
+    /// What each of `conflicts` is, in the same order: only [`ConflictKind::Markers`] files
+    /// hold markers to resolve.
+    pub conflict_kinds: Vec<ConflictKind>,
     /// The restore of the merged result: what was written and deleted, the safety checkpoint.
     pub restored: Restored,
 }
@@ -252,6 +256,13 @@ impl Reverted {
             map.insert("from".into(), self.from.id.clone().into());
             map.insert("to".into(), self.to.id.clone().into());
             map.insert("conflicts".into(), self.conflicts.clone().into());
+            let kinds: serde_json::Map<String, serde_json::Value> = self
+                .conflicts
+                .iter()
+                .zip(&self.conflict_kinds)
+                .map(|(path, kind)| (path.clone(), kind.as_str().into()))
+                .collect();
+            map.insert("conflict_kinds".into(), kinds.into());
         }
         value
     }
@@ -1072,23 +1083,30 @@ impl Checkpoints {
             }
         };
         if options.dry_run {
-            let mut restored = self.restore_with(options, ctl, choose(n - 1))?;
-            restored.steps = n;
-            return Ok(restored);
-        }
-        let mut last = self.restore_with(options, ctl, choose(0))?;
-        for done in 1..n {
-            match self.restore_with(options, ctl, choose(0)) {
-                Ok(restored) => last = restored,
-                Err(Error::NothingToUndo | Error::NothingToRedo) => {
-                    last.steps = done;
-                    return Ok(last);
+            // Where as many of the n steps as there are would end, as the steps themselves go.
+            let mut imagined = n - 1;
+            loop {
+                match self.restore_with(options, ctl, choose(imagined)) {
+                    Ok(mut restored) => {
+                        restored.steps = imagined + 1;
+                        return Ok(restored);
+                    }
+                    Err(Error::NothingToUndo(_) | Error::NothingToRedo) if imagined > 0 => {
+                        imagined -= 1;
+                    }
+                    Err(err) => return Err(err),
                 }
+            }
+        }
+        let mut taken = vec![self.restore_with(options, ctl, choose(0))?];
+        while taken.len() < n {
+            match self.restore_with(options, ctl, choose(0)) {
+                Ok(restored) => taken.push(restored),
+                Err(Error::NothingToUndo(_) | Error::NothingToRedo) => break,
                 Err(err) => return Err(err),
             }
-            last.steps = done + 1;
         }
-        Ok(last)
+        combine_steps(&self.repo, taken)
     }
 
     /// The step `revert <from> [<to>]` names: `to` defaults to the checkpoint after `from` in
@@ -1140,6 +1158,7 @@ impl Checkpoints {
             ..RestoreOptions::default()
         };
         let mut conflicts = Vec::new();
+        let mut conflict_kinds = Vec::new();
         let restored = self.restore_with(&restore_options, ctl, |repo, captured| {
             let tree = |c: &Checkpoint| store::commit_tree(repo, c.commit);
             let labels = [
@@ -1158,6 +1177,7 @@ impl Checkpoints {
                 return Err(Error::RevertConflicts(merged.conflicts));
             }
             conflicts = merged.conflicts;
+            conflict_kinds = merged.kinds;
             let target = crate::revert::target(repo, merged.tree, captured.head_commit, from, to)?;
             let all = naming::load_all(repo)?;
             let history = History::load(repo, &all, self.worktree())?;
@@ -1176,6 +1196,7 @@ impl Checkpoints {
             from: from.clone(),
             to: to.clone(),
             conflicts,
+            conflict_kinds,
             restored,
         })
     }
@@ -1528,6 +1549,80 @@ pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
 }
 
 /// The safety checkpoint of a restore of `target` that records `operation`.
+/// Several steps of undo or redo told as one: the last step's outcome, with what all of them
+/// changed together (from the state before the first to the state the last left) and the
+/// first step's safety checkpoint, which holds the state before them all: restoring it takes
+/// them all back at once.
+fn combine_steps(repo: &gix::Repository, mut taken: Vec<Restored>) -> Result<Restored> {
+    let steps = taken.len();
+    let Some(mut last) = taken.pop() else {
+        return Err(Error::Unsupported(
+            "internal error: no step was taken".into(),
+        ));
+    };
+    last.steps = steps;
+    let Some(first) = taken.first() else {
+        return Ok(last);
+    };
+    let mut touched: Vec<String> = Vec::new();
+    fn union(into: &mut Vec<String>, from: &[String]) {
+        for path in from {
+            if !into.contains(path) {
+                into.push(path.clone());
+            }
+        }
+    }
+    for step in taken.iter().chain([&last]) {
+        union(&mut touched, &step.plan.write);
+        union(&mut touched, &step.plan.delete);
+        union(&mut touched, &step.plan.replaced_ignored);
+    }
+    let mut plan = last.plan.clone();
+    for step in &taken {
+        union(&mut plan.kept, &step.plan.kept);
+        union(&mut plan.replaced_ignored, &step.plan.replaced_ignored);
+        union(&mut plan.left_alone, &step.plan.left_alone);
+        union(&mut plan.delete, &step.plan.delete);
+        union(&mut plan.write, &step.plan.write);
+    }
+    // The state before and after, where the safety checkpoints say: then what differs between
+    // them among the paths some step wrote or deleted (a file one step wrote and the next put
+    // back is not a change).
+    let before = match &first.safety {
+        Some(saved) => Some(store::commit_tree(repo, saved.checkpoint().commit)?),
+        None => None,
+    };
+    let after = last
+        .safety
+        .as_ref()
+        .and_then(|s| s.checkpoint().meta.operation.as_ref())
+        .and_then(|op| gix::ObjectId::from_hex(op.result.as_bytes()).ok());
+    if let (Some(before), Some(after)) = (before, after) {
+        let changes = treediff::changes(repo, Some(before), Some(after))?;
+        let changed = |gone: bool| -> Vec<String> {
+            changes
+                .iter()
+                .filter(|c| c.new.is_none() == gone)
+                .map(|c| c.path.to_string())
+                .filter(|p| touched.contains(p))
+                .collect()
+        };
+        plan.write = changed(false);
+        plan.delete = changed(true);
+    }
+    last.plan = plan;
+    last.index_restored |= taken.iter().any(|s| s.index_restored);
+    last.interrupted = first.interrupted.clone();
+    last.safety = first.safety.clone();
+    for step in &taken {
+        union(&mut last.housekeeping.pruned, &step.housekeeping.pruned);
+        if last.housekeeping.problem.is_none() {
+            last.housekeeping.problem = step.housekeeping.problem.clone();
+        }
+    }
+    Ok(last)
+}
+
 fn safety(target: &str, operation: Operation) -> Safety {
     let message = match operation.name.as_str() {
         format::OP_RESTORE => format!("before restoring {target}"),

@@ -53,6 +53,20 @@ pub enum Error {
     /// A name on the command line matched no checkpoint.
     #[error("no checkpoint named `{0}`")]
     UnknownCheckpoint(String),
+    /// `@{N}` beyond the checkpoints this worktree has (`count` of them, at least one).
+    #[error(
+        "no checkpoint `{spec}`: this worktree only has {}",
+        match count {
+            1 => "1 checkpoint, `@{0}`".to_string(),
+            n => format!("{n} checkpoints, `@{{0}}` to `@{{{}}}`", n - 1),
+        }
+    )]
+    PositionOutOfRange {
+        /// The position as given.
+        spec: String,
+        /// How many checkpoints this worktree has.
+        count: usize,
+    },
     /// A path given to limit a restore or a comparison matches nothing on either side: no file
     /// at it or below it (as git says of a pathspec that matches nothing). Nothing was changed.
     #[error("{}", unmatched_path(.path, .searched, *.left_out))]
@@ -114,11 +128,9 @@ pub enum Error {
     /// A merge, rebase, cherry-pick, revert or bisect is in progress.
     #[error("{0} is in progress; finish or abort it first, or use --force")]
     OperationInProgress(String),
-    /// `undo` found no earlier state to go back to.
-    #[error(
-        "nothing to undo: this worktree has no earlier checkpoint whose files differ from the files now"
-    )]
-    NothingToUndo,
+    /// `undo` found no earlier state to go back to; why.
+    #[error("nothing to undo: {0}")]
+    NothingToUndo(UndoEnd),
     /// Taking a step back conflicts with what changed since; nothing was changed.
     #[error(
         "the revert conflicts with changes made since, in {}; nothing was changed",
@@ -277,4 +289,34 @@ fn list_some(items: &[String]) -> String {
         text.push_str(&format!(" and {} more", items.len() - SHOWN));
     }
     text
+}
+
+/// Why `undo` found nothing to undo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UndoEnd {
+    /// There are no checkpoints at all.
+    NoCheckpoints,
+    /// There are checkpoints, but none of this worktree's own (they are other worktrees' or
+    /// fetched).
+    NoOwnCheckpoints,
+    /// No checkpoint of this worktree holds an earlier state that differs from the files now.
+    NoEarlierState,
+    /// The undos since the last change have been back through every earlier state.
+    WalkedThrough,
+}
+
+impl std::fmt::Display for UndoEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            UndoEnd::NoCheckpoints => "there are no checkpoints yet",
+            UndoEnd::NoOwnCheckpoints => "this worktree has no checkpoints of its own yet",
+            UndoEnd::NoEarlierState => {
+                "this worktree has no earlier checkpoint whose files differ from the files now"
+            }
+            UndoEnd::WalkedThrough => {
+                "the undos since the last change have been back through every earlier state of this worktree"
+            }
+        })
+    }
 }

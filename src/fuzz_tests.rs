@@ -268,6 +268,14 @@ fn name_resolution_never_panics_and_keeps_its_rules() {
                 }
             }
             Err(Error::InvalidInput(_)) => assert!(spec.starts_with("@{"), "{spec:?}"),
+            Err(Error::PositionOutOfRange { count, .. }) => {
+                assert!(is_position, "{spec:?}");
+                assert_eq!(
+                    count,
+                    all.iter().filter(|a| a.is_own(wt)).count(),
+                    "{spec:?}"
+                );
+            }
             Err(Error::NoOwnCheckpoints(_) | Error::NoCheckpoints) => {
                 assert!(is_position, "{spec:?}");
                 assert!(!all.iter().any(|a| a.is_own(wt)), "{spec:?}");

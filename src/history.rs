@@ -10,9 +10,11 @@
 //! - `undo` takes back the operation in effect: it brings back the state before it (its safety
 //!   checkpoint). When the operation in effect is itself an undo, or there is none, it walks
 //!   back instead: to the newest earlier state that differs from the working tree now, counting
-//!   from where the last undo stopped (its *cursor*), so repeated undos keep walking back and
-//!   never swing between two states. The states an operation left count too, where a
-//!   checkpoint holds them.
+//!   from where the last undo stopped (its *cursor*), so repeated undos keep walking back. The
+//!   states an operation left count too, where a checkpoint holds them. Two rules keep the
+//!   walk from swinging between two states: an undo and the redo that took it back cancel out
+//!   (the walk passes over the states between them, which only repeat the ones around them),
+//!   and the walk never goes back to the state the last undo of the run left.
 //! - `redo` takes back the undo in effect, then the undo before it in the same run of undos,
 //!   and so on; any other change ends the run.
 
@@ -20,7 +22,7 @@ use std::collections::HashMap;
 
 use gix::ObjectId;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, UndoEnd};
 use crate::format::{OP_REDO, OP_UNDO, Operation};
 use crate::store::{self, Checkpoint};
 
@@ -68,6 +70,8 @@ pub(crate) struct Step {
 #[derive(Clone)]
 pub(crate) struct History {
     nodes: Vec<Node>,
+    /// Whether there are checkpoints of other worktrees, or fetched ones.
+    others: bool,
     imagined: usize,
     repo: gix::Repository,
 }
@@ -97,6 +101,7 @@ impl History {
             });
         }
         Ok(History {
+            others: nodes.len() < all.len(),
             nodes,
             imagined: 0,
             repo: repo.clone(),
@@ -149,8 +154,27 @@ impl History {
 
     /// Every state, newest first: each checkpoint's own, and before it (newer) the state the
     /// operation recorded in it left, where the checkpoint it brought back holds exactly that.
+    /// An undo and the redo that took it back cancel out: the states from the one before the
+    /// redo to the one before the undo are left out (the state the redo left, which is the one
+    /// before the undo, stays, once).
     fn states(&self) -> Vec<State<'_>> {
         let by_id: HashMap<&str, &Node> = self.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+        let index: HashMap<&str, usize> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.id.as_str(), i))
+            .collect();
+        let cancelled: Vec<((usize, u8), (usize, u8))> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, node)| {
+                let op = node.op.as_ref().filter(|op| op.name == OP_REDO)?;
+                let undone = *index.get(op.undone.as_deref()?)?;
+                (undone > i).then_some(((i, 1), (undone, 1)))
+            })
+            .collect();
         let mut out = Vec::new();
         for (i, node) in self.nodes.iter().enumerate() {
             if let Some(op) = &node.op
@@ -171,6 +195,11 @@ impl History {
                 restore: &node.checkpoint,
             });
         }
+        out.retain(|s| {
+            !cancelled
+                .iter()
+                .any(|(from, to)| *from <= s.position && s.position <= *to)
+        });
         out
     }
 
@@ -233,13 +262,28 @@ impl History {
             Some((id, None)) => Some((self.position_of(id).0, 1)),
             None => None,
         };
+        // The state the last undo of this run left: the walk never swings back to it.
+        let just_left = walk_from
+            .as_ref()
+            .and_then(|(id, _)| self.nodes.iter().find(|n| n.id == *id))
+            .map(|n| n.tree);
         let found = self
             .states()
             .into_iter()
             .filter(|s| after.is_none_or(|after| s.position > after))
-            .find(|s| s.tree != now);
+            .find(|s| s.tree != now && Some(s.tree) != just_left);
         let Some(state) = found else {
-            return Err(Error::NothingToUndo);
+            return Err(Error::NothingToUndo(if !self.nodes.is_empty() {
+                if walk_from.is_some() {
+                    UndoEnd::WalkedThrough
+                } else {
+                    UndoEnd::NoEarlierState
+                }
+            } else if self.others {
+                UndoEnd::NoOwnCheckpoints
+            } else {
+                UndoEnd::NoCheckpoints
+            }));
         };
         Ok(Step {
             target: state.restore.clone(),

@@ -99,8 +99,9 @@ pub(crate) fn skip_test(reason: &str) {
 }
 
 pub use checkpoints::{
-    CheckpointEvent, Checkpoints, Diff, Dropped, ListOptions, Observer, OpenOptions, PruneOptions,
-    RevertOptions, Reverted, SaveOutcome, Side, StoreInfo, WorkingTree, is_at_or_below,
+    CheckpointEvent, Checkpoints, ConflictKind, Diff, Dropped, ListOptions, Observer, OpenOptions,
+    PruneOptions, RevertOptions, Reverted, SaveOutcome, Side, StoreInfo, WorkingTree,
+    is_at_or_below,
 };
 pub use config::{
     Capture, DEFAULT_EXCLUDES, HookFailure, Policy, Problem, Settings, parse_duration, parse_size,
@@ -108,7 +109,7 @@ pub use config::{
 pub use control::{Control, Progress};
 pub use diff::{DiffOptions, FileDiff, Hunk, Line, Status};
 pub use disk::{Added, Amount, Usage};
-pub use error::{Error, Result};
+pub use error::{Error, Result, UndoEnd};
 pub use journal::{Completed, Interrupted};
 pub use naming::Loaded;
 pub use patch::{PatchPaint, PatchStyle, Plain, Quoting, quote_path, rename_name};

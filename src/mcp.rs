@@ -485,7 +485,9 @@ fn invalid(why: &str) -> CallToolResult {
 fn tool_error(err: &Error) -> CallToolResult {
     let mut text = format!("error: {}", err.to_string().replace(['\n', '\r'], " "));
     let hint = match err {
-        Error::UnknownCheckpoint(_) => Some("call checkpoint_list to see the checkpoints"),
+        Error::UnknownCheckpoint(_) | Error::PositionOutOfRange { .. } => {
+            Some("call checkpoint_list to see the checkpoints")
+        }
         Error::NoCheckpoints => Some("make one with checkpoint_save"),
         Error::AmbiguousCheckpoint { .. } => Some("give more characters of the id"),
         Error::NotARepository(_) => Some("pass `directory`: the working tree of a git repository"),

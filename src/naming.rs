@@ -109,7 +109,14 @@ pub fn resolve<'a>(
                 Error::NoOwnCheckpoints(all.len())
             });
         }
-        return own.nth(n).ok_or_else(unknown);
+        let own: Vec<&Checkpoint> = own.collect();
+        return own
+            .get(n)
+            .copied()
+            .ok_or_else(|| Error::PositionOutOfRange {
+                spec: spec.to_string(),
+                count: own.len(),
+            });
     }
     // 2b. The first checkpoint of a session.
     if let Some(session_spec) = spec.strip_prefix(SESSION_PREFIX) {
@@ -289,7 +296,7 @@ pub(crate) mod tests {
         assert_eq!(id_of(&all, None, "@{1}")?, all[2].id);
         assert!(matches!(
             resolve(&all, None, "@{2}"),
-            Err(Error::UnknownCheckpoint(_))
+            Err(Error::PositionOutOfRange { count: 2, .. })
         ));
         assert_eq!(id_of(&all, None, "wip")?, all[0].id, "newest of that name");
         // A name wins over an id prefix.

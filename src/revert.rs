@@ -17,6 +17,36 @@ pub(crate) struct Merged {
     /// Paths git would call conflicting: the whole revert is refused unless conflict markers
     /// were asked for.
     pub conflicts: Vec<String>,
+    /// What each conflict is, in the order of `conflicts`.
+    pub kinds: Vec<ConflictKind>,
+}
+
+/// What a conflicting file of a revert is, and so what the merged tree holds for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConflictKind {
+    /// Both sides changed the same lines: the file holds conflict markers.
+    Markers,
+    /// Both sides changed a binary file, which cannot hold markers: the working tree's version
+    /// is kept, as git keeps "ours".
+    Binary,
+    /// One side changed the file and the other deleted it: the changed version is kept.
+    ModifiedAndDeleted,
+    /// Another kind (renames on both sides, a file against a directory or a symlink): both
+    /// versions are kept where git keeps them, without markers.
+    Other,
+}
+
+impl ConflictKind {
+    /// The word of the JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConflictKind::Markers => "markers",
+            ConflictKind::Binary => "binary",
+            ConflictKind::ModifiedAndDeleted => "modified-and-deleted",
+            ConflictKind::Other => "other",
+        }
+    }
 }
 
 /// Merge the trees: take back `base` → `theirs` (the change from `A` to `B`, reversed) from
@@ -46,23 +76,56 @@ pub(crate) fn merge(
         )
         .context(|| "cannot merge".into())?;
     let how = gix::merge::tree::TreatAsUnresolved::git();
-    let mut conflicts: Vec<String> = outcome
-        .conflicts
-        .iter()
-        .filter(|c| c.is_unresolved(how))
-        .flat_map(|c| {
-            let (ours, theirs) = c.changes_in_resolution();
-            [ours.location().to_string(), theirs.location().to_string()]
-        })
-        .collect();
-    conflicts.sort();
-    conflicts.dedup();
+    let mut found: Vec<(String, ConflictKind)> = Vec::new();
+    for c in outcome.conflicts.iter().filter(|c| c.is_unresolved(how)) {
+        use gix::merge::tree::{Resolution, ResolutionFailure};
+        let kind = match &c.resolution {
+            Ok(Resolution::OursModifiedTheirsModifiedThenBlobContentMerge { merged_blob }) => {
+                // Markers, unless the content could hold none (a binary file).
+                if has_markers(repo, merged_blob.merged_blob_id) {
+                    ConflictKind::Markers
+                } else {
+                    ConflictKind::Binary
+                }
+            }
+            Err(
+                ResolutionFailure::OursModifiedTheirsDeleted
+                | ResolutionFailure::OursDeletedTheirsRenamed,
+            ) => ConflictKind::ModifiedAndDeleted,
+            _ => ConflictKind::Other,
+        };
+        let (ours, theirs) = c.changes_in_resolution();
+        for path in [ours.location().to_string(), theirs.location().to_string()] {
+            match found.iter_mut().find(|(p, _)| *p == path) {
+                // A path in two conflicts: markers, where there are any, are what to resolve.
+                Some((_, k)) if kind == ConflictKind::Markers => *k = kind,
+                Some(_) => {}
+                None => found.push((path, kind)),
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    let (conflicts, kinds) = found.into_iter().unzip();
     let tree = outcome
         .tree
         .write()
         .context(|| "cannot write the merged tree".into())?
         .detach();
-    Ok(Merged { tree, conflicts })
+    Ok(Merged {
+        tree,
+        conflicts,
+        kinds,
+    })
+}
+
+/// Whether the blob `id` holds a conflict marker line.
+fn has_markers(repo: &gix::Repository, id: ObjectId) -> bool {
+    repo.find_object(id).is_ok_and(|object| {
+        object
+            .data
+            .split(|b| *b == b'\n')
+            .any(|line| line.starts_with(b"<<<<<<< ") || line == b"<<<<<<<")
+    })
 }
 
 /// A commit of `tree` on top of `head`, pointed to by no ref, that a restore can take as its

@@ -24,9 +24,13 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
+  git checkpoint install-docs       # the man page and the bash, zsh and fish scripts, in one go
+  mkdir -p ~/.local/share/bash-completion/completions
   git checkpoint completions bash > ~/.local/share/bash-completion/completions/git-checkpoint
+  mkdir -p ~/.zfunc                 # then fpath=(~/.zfunc $fpath) in ~/.zshrc, before compinit
   git checkpoint completions zsh > ~/.zfunc/_git-checkpoint
-  git checkpoint install-docs          # the man page and every shell's script, in one go";
+  mkdir -p ~/.config/fish/completions
+  git checkpoint completions fish > ~/.config/fish/completions/git-checkpoint.fish";
 
 pub fn run(_ui: &Ui, args: Args) -> Result<(), Failure> {
     std::io::stdout()

@@ -22,8 +22,8 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
-  git checkpoint drop @{3}
-  git checkpoint drop pre-refactor 20261122-143022-481a2b";
+  git checkpoint drop @{3}                        # the fourth newest
+  git checkpoint drop before-refactor 20261122-143022-481a2b";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;

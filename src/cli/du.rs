@@ -15,9 +15,9 @@ use super::{Failure, open};
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint du                   the total, per kind, and the heaviest checkpoints
-  git checkpoint du -n 20             the 20 heaviest
-  git config checkpoint.maxSize 2g    keep it under 2 GiB (oldest unpinned go first)")]
+  git checkpoint du                   # the total, per kind, and the heaviest checkpoints
+  git checkpoint du -n 20             # the 20 heaviest
+  git config checkpoint.maxSize 2g    # keep it under 2 GiB (oldest unpinned go first)")]
 pub struct Args {
     /// How many of the heaviest checkpoints to list.
     #[arg(short = 'n', long = "max-count", value_name = "N", default_value_t = 5)]

@@ -94,6 +94,15 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         });
     let (mut checkpoints, before) = match before {
         Ok(opened_and_saved) => opened_and_saved,
+        // exec has no --force: the way on is a first save that has one.
+        Err(Failure::Core(err @ git_checkpoint::Error::RefusedDirectory { .. })) => {
+            ui.error(&err.to_string());
+            ui.hint(
+                "run it in a project's directory; to checkpoint all of this one anyway, make its first checkpoint with `git checkpoint save --force`, then run exec again",
+            );
+            ui.hint(&format!("`{line}` was not run"));
+            return Err(Failure::Exit(1));
+        }
         Err(failure) => {
             super::report(ui, &failure);
             ui.hint(&format!("`{line}` was not run"));

@@ -16,7 +16,7 @@ use super::Cli;
 
 /// Subcommands whose positional arguments are checkpoints. (`push` takes a remote first, then
 /// checkpoints; `fetch` a remote.)
-const TAKES_CHECKPOINTS: &str = "show restore diff drop pin unpin";
+const TAKES_CHECKPOINTS: &str = "show restore diff revert drop pin unpin";
 
 /// The completion script for `shell`.
 pub fn completion(shell: Shell) -> Vec<u8> {
@@ -56,36 +56,96 @@ pub fn completion(shell: Shell) -> Vec<u8> {
     out
 }
 
+/// The options whose value is the next word (`--color never`, `--store /tmp`), from the clap
+/// definitions: the word after one is its value, not an argument, where the scripts count
+/// arguments. Those are the global options (before the subcommand) and the options of the
+/// commands whose arguments are counted, push and fetch (whose first argument is a remote).
+fn value_options() -> Vec<String> {
+    let cmd = Cli::command();
+    let mut names = std::collections::BTreeSet::new();
+    let counted = cmd
+        .get_subcommands()
+        .filter(|c| ["push", "fetch"].contains(&c.get_name()));
+    let commands = std::iter::once(&cmd).chain(counted);
+    for arg in commands.flat_map(|c| c.get_arguments()) {
+        if arg.is_positional() || !arg.get_action().takes_values() || arg.is_require_equals_set() {
+            continue;
+        }
+        names.extend(
+            arg.get_short_and_visible_aliases()
+                .into_iter()
+                .flatten()
+                .map(|s| format!("-{s}")),
+        );
+        names.extend(
+            arg.get_long_and_visible_aliases()
+                .into_iter()
+                .flatten()
+                .map(|l| format!("--{l}")),
+        );
+    }
+    names.into_iter().collect()
+}
+
 fn bash_extra() -> String {
+    let value_options = value_options().join(" | ");
     format!(
         r#"
 # --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
 
+# git, as git's completion runs it where it is loaded (`__git`: honouring `git -C <dir>` and
+# `--git-dir` on the line); plain git otherwise.
+__git_checkpoint_git() {{
+    if declare -F __git >/dev/null; then
+        __git "$@"
+    else
+        git "$@" 2>/dev/null
+    fi
+}}
+
 __git_checkpoint_ids() {{
-    git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/ 2>/dev/null
-    git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' \
-        refs/checkpoints/ 2>/dev/null | sed '/^$/d' | sort -u
+    __git_checkpoint_git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/
+    __git_checkpoint_git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' \
+        refs/checkpoints/ | sed '/^$/d' | sort -u
     printf '%s\n' @ latest
 }}
 
-# Complete a checkpoint or a remote where one goes. $1: index in COMP_WORDS of the first word
-# after the command. Returns 1 when the word is neither.
+# Complete a checkpoint, a remote or a path where one goes. $1: index in COMP_WORDS of the
+# first word after the command. Returns 1 when the word is none of them.
 __git_checkpoint_complete_ids() {{
-    local first=$1 cur="${{COMP_WORDS[COMP_CWORD]}}" sub="" args=0 i words
+    local first=$1 cur="${{COMP_WORDS[COMP_CWORD]}}" sub="" args=0 i words paths=""
     for ((i = first; i < COMP_CWORD; i++)); do
         case "${{COMP_WORDS[i]}}" in
-            --) return 1 ;;
+            --)
+                # Paths follow, for the commands that take them.
+                case "$sub" in
+                    restore | diff | show) paths=1; break ;;
+                    *) return 1 ;;
+                esac ;;
+            # `--opt=value`, which bash splits at `=`: the value is no argument.
+            =) i=$((i + 1)) ;;
+            # An option whose value is the next word.
+            {value_options})
+                [ "${{COMP_WORDS[i+1]}}" = "=" ] || i=$((i + 1)) ;;
             -*) ;;
             *) if [ -z "$sub" ]; then sub="${{COMP_WORDS[i]}}"; else args=$((args + 1)); fi ;;
         esac
     done
+    # The word being completed is an option's value: the option's own completion.
+    [ "$i" -gt "$COMP_CWORD" ] && return 1
     [ -n "$sub" ] || return 1
+    if [ -n "$paths" ]; then
+        compopt -o filenames 2>/dev/null
+        local IFS=$'\n'
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return 0
+    fi
     [[ "$cur" == -* ]] && return 1
     case "$sub" in
         push | fetch)
             # The remote first, as with `git push`; then (push) checkpoints.
             if [ "$args" -eq 0 ]; then
-                words="$(git remote 2>/dev/null)"
+                words="$(__git_checkpoint_git remote)"
             elif [ "$sub" = push ]; then
                 words="$(__git_checkpoint_ids)"
             else
@@ -150,18 +210,30 @@ fn zsh(script: String) -> String {
     }
     let hook = r#"
 # --- git-checkpoint: checkpoint ids and names ---
+# git, in the directory that `git -C <dir> checkpoint …` names on the line, if it does.
+(( $+functions[__git_checkpoint_git] )) ||
+__git_checkpoint_git() {
+    local -a line dirs
+    local i
+    line=(${(z)BUFFER})
+    for (( i = 2; i < $#line; i++ )); do
+        [[ $line[i] == checkpoint ]] && break
+        [[ $line[i] == -C ]] && dirs+=(-C "${${(Q)line[i+1]}/#\~/$HOME}")
+    done
+    git $dirs "$@" 2>/dev/null
+}
 (( $+functions[__git_checkpoint_ids] )) ||
 __git_checkpoint_ids() {
     local -a ids
-    ids=(${(f)"$(git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/ 2>/dev/null)"}
-         ${(f)"$(git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null)"}
+    ids=(${(f)"$(__git_checkpoint_git for-each-ref --format='%(refname:lstrip=2)' refs/checkpoints/)"}
+         ${(f)"$(__git_checkpoint_git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/)"}
          @ latest)
     compadd -a ids
 }
 (( $+functions[__git_checkpoint_remotes] )) ||
 __git_checkpoint_remotes() {
     local -a remotes
-    remotes=(${(f)"$(git remote 2>/dev/null)"})
+    remotes=(${(f)"$(__git_checkpoint_git remote)"})
     compadd -a remotes
 }
 "#;
@@ -176,6 +248,7 @@ __git_checkpoint_remotes() {
 }
 
 fn fish_extra() -> String {
+    let value_options = value_options().join(" ");
     format!(
         r#"
 # --- git-checkpoint: checkpoint ids and names, and `git checkpoint <TAB>` ---
@@ -184,27 +257,55 @@ function __git_checkpoint_ids
     git for-each-ref --format='%(trailers:key=Checkpoint-Name,valueonly,separator=%x0a)' refs/checkpoints/ 2>/dev/null | string match -v ''
     printf '%s\n' @ latest
 end
-complete -c git-checkpoint -n "__fish_seen_subcommand_from {TAKES_CHECKPOINTS}" -f -a "(__git_checkpoint_ids)"
 
-# How many arguments follow the subcommand on the line so far, options aside.
+# How many arguments follow the subcommand on the line so far: options aside, and the value of
+# an option that takes the next word as its value (--color never). -1 before the subcommand.
 function __git_checkpoint_args
     set -l tokens (commandline -opc)
     set -l n -1
+    set -l value 0
     for token in $tokens[2..-1]
-        string match -q -- '-*' $token; or set n (math $n + 1)
+        if test $value = 1
+            set value 0
+        else if contains -- $token {value_options}
+            set value 1
+        else if not string match -q -- '-*' $token
+            set n (math $n + 1)
+        end
     end
     echo $n
 end
+# Whether the line so far has `--`: paths follow.
+function __git_checkpoint_paths
+    contains -- -- (commandline -opc)
+end
+complete -c git-checkpoint -n "__fish_seen_subcommand_from {TAKES_CHECKPOINTS}; and not __git_checkpoint_paths" -f -a "(__git_checkpoint_ids)"
+complete -c git-checkpoint -n "__fish_seen_subcommand_from restore diff show; and __git_checkpoint_paths" -F
 # push and fetch: a remote first, as with `git push`; then (push) checkpoints.
 complete -c git-checkpoint -n "__fish_seen_subcommand_from push fetch; and test (__git_checkpoint_args) -eq 0" -f -a "(git remote 2>/dev/null)"
 complete -c git-checkpoint -n "__fish_seen_subcommand_from push; and test (__git_checkpoint_args) -ge 1" -f -a "(__git_checkpoint_ids)"
 
-# `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint.
+# `git checkpoint …`: hand the rest of the line to the completions of git-checkpoint, in the
+# directory that `git -C <dir>` names, if it does.
 function __git_checkpoint_delegate
     set -l tokens (commandline -opc)
     set -l at (contains -i -- checkpoint $tokens); or return
+    set -l dirs
+    for i in (seq 2 (math $at - 1))
+        if test "$tokens[$i]" = -C
+            set -a dirs (string replace -r '^~' -- $HOME $tokens[(math $i + 1)])
+        end
+    end
     set -e tokens[1..$at]
+    set -l here $PWD
+    for dir in $dirs
+        builtin cd -- $dir 2>/dev/null; or begin
+            builtin cd -- $here
+            return
+        end
+    end
     complete -C "git-checkpoint $tokens "(commandline -ct)
+    builtin cd -- $here
 end
 complete -c git -n "__fish_seen_subcommand_from checkpoint" -f -a "(__git_checkpoint_delegate)"
 "#
@@ -315,6 +416,19 @@ const SECTIONS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "THE PICKER",
+        &[
+            "On a terminal (standard input and output both one), restore, diff and show given no checkpoint open a full-screen picker. Off a terminal (a pipe, CI, an agent's tool call) nothing opens: restore and show then need the checkpoint named (exit 2), and diff compares the newest checkpoint with the working tree.",
+            "It lists this worktree's checkpoints, newest first, one a line: age, kind, session, the +added ~modified -deleted counts since the HEAD it was taken on, and its name or message; the title says how many of them the filter shows. Beside or below the list (by the terminal's width), a preview of the highlighted checkpoint's change to the working tree now: the files with their counts, then the patch.",
+            "* typing :: filters the list by id, kind, session, name or message; Backspace takes a character back;",
+            "* Up, Down (or Ctrl-P, Ctrl-N), PgUp, PgDn, Home, End :: move in the list (letters filter, so j and k are not moves);",
+            "* Shift-Up, Shift-Down (or Ctrl-U, Ctrl-D) :: scroll the preview;",
+            "* Enter :: acts on the highlighted checkpoint: diff and show print it as they would have with it named; restore first shows the dry run (what would be written and deleted) and asks;",
+            "* y :: at that question, restores: an ordinary restore, with its safety checkpoint, so undo takes it back; any other key goes back to the list;",
+            "* Esc, Ctrl-C :: leave with nothing done (restore says nothing restored).",
+        ],
+    ),
+    (
         "CONFIGURATION",
         &[
             "* checkpoint.maxFileSize :: Untracked files larger than this are left out of a save and listed in skipped. Default 100m; git's size suffixes k, m, g.",
@@ -337,7 +451,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "push and fetch are the only commands that talk to a remote; they run the git binary, so the user's remotes, URLs, ssh and credential settings apply. push sends the checkpoints named, or else this repository's own except the pre-restore ones (--all: every one), and their notes; fetch brings every checkpoint of the remote, never overwriting a local checkpoint of the same id. Notes are merged as JSON, key by key, the local side winning where both have a key; git's union merge is never used. A checkpoint carries untracked files that were not ignored, possibly secrets: push warns, and push --dry-run lists them.",
             "A fetched checkpoint is marked as such in its note and by list; @, @{N} and undo count only checkpoints taken here, and keep limits neither count nor remove fetched ones (checkpoint.maxAge and drop do). fetch stages what it fetches under refs/checkpoint-fetch/ and deletes that namespace before it ends.",
-            "In a bare repository (a server that receives pushed checkpoints) list, show, diff between two checkpoints, drop, prune, pin, push and fetch work; what needs a working tree (save, restore, undo, exec, diff against the working tree) refuses with one line.",
+            "In a bare repository (a server that receives pushed checkpoints) list, show, diff between two checkpoints, drop, prune, pin, unpin, du, push and fetch work; what needs a working tree (save, restore, undo, redo, revert, exec, diff against the working tree) refuses with one line.",
         ],
     ),
     (
@@ -375,9 +489,9 @@ const SECTIONS: &[(&str, &[&str])] = &[
         "EXAMPLES",
         &[
             "Snapshot before a refactor, look, go back:",
-            "$ git checkpoint save -m \"before refactor\" --name pre-refactor",
-            "$ git checkpoint diff pre-refactor --stat",
-            "$ git checkpoint restore pre-refactor",
+            "$ git checkpoint save -m \"before refactor\" --name before-refactor",
+            "$ git checkpoint diff before-refactor --stat",
+            "$ git checkpoint restore before-refactor",
             "Take the last restore back, or step back through history:",
             "$ git checkpoint restore @",
             "$ git checkpoint undo",
@@ -386,7 +500,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "Run a risky script; undo it by itself if it fails:",
             "$ git checkpoint exec --restore-on-failure -- ./migrate.sh",
             "Hand checkpoints to a colleague or CI; first see what untracked files travel:",
-            "$ git checkpoint push --dry-run && git checkpoint push origin pre-refactor",
+            "$ git checkpoint push --dry-run && git checkpoint push origin before-refactor",
             "$ git checkpoint fetch origin",
             "Checkpoint before every tool call of Claude Code (or gemini, codex, cursor, copilot, cline, opencode) in this repository, then see and undo what its latest session changed:",
             "$ git checkpoint hooks claude-code --install",

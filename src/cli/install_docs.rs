@@ -46,9 +46,9 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
-  git checkpoint install-docs                   # for you: ~/.cargo/share/man, ~/.local/share, ~/.config
+  git checkpoint install-docs                   # for you, under your home directory
   git checkpoint install-docs --dry-run         # where the files would go
-  sudo git checkpoint install-docs --prefix /usr/local
+  sudo git checkpoint install-docs --prefix /usr/local    # for everyone
   git checkpoint install-docs --man-only --man-dir ~/.local/share/man";
 
 /// One file to install.

@@ -25,6 +25,12 @@ use super::output::Ui;
 /// keeping everything else (a file holding anything of yours is first copied to <file>.bak);
 /// --uninstall takes it out again, removing a file that --install created.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+Examples:
+  git checkpoint mcp --install claude-code    # register the server in .mcp.json
+  git checkpoint mcp --print codex            # what --install would add, and where
+  git checkpoint mcp --uninstall cursor       # remove it, keeping everything else
+  git checkpoint mcp                          # the server itself, on stdin and stdout")]
 pub struct Args {
     /// Register the server in this agent's MCP configuration.
     #[arg(long, value_name = "AGENT", value_parser = agent_parser(), conflicts_with_all = ["uninstall", "print"])]

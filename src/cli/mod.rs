@@ -10,6 +10,7 @@ use git_checkpoint::{Checkpoints, Control, OpenOptions};
 mod agents;
 mod completions;
 mod diff;
+mod diffargs;
 mod drop;
 mod du;
 mod exec;
@@ -235,8 +236,8 @@ fn arguments() -> Vec<std::ffi::OsString> {
             break;
         }
     }
-    if args.get(at).is_some_and(|a| a == "diff") {
-        diff::git_spellings(&mut args[at + 1..]);
+    if args.get(at).is_some_and(|a| a == "diff" || a == "show") {
+        diffargs::git_spellings(&mut args[at + 1..]);
     }
     args
 }
@@ -278,6 +279,13 @@ pub(crate) fn report(ui: &Ui, failure: &Failure) {
             "if no git process is running in this repository, remove the lock file and try again: rm '{}'",
             path.display()
         )),
+        // Nothing is saved in a bare repository: checkpoints come to it from elsewhere.
+        Failure::Core(Error::NoCheckpoints) if bare_here() => Some(
+            "checkpoints come to a bare repository with `git checkpoint push` from a clone, or with `git checkpoint fetch` here".into(),
+        ),
+        Failure::Core(Error::NoOwnCheckpoints(_)) if bare_here() => Some(
+            "`git checkpoint list --all` lists them: name one by its id (`@` counts only checkpoints pushed here, not fetched ones)".into(),
+        ),
         failure => static_hint(failure).map(str::to_string),
     };
     if let Some(hint) = hint {
@@ -285,14 +293,28 @@ pub(crate) fn report(ui: &Ui, failure: &Failure) {
     }
 }
 
+/// Whether the current directory is in a bare repository (said when a failure's usual hint,
+/// making a checkpoint, cannot work there).
+fn bare_here() -> bool {
+    open().is_ok_and(|checkpoints| checkpoints.is_bare())
+}
+
 /// The hints that do not depend on the error's details.
 fn static_hint(failure: &Failure) -> Option<&'static str> {
-    use git_checkpoint::Error;
+    use git_checkpoint::{Error, UndoEnd};
     match failure {
         Failure::Core(Error::NotesDamaged(_)) => Some(
             "the checkpoints are intact and still listed; repair the notes ref, or move it aside to start new notes: git update-ref refs/notes/checkpoints-damaged refs/notes/checkpoints && git update-ref -d refs/notes/checkpoints",
         ),
         Failure::Core(Error::NoCheckpoints) => Some("make one with `git checkpoint save`"),
+        Failure::Core(Error::NothingToUndo(UndoEnd::NoCheckpoints | UndoEnd::NoOwnCheckpoints)) => {
+            Some(
+                "make one with `git checkpoint save` before a change; `git checkpoint undo` then takes the change back",
+            )
+        }
+        Failure::Core(Error::NothingToUndo(UndoEnd::WalkedThrough)) => Some(
+            "`git checkpoint redo` walks forward again; `git checkpoint list` lists every checkpoint, which `git checkpoint restore <CP>` brings back",
+        ),
         Failure::Core(Error::RevertConflicts(_)) => Some(
             "--conflicts=markers writes them with conflict markers; or restore the step's start for those files: git checkpoint restore <A> -- <path>",
         ),
@@ -300,9 +322,9 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
             "make one with `git checkpoint save`; `git checkpoint list --all` lists the others, which their ids name",
         ),
         Failure::Core(Error::NoWorkingTree(_)) => Some(
-            "in a bare repository, list, show, diff between two checkpoints, push and fetch work; the rest needs a working tree",
+            "in a bare repository, list, show, diff between two checkpoints, drop, prune, pin, unpin, du, push and fetch work; save, restore, undo, redo, revert, exec and diff against the working tree need one",
         ),
-        Failure::Core(Error::UnknownCheckpoint(_)) => Some(
+        Failure::Core(Error::UnknownCheckpoint(_) | Error::PositionOutOfRange { .. }) => Some(
             "run `git checkpoint list` to see the checkpoints of this worktree (`--all` for every worktree)",
         ),
         Failure::Core(Error::AmbiguousCheckpoint { .. }) => {
@@ -314,6 +336,8 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         Failure::Core(Error::NoStore(_)) => Some(
             "make the first with `git checkpoint save`: a plain directory's checkpoints are kept in a private store (`git checkpoint stores` lists them)",
         ),
+        // Only `save` (and `save --from-hook`) reach it here, and both take --force; `exec`
+        // says its own.
         Failure::Core(Error::RefusedDirectory { .. }) => {
             Some("run it in a project's directory, or pass --force if you really mean all of it")
         }

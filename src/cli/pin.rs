@@ -17,8 +17,8 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
-  git checkpoint pin pre-refactor                  # never pruned
-  git checkpoint unpin pre-refactor";
+  git checkpoint pin before-refactor                 # never pruned
+  git checkpoint unpin before-refactor";
 
 pub fn run(ui: &Ui, args: Args, pinned: bool) -> Result<(), Failure> {
     let checkpoints = open()?;
@@ -32,8 +32,10 @@ pub fn run(ui: &Ui, args: Args, pinned: bool) -> Result<(), Failure> {
         let done = if pinned { "pinned" } else { "unpinned" };
         if changed {
             ui.info(&format!("{done} checkpoint {}", c.id));
+        } else if pinned {
+            ui.info(&format!("checkpoint {} was already pinned", c.id));
         } else {
-            ui.info(&format!("checkpoint {} was already {done}", c.id));
+            ui.info(&format!("checkpoint {} was not pinned", c.id));
         }
     }
     Ok(())

@@ -39,17 +39,53 @@ pub struct Args {
     quiet: bool,
 }
 
+/// Whether `first`, given where the remote goes, names a checkpoint and cannot be a remote: it is
+/// no configured remote's name and no existing path, and it is a checkpoint's id, name or
+/// position (`@` can never be a remote's name, nor can `@{1}`).
+fn names_a_checkpoint_not_a_remote(
+    checkpoints: &Checkpoints,
+    loaded: &git_checkpoint::Loaded,
+    first: &str,
+) -> bool {
+    let is_remote = checkpoints
+        .repo()
+        .remote_names()
+        .iter()
+        .any(|name| name.as_slice() == first.as_bytes());
+    !is_remote
+        && !std::path::Path::new(first).exists()
+        && checkpoints.resolve(loaded, first).is_ok()
+}
+
 const EXAMPLES: &str = "\
 Examples:
   git checkpoint push --dry-run                    # the files that would travel, per checkpoint
   git checkpoint push                              # to the upstream remote (else origin)
-  git checkpoint push origin pre-refactor @        # these two only
+  git checkpoint push origin before-refactor @     # these two only
   git checkpoint push --all backup                 # every one, pre-restore and fetched too";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
-    let remote = checkpoints.remote(args.remote.as_deref())?;
     let loaded = checkpoints.load()?;
+    if let Some(first) = &args.remote
+        && names_a_checkpoint_not_a_remote(&checkpoints, &loaded, first)
+    {
+        ui.error(&format!(
+            "`{}` is a checkpoint, not a remote: the first argument of push is the remote",
+            printable(first, false)
+        ));
+        let remote = checkpoints
+            .remote(None)
+            .unwrap_or_else(|_| "<REMOTE>".into());
+        let mut line = format!("git checkpoint push {remote}");
+        for spec in std::iter::once(first).chain(&args.checkpoints) {
+            line.push(' ');
+            line.push_str(&printable(spec, false));
+        }
+        ui.hint(&format!("name the remote first: {line}"));
+        return Err(Failure::Exit(2));
+    }
+    let remote = checkpoints.remote(args.remote.as_deref())?;
     let mut chosen: Vec<Checkpoint> = Vec::new();
     if args.all {
         chosen = loaded.checkpoints.clone();

@@ -1,7 +1,7 @@
 //! `git checkpoint redo`.
 
 use super::output::Ui;
-use super::restoring::{Flags, housekeeping, report};
+use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open};
 
 /// Take back the last undo (or the last N undos, in order), while nothing changed since.
@@ -11,9 +11,9 @@ use super::{Failure, open};
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint undo 2     two steps back
-  git checkpoint redo       one of them forward again
-  git checkpoint redo       and the other")]
+  git checkpoint redo                 # take back the last undo
+  git checkpoint redo 2               # the last two undos, the later first
+  git checkpoint redo --dry-run       # what it would write and delete")]
 pub struct Args {
     /// How many undos to take back.
     #[arg(value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
@@ -30,7 +30,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         &args.flags.options(Vec::new()),
         &ui.ctl,
     )?;
-    report(ui, checkpoints.quoting(), &args.flags, &restored)?;
+    report(
+        ui,
+        checkpoints.quoting(),
+        &args.flags,
+        Action::Redo,
+        &restored,
+    )?;
     if restored.steps < args.steps as usize && !args.flags.quiet {
         ui.warn(&format!(
             "only {} of {} undos could be taken back",

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::output::Ui;
 use super::picker::{self, Purpose};
-use super::restoring::{Flags, housekeeping, report};
+use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open, repo_paths};
 
 /// Make the working tree equal to a checkpoint (all of it, or the paths given), after saving
@@ -31,10 +31,10 @@ pub struct Args {
 
 const EXAMPLES: &str = "\
 Examples:
-  git checkpoint restore pre-refactor              # the whole working tree
+  git checkpoint restore before-refactor           # the whole working tree
   git checkpoint restore @ -- src/lib.rs           # one file
   git checkpoint restore @{2} --dry-run            # what would be written and deleted
-  git checkpoint restore pre-refactor --staged     # the staged state too";
+  git checkpoint restore before-refactor --staged  # the staged state too";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
@@ -59,7 +59,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let paths = repo_paths(&checkpoints, &args.paths)?;
     args.flags.warn_if_interrupted(ui, &checkpoints);
     let restored = checkpoints.restore(target, &args.flags.options(paths), &ui.ctl)?;
-    report(ui, checkpoints.quoting(), &args.flags, &restored)?;
+    report(
+        ui,
+        checkpoints.quoting(),
+        &args.flags,
+        Action::Restore,
+        &restored,
+    )?;
     housekeeping(ui, &args.flags, &restored);
     Ok(())
 }

@@ -54,11 +54,25 @@ impl Flags {
     }
 }
 
-/// Print what a restore (or undo) did, and how to take it back.
+/// What restored the working tree, for the words of its report.
+#[derive(Debug, Clone, Copy)]
+pub enum Action<'a> {
+    Restore,
+    Undo,
+    Redo,
+    /// The change from checkpoint `from` to `to` taken back.
+    Revert {
+        from: &'a str,
+        to: &'a str,
+    },
+}
+
+/// Print what a restore (or undo, redo, revert) did, and how to take it back.
 pub fn report(
     ui: &Ui,
     quoting: Quoting,
     flags: &Flags,
+    action: Action<'_>,
     restored: &Restored,
 ) -> Result<(), Failure> {
     let plan = &restored.plan;
@@ -87,7 +101,7 @@ pub fn report(
         notices::report_completed(ui, done);
     }
     if !flags.quiet {
-        describe(ui, restored);
+        describe(ui, action, restored);
         if !plan.excluded.is_empty() {
             const NAMED: usize = 3;
             let mut named: Vec<String> = plan
@@ -138,61 +152,93 @@ pub fn housekeeping(ui: &Ui, flags: &Flags, restored: &Restored) {
 }
 
 /// The lines on stderr that say what a restore did and how to undo it.
-fn describe(ui: &Ui, restored: &Restored) {
+fn describe(ui: &Ui, action: Action<'_>, restored: &Restored) {
     let plan = &restored.plan;
     let id = &restored.target.id;
-    let counts = format!(
-        "{} written, {} deleted{}",
-        files(plan.write.len()),
-        plan.delete.len(),
-        if plan.replaced_ignored.is_empty() {
-            String::new()
-        } else {
-            format!(", {} ignored replaced", plan.replaced_ignored.len())
-        }
-    );
-    if restored.dry_run {
-        ui.info(&format!(
-            "dry run: restoring {id} would leave {counts}; nothing was changed"
-        ));
-    } else if plan.is_empty() && !restored.index_restored {
-        ui.info(&format!(
-            "the working tree already matches checkpoint {id}; nothing to do"
-        ));
+    let steps = restored.steps;
+    let ignored = if plan.replaced_ignored.is_empty() {
+        String::new()
     } else {
+        format!(", {} ignored replaced", plan.replaced_ignored.len())
+    };
+    if restored.dry_run {
+        let what = match action {
+            Action::Restore => format!("restoring checkpoint {id}"),
+            Action::Undo if steps > 1 => format!("undoing {steps} steps (to checkpoint {id})"),
+            Action::Undo => format!("undoing (to checkpoint {id})"),
+            Action::Redo if steps > 1 => format!("redoing {steps} undos (to checkpoint {id})"),
+            Action::Redo => format!("redoing (to checkpoint {id})"),
+            Action::Revert { from, to } => {
+                format!("reverting the change from checkpoint {from} to {to}")
+            }
+        };
         ui.info(&format!(
-            "restored checkpoint {id}: {counts}{}",
+            "dry run: {what} would write {} and delete {}{ignored}; nothing was changed",
+            files(plan.write.len()),
+            files(plan.delete.len()),
+        ));
+        notices::warn_kept_and_head(ui, restored);
+        notices::index_mismatch(ui, restored);
+        return;
+    }
+    if plan.is_empty() && !restored.index_restored {
+        ui.info(&match action {
+            Action::Revert { from, to } => format!(
+                "nothing to revert: the working tree already has the change from checkpoint {from} to {to} taken back"
+            ),
+            _ => format!("the working tree already matches checkpoint {id}; nothing to do"),
+        });
+    } else {
+        let counts = format!(
+            "{} written, {} deleted{ignored}{}",
+            files(plan.write.len()),
+            plan.delete.len(),
             if restored.index_restored {
                 ", index restored"
             } else {
                 ""
             }
-        ));
+        );
+        ui.info(&match action {
+            Action::Undo if steps > 1 => {
+                format!("undid {steps} steps, back to checkpoint {id}: {counts}")
+            }
+            Action::Redo if steps > 1 => {
+                format!("redid {steps} undos, back to checkpoint {id}: {counts}")
+            }
+            Action::Revert { from, to } => {
+                format!("reverted the change from checkpoint {from} to {to}: {counts}")
+            }
+            _ => format!("restored checkpoint {id}: {counts}"),
+        });
     }
     notices::warn_kept_and_head(ui, restored);
     notices::index_mismatch(ui, restored);
+    let staged = if restored.index_restored {
+        " --staged"
+    } else {
+        ""
+    };
     match &restored.safety {
+        Some(Saved::Created(c)) if steps > 1 => {
+            let again = match action {
+                Action::Undo => format!("git checkpoint redo {steps}, or "),
+                _ => String::new(),
+            };
+            ui.info(&format!(
+                "saved the state before these {steps} steps as checkpoint {}; undo them all with: {again}git checkpoint restore {}{staged}",
+                c.id, c.id,
+            ))
+        }
         Some(Saved::Created(c)) => ui.info(&format!(
-            "saved the previous state as checkpoint {}; undo with: git checkpoint restore {}{}",
-            c.id,
-            c.id,
-            if restored.index_restored {
-                " --staged"
-            } else {
-                ""
-            }
+            "saved the previous state as checkpoint {}; undo with: git checkpoint restore {}{staged}",
+            c.id, c.id,
         )),
         Some(Saved::Unchanged(c)) => ui.info(&format!(
-            "the previous state is checkpoint {}; undo with: git checkpoint restore {}{}",
-            c.id,
-            c.id,
-            if restored.index_restored {
-                " --staged"
-            } else {
-                ""
-            }
+            "the previous state is checkpoint {}; undo with: git checkpoint restore {}{staged}",
+            c.id, c.id,
         )),
-        None if !restored.dry_run && !plan.is_empty() => {
+        None if !plan.is_empty() => {
             ui.warn("--no-save: no pre-restore checkpoint was made; this restore cannot be undone")
         }
         None => {}

@@ -1,9 +1,9 @@
 //! `git checkpoint revert`.
 
-use git_checkpoint::RevertOptions;
+use git_checkpoint::{ConflictKind, RevertOptions};
 
 use super::output::Ui;
-use super::restoring::{Flags, housekeeping, report};
+use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open};
 
 /// Take back one step's change, keeping everything changed since.
@@ -18,11 +18,11 @@ use super::{Failure, open};
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint list                        find the step: A, and the checkpoint after it
-  git checkpoint revert 20261122-143022      take back what happened after that checkpoint
-  git checkpoint revert A B --dry-run        what taking back A..B would write
-  git checkpoint revert session:@            take back the newest agent session
-  git checkpoint undo                        changed your mind")]
+  git checkpoint revert @{1}                  # take back the last step: from @{1} to @
+  git checkpoint revert @{3} @{2} --dry-run   # what taking back an older step would write
+  git checkpoint revert session:@             # take back the newest agent session
+  git checkpoint revert @{1} --conflicts=markers   # conflicting files get markers, as git's
+  git checkpoint undo                         # changed your mind")]
 pub struct Args {
     /// The start of the step: the state to take its change back to.
     #[arg(value_name = "A")]
@@ -77,20 +77,35 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         force: flags.force,
     };
     let reverted = checkpoints.revert(&from, &to, &options, &ui.ctl)?;
-    if !flags.quiet && !flags.json && !reverted.restored.dry_run {
-        ui.info(&format!(
-            "taking back the change from checkpoint {} to {}",
-            from.id, to.id
-        ));
-    }
     if flags.json {
         let out = super::output::json_line(&reverted.to_json());
         std::io::Write::write_all(&mut std::io::stdout().lock(), format!("{out}\n").as_bytes())?;
     } else {
-        report(ui, checkpoints.quoting(), &flags, &reverted.restored)?;
+        report(
+            ui,
+            checkpoints.quoting(),
+            &flags,
+            Action::Revert {
+                from: &from.id,
+                to: &to.id,
+            },
+            &reverted.restored,
+        )?;
     }
-    for path in &reverted.conflicts {
-        ui.warn(&format!("conflict in `{path}`: resolve the markers"));
+    for (path, kind) in reverted.conflicts.iter().zip(&reverted.conflict_kinds) {
+        let what = match kind {
+            ConflictKind::Markers => "resolve the markers".to_string(),
+            ConflictKind::Binary => format!(
+                "a binary file changed since, which cannot hold markers: it was left as it was (its state before the step: git checkpoint restore {} -- {path})",
+                from.id
+            ),
+            ConflictKind::ModifiedAndDeleted => format!(
+                "changed on one side and deleted on the other: the changed version is in the working tree, without markers (delete it if the deletion should win; its state before the step: git checkpoint restore {} -- {path})",
+                from.id
+            ),
+            _ => "both versions are kept where git keeps them, without markers: choose one".into(),
+        };
+        ui.warn(&format!("conflict in `{path}`: {what}"));
     }
     housekeeping(ui, &flags, &reverted.restored);
     Ok(())

@@ -75,7 +75,7 @@ pub struct Args {
 const EXAMPLES: &str = "\
 Examples:
   git checkpoint save                              # snapshot now; prints the id
-  git checkpoint save -m \"before refactor\" --name pre-refactor
+  git checkpoint save -m \"before refactor\" --name before-refactor
   id=$(git checkpoint save -q)                     # the id alone, for a script
   git checkpoint save --kind auto --meta tool=Edit --session \"$SESSION_ID\"";
 

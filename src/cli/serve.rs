@@ -23,10 +23,10 @@ const DEFAULT_PORT: u16 = 57374;
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint serve                 http://127.0.0.1:57374/?token=... (open it)
-  git checkpoint serve --open          and open it in the browser
-  git checkpoint serve --port 0        on a free port
-  curl -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:57374/api/checkpoints?limit=5
+  git checkpoint serve                # prints http://127.0.0.1:57374/?token=...: open it
+  git checkpoint serve --open         # and opens it in the browser
+  git checkpoint serve --port 0       # on a free port
+  curl -H \"Authorization: Bearer $TOKEN\" 'http://127.0.0.1:57374/api/checkpoints?limit=5'
   curl -H \"Authorization: Bearer $TOKEN\" -X POST -H 'Content-Type: application/json' \\
        -d '{\"dry_run\": true}' http://127.0.0.1:57374/api/checkpoints/@/restore
 

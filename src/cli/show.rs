@@ -4,16 +4,19 @@ use std::io::Write;
 
 use chrono::Utc;
 
-use git_checkpoint::{Checkpoint, DiffOptions, PatchStyle, Side};
+use git_checkpoint::{Checkpoint, Side};
 
+use super::diffargs::{self, DiffArgs, Format};
 use super::notices;
 use super::output::{ColorChoice, Ui, checkpoint_json, json_line, printable, relative_age};
 use super::picker::{self, Purpose};
-use super::render::{diff_painter, human_size, stat_entries, stat_width};
-use super::{Failure, open, repo_paths, stat};
+use super::render::human_size;
+use super::{Failure, open, repo_paths};
 
-/// Show a checkpoint: its metadata, then a --stat (or with -p the patch) of what it changed
-/// relative to the HEAD it was taken on (with -- PATHS, in those paths only).
+/// Show a checkpoint: its metadata, then a --stat (or with -p the patch, or --numstat,
+/// --name-status, --name-only) of what it changed relative to the HEAD it was taken on (with
+/// -- PATHS, in those paths only). The diff options are those of `diff`, as `git show` takes
+/// those of `git diff`.
 ///
 /// <CP> is an id, `@`/`latest` (newest), `@{N}` (N-th newest), a name, an id prefix or a commit
 /// prefix.
@@ -23,14 +26,13 @@ pub struct Args {
     /// The checkpoint. Without it, on a terminal, a picker lists this worktree's checkpoints.
     #[arg(value_name = "CP")]
     checkpoint: Option<String>,
-    /// A diffstat of what it changed relative to its HEAD (the default).
-    #[arg(long, conflicts_with = "patch")]
-    stat: bool,
-    /// The patch of what it changed relative to its HEAD.
-    #[arg(short = 'p', long = "patch")]
+    /// The patch of what it changed relative to its HEAD (instead of the diffstat).
+    #[arg(short = 'p', long = "patch", group = "format")]
     patch: bool,
+    #[command(flatten)]
+    diff: DiffArgs,
     /// Print the metadata as JSON (the note's fields plus "commit").
-    #[arg(long, conflicts_with_all = ["stat", "patch", "paths"])]
+    #[arg(long, group = "format", conflicts_with_all = ["paths", "context"])]
     json: bool,
     /// Only what it changed in these paths (files or directories), relative to the current
     /// directory.
@@ -41,8 +43,10 @@ pub struct Args {
 const EXAMPLES: &str = "\
 Examples:
   git checkpoint show @                            # the newest: metadata and --stat
-  git checkpoint show pre-refactor -p              # the patch it holds beyond its HEAD
+  git checkpoint show before-refactor -p           # the patch it holds beyond its HEAD
   git checkpoint show @{2} -- src/                 # only what it changed under src/
+  git checkpoint show @ -p -M90 -U1                # renames at 90 %, one line of context
+  git checkpoint show @ --name-status
   git checkpoint show @ --json";
 
 pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
@@ -70,32 +74,19 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     // What the checkpoint changed is read from its commit's parents, not from the note, which
     // may come from someone else. Computed first: a path that matches nothing is an error
     // before anything is printed.
+    let format = args.diff.format(args.patch, Format::Stat);
     let diff = checkpoints.diff(
         Side::HeadOf(checkpoint),
         Side::Checkpoint(checkpoint),
         &paths,
-        DiffOptions {
-            hunks: args.patch,
-            renames: checkpoints.renames(None, false),
-            ..DiffOptions::default()
-        },
+        args.diff.options(&checkpoints, format),
         &ui.ctl,
     )?;
     header(&mut out, ui, checkpoint)?;
     if !diff.files.is_empty() {
         writeln!(out)?;
     }
-    let paint = diff_painter(&checkpoints, color);
-    if args.patch {
-        let style = PatchStyle {
-            quoting: checkpoints.quoting(),
-            ..PatchStyle::default()
-        };
-        diff.write_patch(&mut out, &paint, style)?;
-    } else {
-        let entries = stat_entries(&diff.files, checkpoints.quoting());
-        stat::render(&mut out, &paint, &entries, stat_width())?;
-    }
+    diffargs::write(&mut out, &checkpoints, color, &args.diff, format, &diff)?;
     Ok(())
 }
 

@@ -24,9 +24,8 @@ use super::render::{count, human_size};
 Examples:
   git checkpoint stores                 # every private store
   git checkpoint stores --prune         # remove those whose directory is gone
-  git checkpoint stores --adopt ~/.local/share/git-checkpoint/stores/notes-0a1b2c3d4e5f
-                                        # run in a moved directory: its old store is its own again
-  git --git-dir=<STORE> config checkpoint.exclude 'data/'   # a setting for one directory")]
+  git checkpoint stores --adopt \"$OLD_STORE\"   # in a moved directory: its old store is its own again
+  git --git-dir=\"$STORE\" config checkpoint.exclude 'data/'   # a setting for one directory")]
 pub struct Args {
     /// Remove the stores whose directory no longer exists, with their checkpoints.
     #[arg(long, conflicts_with = "adopt")]

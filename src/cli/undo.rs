@@ -1,7 +1,7 @@
 //! `git checkpoint undo`.
 
 use super::output::Ui;
-use super::restoring::{Flags, housekeeping, report};
+use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open};
 
 /// Take back the last thing that happened to the working tree.
@@ -14,10 +14,10 @@ use super::{Failure, open};
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Examples:
-  git checkpoint undo              take back the last restore, or go back one state
-  git checkpoint undo 3            three steps back
-  git checkpoint undo --dry-run    what one step would write and delete
-  git checkpoint redo              take the last undo back")]
+  git checkpoint undo                 # take back the last restore, or go back one state
+  git checkpoint undo 3               # three steps back
+  git checkpoint undo --dry-run       # what one step would write and delete
+  git checkpoint redo                 # take the last undo back")]
 pub struct Args {
     /// How many steps to take.
     #[arg(value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
@@ -34,7 +34,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         &args.flags.options(Vec::new()),
         &ui.ctl,
     )?;
-    report(ui, checkpoints.quoting(), &args.flags, &restored)?;
+    report(
+        ui,
+        checkpoints.quoting(),
+        &args.flags,
+        Action::Undo,
+        &restored,
+    )?;
     if restored.steps < args.steps as usize && !args.flags.quiet {
         ui.warn(&format!(
             "only {} of {} steps could be undone: there is no earlier state",

@@ -66,9 +66,10 @@ impl From<Error> for ApiError {
 /// (500).
 fn status_of(err: &Error) -> StatusCode {
     match err {
-        Error::NoCheckpoints | Error::NoOwnCheckpoints(_) | Error::UnknownCheckpoint(_) => {
-            StatusCode::NOT_FOUND
-        }
+        Error::NoCheckpoints
+        | Error::NoOwnCheckpoints(_)
+        | Error::UnknownCheckpoint(_)
+        | Error::PositionOutOfRange { .. } => StatusCode::NOT_FOUND,
         Error::InvalidInput(_)
         | Error::AmbiguousCheckpoint { .. }
         | Error::PathMatchesNothing { .. }
@@ -80,7 +81,7 @@ fn status_of(err: &Error) -> StatusCode {
         | Error::InTheWay { .. }
         | Error::NestedRepositoryInTheWay { .. }
         | Error::UnsafeTree { .. }
-        | Error::NothingToUndo
+        | Error::NothingToUndo(_)
         | Error::NothingToRedo
         | Error::RevertConflicts(_)
         | Error::Contention(_)

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{Repo, Run, bin};
+use crate::common::{Repo, Run, bin, skip};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -43,8 +43,13 @@ fn repo_with_checkpoints() -> (Repo, String) {
 
 /// Run a shell that prints completion candidates, one a line, in `repo` with the binary on
 /// `PATH`; it must succeed.
-fn candidates(repo: &Repo, mut cmd: Command) -> Vec<String> {
-    cmd.current_dir(repo.path());
+fn candidates(repo: &Repo, cmd: Command) -> Vec<String> {
+    candidates_in(repo, repo.path(), cmd)
+}
+
+/// [`candidates`], with `dir` as the current directory.
+fn candidates_in(repo: &Repo, dir: &Path, mut cmd: Command) -> Vec<String> {
+    cmd.current_dir(dir);
     repo.env(&mut cmd);
     cmd.env("PATH", path_with_binary());
     let out = cmd.output().unwrap();
@@ -64,6 +69,11 @@ const GIT_BASH_COMPLETION: &str = "/usr/share/bash-completion/completions/git";
 
 /// Complete `line` in a real bash with git's completion script and ours loaded.
 fn bash_complete(repo: &Repo, line: &str, function: &str) -> Vec<String> {
+    bash_complete_in(repo, repo.path(), line, function)
+}
+
+/// [`bash_complete`] with `dir` as the current directory.
+fn bash_complete_in(repo: &Repo, dir: &Path, line: &str, function: &str) -> Vec<String> {
     let script = format!(
         r#"
 source {GIT_BASH_COMPLETION}
@@ -80,13 +90,13 @@ printf '%s\n' "${{COMPREPLY[@]}}"
     );
     let mut cmd = Command::new("bash");
     cmd.arg("-c").arg(script).arg("bash").arg(line);
-    candidates(repo, cmd)
+    candidates_in(repo, dir, cmd)
 }
 
 #[test]
 fn bash_completes_through_git_and_directly() {
     if !Path::new(GIT_BASH_COMPLETION).exists() {
-        eprintln!("skipped: {GIT_BASH_COMPLETION} is not installed");
+        skip(&format!("{GIT_BASH_COMPLETION} is not installed"));
         return;
     }
     let (repo, id) = repo_with_checkpoints();
@@ -148,14 +158,73 @@ fn bash_completes_through_git_and_directly() {
     assert!(git.iter().any(|s| s == "status"), "{git:?}");
 }
 
+/// Checkpoints for revert; remotes for push after options that take a value (whose value is
+/// no argument), and from the repository `git -C` names; files after `restore <CP> --`.
 #[test]
-fn fish_completes_through_git_and_directly() {
-    if !have("fish") {
-        eprintln!("skipped: fish is not installed");
+fn bash_completes_revert_option_values_git_c_and_paths() {
+    if !Path::new(GIT_BASH_COMPLETION).exists() {
+        skip(&format!("{GIT_BASH_COMPLETION} is not installed"));
         return;
     }
     let (repo, id) = repo_with_checkpoints();
-    let complete = |line: &str| {
+    let through_git = |line: &str| bash_complete(&repo, line, "__git_wrap__git_main");
+    for line in ["git checkpoint revert ", "git checkpoint revert @{1} "] {
+        let ids = through_git(line);
+        assert!(ids.contains(&id), "{line:?}: {ids:?}");
+    }
+    let direct = bash_complete(&repo, "git-checkpoint revert ", "__git_checkpoint_main");
+    assert!(direct.contains(&id), "{direct:?}");
+    for line in [
+        "git checkpoint push --color never ",
+        "git checkpoint push --store /tmp ",
+        "git checkpoint --color never push ",
+        "git checkpoint push --color=never ",
+    ] {
+        assert_eq!(through_git(line), vec!["backup", "origin"], "{line:?}");
+    }
+    let to_push = through_git("git checkpoint push --color never origin ");
+    assert!(to_push.contains(&id), "{to_push:?}");
+    // The value of --color itself is clap's to complete.
+    let colors = through_git("git checkpoint push --color ");
+    assert!(colors.iter().any(|c| c == "never"), "{colors:?}");
+    // git -C <repo>, from another directory: that repository's remotes and checkpoints.
+    let elsewhere = repo.scratch();
+    let dir = repo.path().to_str().unwrap();
+    let remotes = bash_complete_in(
+        &repo,
+        elsewhere,
+        &format!("git -C {dir} checkpoint push "),
+        "__git_wrap__git_main",
+    );
+    assert_eq!(remotes, vec!["backup", "origin"]);
+    let ids = bash_complete_in(
+        &repo,
+        elsewhere,
+        &format!("git -C {dir} checkpoint restore "),
+        "__git_wrap__git_main",
+    );
+    assert!(ids.contains(&id), "{ids:?}");
+    // Paths after `--`.
+    repo.write("src/lib.rs", "x\n");
+    for line in ["git checkpoint restore @ -- ", "git checkpoint diff -- "] {
+        let files = through_git(line);
+        assert!(
+            files.iter().any(|f| f == "a") && files.iter().any(|f| f == "src"),
+            "{line:?}: {files:?}"
+        );
+        assert!(!files.contains(&id), "{files:?}");
+    }
+    assert_eq!(through_git("git checkpoint restore @ -- sr"), vec!["src"]);
+}
+
+#[test]
+fn fish_completes_through_git_and_directly() {
+    if !have("fish") {
+        skip("fish is not installed");
+        return;
+    }
+    let (repo, id) = repo_with_checkpoints();
+    let complete_in = |dir: &Path, line: &str| {
         let script = format!(
             "source {}; complete -C '{line}'",
             root().join("completions/git-checkpoint.fish").display()
@@ -164,12 +233,13 @@ fn fish_completes_through_git_and_directly() {
         cmd.arg("--no-config")
             .arg("-c")
             .arg(script)
-            .current_dir(repo.path());
+            .current_dir(dir);
         repo.env(&mut cmd);
         cmd.env("PATH", path_with_binary());
         let out = cmd.output().unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
+    let complete = |line: &str| complete_in(repo.path(), line);
     let subs = complete("git checkpoint ");
     assert!(subs.contains("restore\t"), "{subs}");
     assert!(complete("git checkpoint restore ").contains(&id));
@@ -189,6 +259,32 @@ fn fish_completes_through_git_and_directly() {
     assert!(
         ids.contains(&id) && !ids.lines().any(|l| l.starts_with("origin")),
         "{ids}"
+    );
+    // revert takes checkpoints; an option's value is no argument; git -C names the repository;
+    // files after `--`.
+    assert!(complete("git checkpoint revert ").contains(&id));
+    assert!(complete("git-checkpoint revert ").contains(&id));
+    for line in [
+        "git checkpoint push --color never ",
+        "git checkpoint push --store /tmp ",
+    ] {
+        let remotes = complete(line);
+        assert!(
+            remotes.lines().any(|l| l.starts_with("origin")) && !remotes.contains(&id),
+            "{line:?}: {remotes}"
+        );
+    }
+    let dir = repo.path().to_str().unwrap();
+    let remotes = complete_in(repo.scratch(), &format!("git -C {dir} checkpoint push "));
+    assert!(
+        remotes.lines().any(|l| l.starts_with("origin")),
+        "{remotes}"
+    );
+    assert!(complete_in(repo.scratch(), &format!("git -C {dir} checkpoint show ")).contains(&id));
+    let files = complete("git checkpoint restore @ -- ");
+    assert!(
+        files.lines().any(|l| l == "a") && !files.contains(&id),
+        "{files}"
     );
 }
 
@@ -222,6 +318,11 @@ zpty -d z
 
 /// Complete `line` in a real interactive zsh with git's `_git` (zsh's own) and ours loaded.
 fn zsh_complete(repo: &Repo, line: &str) -> Vec<String> {
+    zsh_complete_in(repo, repo.path(), line)
+}
+
+/// [`zsh_complete`] with `dir` as the current directory.
+fn zsh_complete_in(repo: &Repo, cwd: &Path, line: &str) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(
         root().join("completions/_git-checkpoint"),
@@ -232,13 +333,13 @@ fn zsh_complete(repo: &Repo, line: &str) -> Vec<String> {
     std::fs::write(&script, ZSH_CAPTURE).unwrap();
     let mut cmd = Command::new("zsh");
     cmd.arg("-f").arg(&script).arg(dir.path()).arg(line);
-    candidates(repo, cmd)
+    candidates_in(repo, cwd, cmd)
 }
 
 #[test]
 fn zsh_completes_through_git_and_directly() {
     if !have("zsh") {
-        eprintln!("skipped: zsh is not installed");
+        skip("zsh is not installed");
         return;
     }
     let (repo, id) = repo_with_checkpoints();
@@ -262,6 +363,26 @@ fn zsh_completes_through_git_and_directly() {
     assert!(
         ids.contains(&id) && !ids.iter().any(|s| s == "origin"),
         "{ids:?}"
+    );
+    // revert takes checkpoints; an option's value is no argument; git -C names the repository;
+    // files after `--`.
+    assert!(zsh_complete(&repo, "git checkpoint revert ").contains(&id));
+    let remotes = zsh_complete(&repo, "git checkpoint push --color never ");
+    assert!(
+        remotes.iter().any(|s| s == "origin") && !remotes.contains(&id),
+        "{remotes:?}"
+    );
+    let dir = repo.path().to_str().unwrap();
+    let remotes = zsh_complete_in(
+        &repo,
+        repo.scratch(),
+        &format!("git -C {dir} checkpoint push "),
+    );
+    assert!(remotes.iter().any(|s| s == "origin"), "{remotes:?}");
+    let files = zsh_complete(&repo, "git checkpoint restore @ -- ");
+    assert!(
+        files.iter().any(|f| f == "a") && !files.contains(&id),
+        "{files:?}"
     );
 }
 
@@ -299,7 +420,7 @@ fn man_dir() -> (tempfile::TempDir, PathBuf) {
 #[test]
 fn man_page_renders_and_git_help_shows_it() {
     if !have("man") {
-        eprintln!("skipped: man is not installed");
+        skip("man is not installed");
         return;
     }
     let rendered = Command::new("man")
@@ -334,6 +455,27 @@ fn man_page_renders_and_git_help_shows_it() {
         "SEE ALSO",
     ] {
         assert!(text.contains(needle), "man page lacks {needle:?}");
+    }
+    // The picker's section: when it opens, what it shows, its keys.
+    let picker = text
+        .split_once("THE PICKER")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("the man page has no picker section"));
+    for needle in [
+        "restore, diff and show",
+        "preview",
+        "filters",
+        "Up, Down",
+        "Enter",
+        "dry run",
+        "y ",
+        "Esc",
+        "Off a terminal",
+    ] {
+        assert!(
+            picker.contains(needle),
+            "the picker section lacks {needle:?}"
+        );
     }
 
     let (_keep, manpath) = man_dir();
@@ -460,7 +602,7 @@ fn install_docs_makes_git_help_and_completion_work() {
             help.stdout
         );
     } else {
-        eprintln!("skipped the man part: man is not installed");
+        skip("the man part: man is not installed");
     }
 
     const BASH_COMPLETION: &str = "/usr/share/bash-completion/bash_completion";
@@ -488,7 +630,9 @@ printf '%s\n' "${{COMPREPLY[@]}}"
         assert!(got.iter().any(|c| c == "restore"), "{got:?}");
         assert!(got.contains(&saved), "{got:?}");
     } else {
-        eprintln!("skipped the bash part: {BASH_COMPLETION} is not installed");
+        skip(&format!(
+            "the bash part: {BASH_COMPLETION} is not installed"
+        ));
     }
 
     // --prefix: a package's layout; --man-only: the man page alone.
@@ -524,46 +668,86 @@ printf '%s\n' "${{COMPREPLY[@]}}"
     assert!(only.path().join("man1/git-checkpoint.1").is_file());
 }
 
-/// Every command's long help ends with examples, and the man page (generated from the same
-/// help) has them too.
+/// The commands, as clap lists them in the top-level help (`help` aside): a new command is
+/// checked without anyone adding it to a list.
+fn subcommands(repo: &Repo) -> Vec<String> {
+    let help = repo.cp(&["--help"]).ok().stdout;
+    let commands = help
+        .split_once("Commands:\n")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no commands in the help: {help}"));
+    let subs: Vec<String> = commands
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        // A description that does not fit goes on under it, further indented.
+        .filter(|l| !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect();
+    for expected in [
+        "save", "undo", "redo", "revert", "du", "serve", "stores", "mcp",
+    ] {
+        assert!(subs.iter().any(|s| s == expected), "{expected}: {subs:?}");
+    }
+    subs
+}
+
+/// Every command's long help (`<verb> --help` and `help <verb>`) ends with examples, and the
+/// man page (generated from the same help) has them too. Each example is a command that runs
+/// as it is pasted: a comment after it starts with `#`.
 #[test]
 fn every_command_has_examples_in_its_help_and_the_man_page() {
     let repo = Repo::new();
     let man = std::fs::read_to_string(root().join("man/git-checkpoint.1")).unwrap();
-    for sub in [
-        "save",
-        "list",
-        "show",
-        "diff",
-        "restore",
-        "undo",
-        "drop",
-        "prune",
-        "pin",
-        "unpin",
-        "push",
-        "fetch",
-        "completions",
-        "install-docs",
-        "exec",
-        "hooks",
-    ] {
+    let subs = subcommands(&repo);
+    for sub in &subs {
         let long = repo.cp(&[sub, "--help"]).ok();
-        let examples = long
+        assert_eq!(
+            repo.cp(&["help", sub]).ok().stdout,
+            long.stdout,
+            "{sub}: help <verb> is the long help"
+        );
+        let examples: Vec<&str> = long
             .stdout
             .split_once("Examples:\n")
             .map(|(_, rest)| rest)
-            .unwrap_or_else(|| panic!("{sub} --help has no examples: {}", long.stdout));
-        let first = examples.lines().next().unwrap().trim();
+            .unwrap_or_else(|| panic!("{sub} --help has no examples: {}", long.stdout))
+            .lines()
+            .take_while(|l| !l.trim().is_empty())
+            .collect();
+        let mut continued = false;
+        for line in &examples {
+            let line = line.trim();
+            let command = line.split(" # ").next().unwrap().trim();
+            if !continued {
+                assert!(
+                    ["git ", "id=$(git ", "curl ", "sudo git ", "mkdir "]
+                        .iter()
+                        .any(|p| command.starts_with(p)),
+                    "{sub}: not a command: {line}"
+                );
+            }
+            // Words after a run of spaces that is not a `#` comment are a comment without one.
+            assert!(
+                !command.contains("  "),
+                "{sub}: a comment without `#` in {line:?}"
+            );
+            continued = command.ends_with('\\');
+        }
         assert!(
-            first.starts_with("git checkpoint ") || first.starts_with("id=$(git checkpoint"),
-            "{sub}: {first}"
+            examples
+                .iter()
+                .any(|l| l.contains(&format!("git checkpoint {sub}"))),
+            "{sub}: no example of git checkpoint {sub}: {examples:?}"
         );
-        let first_command = first.split("  #").next().unwrap().trim();
-        assert!(
-            man.contains(&first_command.replace('-', "\\-")),
-            "{sub}: the man page lacks {first_command:?}"
-        );
+        for line in &examples {
+            let command = line.trim().split(" # ").next().unwrap().trim();
+            assert!(
+                man.contains(&command.replace('\\', "\\\\").replace('-', "\\-")),
+                "{sub}: the man page lacks {command:?}"
+            );
+        }
         // -h stays short: the examples are in the long help only.
         assert!(
             !repo.cp(&[sub, "-h"]).ok().stdout.contains("Examples:"),

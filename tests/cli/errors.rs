@@ -572,3 +572,127 @@ fn arguments_that_are_not_utf8_are_refused_or_passed_on_never_a_panic() {
     out.assert_no_panic();
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+/// What a bare repository's hint lists works there: drop, prune, pin, unpin and du too. With
+/// only fetched checkpoints, the hint of `show @` does not suggest a save, which is refused
+/// there.
+#[test]
+fn a_bare_repository_s_hints_name_what_works_there() {
+    let bare = Repo::init(&["--bare"]);
+    let clone = Repo::with_commit(&[("a", "a\n")]);
+    let url = bare.path().to_str().unwrap().to_string();
+    clone.git(&["remote", "add", "origin", &url]);
+    clone.git(&["push", "-q", "origin", "main"]);
+    for i in 0..3 {
+        clone.write("a", &format!("{i}\n"));
+        clone.save(&["-q", "--name", &format!("n{i}")]);
+    }
+    clone.cp(&["push", "-q"]).ok();
+    let hint = bare.cp(&["save"]).fails_with(1).stderr;
+    let works = hint
+        .split("in a bare repository, ")
+        .nth(1)
+        .and_then(|rest| rest.split(" work;").next())
+        .unwrap_or_else(|| panic!("{hint}"))
+        .to_string();
+    for verb in ["drop", "prune", "pin", "unpin", "du", "list", "show"] {
+        assert!(works.contains(verb), "{verb}: {hint}");
+    }
+    for args in [
+        &["pin", "n0"][..],
+        &["unpin", "n0"],
+        &["du"],
+        &["prune", "--keep", "2"],
+        &["drop", "n2"],
+        &["list"],
+        &["show", "@"],
+    ] {
+        bare.cp(args).ok();
+    }
+    // Only fetched checkpoints: `@` counts none, and the hint says how to name them.
+    let fetched = Repo::init(&["--bare"]);
+    fetched.cp(&["fetch", "-q", &url]).ok();
+    let out = fetched.cp(&["show", "@"]).fails_with(1);
+    assert!(out.stderr.contains("hint: "), "{}", out.stderr);
+    assert!(
+        !out.stderr.contains("git checkpoint save") && out.stderr.contains("list --all"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// `@{N}` beyond the checkpoints there are says how many there are, as git says of `stash@{N}`.
+#[test]
+fn a_position_beyond_the_checkpoints_says_how_many_there_are() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    for i in 0..3 {
+        repo.write("a", &format!("{i}\n"));
+        repo.save(&["-q"]);
+    }
+    let out = repo.cp(&["show", "@{3}"]).fails_with(1);
+    assert!(
+        out.stderr.starts_with(
+            "error: no checkpoint `@{3}`: this worktree only has 3 checkpoints, `@{0}` to `@{2}`\n"
+        ),
+        "{}",
+        out.stderr
+    );
+    repo.cp(&["show", "@{2}"]).ok();
+}
+
+/// `push @`: the first argument of push is the remote, and the error says so and how to write
+/// it; nothing is pushed.
+#[test]
+fn push_with_a_checkpoint_where_the_remote_goes_says_the_remote_comes_first() {
+    let remote = Repo::init(&["--bare"]);
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.git(&["remote", "add", "origin", remote.path().to_str().unwrap()]);
+    repo.save(&["-q", "--allow-empty", "--name", "mine"]);
+    for spec in ["@", "mine", "@{0}"] {
+        let out = repo.cp(&["push", spec]).fails_with(2);
+        assert!(
+            out.stderr.starts_with(&format!(
+                "error: `{spec}` is a checkpoint, not a remote: the first argument of push is the remote\n"
+            )) && out
+                .stderr
+                .contains(&format!("hint: name the remote first: git checkpoint push origin {spec}\n")),
+            "{}",
+            out.stderr
+        );
+    }
+    assert!(remote.checkpoint_ids().is_empty(), "nothing was pushed");
+    // A remote still goes there.
+    repo.cp(&["push", "-q", "origin", "@"]).ok();
+    assert_eq!(remote.checkpoint_ids(), repo.checkpoint_ids());
+}
+
+/// In a home directory outside any repository, `exec` (which has no --force) is refused with a
+/// hint that works: a first `save --force`, then exec.
+#[test]
+fn exec_in_a_home_directory_gets_a_hint_it_can_follow() {
+    let repo = Repo::new();
+    let outside = tempfile::tempdir().unwrap();
+    let home = outside.path().join("home");
+    fs::create_dir(&home).unwrap();
+    let run = |args: &[&str]| {
+        repo.cp_with(
+            |cmd| {
+                cmd.current_dir(&home)
+                    .env("HOME", &home)
+                    .env("GIT_CEILING_DIRECTORIES", outside.path());
+            },
+            args,
+        )
+    };
+    let out = run(&["exec", "--", "true"]).fails_with(1);
+    assert!(!out.stderr.contains("pass --force"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("`git checkpoint save --force`"),
+        "{}",
+        out.stderr
+    );
+    let save = run(&["save", "-h"]).ok();
+    assert!(save.stdout.contains("--force"), "save takes --force");
+    run(&["save", "-q", "--force"]).ok();
+    run(&["exec", "-q", "--", "true"]).ok();
+}

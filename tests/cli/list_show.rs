@@ -150,12 +150,17 @@ fn a_worktree_without_checkpoints_of_its_own_says_so() {
         "{}",
         list.stderr
     );
-    for args in [
-        &["show", "@"][..],
-        &["diff"],
-        &["restore", "@"],
-        &["restore", "@{1}"],
-    ] {
+    // Plain diff names no `@`: the user typed none.
+    let diff = repo.cp_in_dir(&wt, &["diff"]).fails_with(1);
+    assert!(
+        diff.stderr.starts_with(
+            "error: nothing to compare with: this worktree has no checkpoints of its own yet"
+        ) && !diff.stderr.contains('@')
+            && diff.stderr.contains("git checkpoint diff <CP>"),
+        "{}",
+        diff.stderr
+    );
+    for args in [&["show", "@"][..], &["restore", "@"], &["restore", "@{1}"]] {
         let out = repo.cp_in_dir(&wt, args).fails_with(1);
         out.assert_one_error_line();
         assert!(
@@ -172,7 +177,8 @@ fn a_worktree_without_checkpoints_of_its_own_says_so() {
     repo.cp_in_dir(&wt, &["show", &ids[0]]).ok();
 }
 
-/// Counts agree with their nouns, and a second pin says it was already pinned.
+/// Counts agree with their nouns, a second pin says it was already pinned, and unpinning one
+/// that is not pinned says so.
 #[test]
 fn one_file_is_one_file_and_a_second_pin_says_so() {
     let repo = Repo::new();
@@ -202,10 +208,7 @@ fn one_file_is_one_file_and_a_second_pin_says_so() {
     assert_eq!(repo.note_json(&id).get("pinned"), "true");
     repo.cp(&["unpin", &id]).ok();
     let again = repo.cp(&["unpin", &id]).ok();
-    assert_eq!(
-        again.stderr,
-        format!("checkpoint {id} was already unpinned\n")
-    );
+    assert_eq!(again.stderr, format!("checkpoint {id} was not pinned\n"));
 }
 
 #[test]
@@ -695,4 +698,55 @@ fn list_aligns_its_columns_and_never_prints_terminal_escapes() {
     // JSON carries the message exactly, escaped as JSON.
     let json = repo.cp(&["show", &second, "--json"]).ok();
     assert_eq!(json_get(&json.stdout, "message"), hostile);
+}
+
+/// `show` takes the diff options `diff` takes, as `git show` takes `git diff`'s: what follows
+/// the metadata is git's own output for the same two trees with the same options.
+#[test]
+fn show_takes_the_diff_options_and_prints_what_git_prints() {
+    let body: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+    let repo = Repo::with_commit(&[("old.txt", body.as_str()), ("b.txt", "one\ntwo\n")]);
+    repo.remove("old.txt");
+    repo.write("new.txt", &body.replace("line 10\n", "line ten\n"));
+    repo.write("b.txt", "one\nTWO\n");
+    let id = repo.save(&["-q"]);
+    let commit = repo.checkpoint_commit(&id);
+    let after_header = |out: &str| -> String {
+        out.split_once("\n\n")
+            .map(|(_, rest)| rest.to_string())
+            .unwrap_or_default()
+    };
+    for (ours, git) in [
+        (&["-p", "-M90", "-U1"][..], &["-M90%", "-U1"][..]),
+        (&["-p", "-M"], &["-M"]),
+        (&["-U1"], &["-M", "-U1"]),
+        (&["--name-status"], &["-M", "--name-status"]),
+        (&["--name-status", "-M95"], &["-M95%", "--name-status"]),
+        (
+            &["--name-only", "--no-renames"],
+            &["--no-renames", "--name-only"],
+        ),
+        (&["--numstat"], &["-M", "--numstat"]),
+    ] {
+        let mut args = vec!["show", id.as_str()];
+        args.extend_from_slice(ours);
+        let out = repo.cp(&args).ok();
+        let mut git_args = vec!["diff"];
+        git_args.extend_from_slice(git);
+        git_args.extend_from_slice(&["HEAD", &commit]);
+        let expected = repo.git(&git_args);
+        assert_eq!(
+            after_header(&out.stdout).trim_end(),
+            expected.trim_end(),
+            "show {ours:?} against git diff {git:?}"
+        );
+    }
+    // The metadata stays; --json still prints the metadata alone, and refuses a format.
+    assert!(
+        repo.cp(&["show", &id, "--name-only"])
+            .ok()
+            .stdout
+            .starts_with(&format!("checkpoint {id}\n"))
+    );
+    repo.cp(&["show", &id, "--json", "--stat"]).fails_with(2);
 }

@@ -220,12 +220,19 @@ fn no_checkpoint_at_all() {
 #[test]
 fn nothing_to_undo_is_said_in_plain_words() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
+    // With no checkpoint at all, it says so, and how to make one.
+    let out = repo.cp(&["undo"]).fails_with(1);
+    assert_eq!(
+        out.stderr,
+        "error: nothing to undo: there are no checkpoints yet\n\
+         hint: make one with `git checkpoint save` before a change; `git checkpoint undo` then takes the change back\n"
+    );
+    repo.save(&["-q"]);
     let out = repo.cp(&["undo"]).fails_with(1);
     assert_eq!(
         out.stderr,
         "error: nothing to undo: this worktree has no earlier checkpoint whose files differ from the files now\n"
     );
-    repo.save(&["-q"]);
     let out = repo.cp(&["undo", "100"]).fails_with(1);
     out.assert_one_error_line();
     assert!(

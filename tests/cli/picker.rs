@@ -1,12 +1,13 @@
 //! The picker, in a real terminal: tmux runs `restore`, `diff` and `show` without a
 //! checkpoint, keys are sent with `send-keys`, and the screen is read with `capture-pane`.
-//! Without tmux these tests say so and skip (CI installs it).
+//! Without tmux these tests skip, visibly and counted (`common::skip`); with
+//! `GIT_CHECKPOINT_REQUIRE_TMUX=1` (CI sets it) its absence fails them instead.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::common::{Repo, bin};
+use crate::common::{Repo, bin, skip};
 
 /// A tmux session running one command, killed when dropped.
 struct Tmux {
@@ -18,7 +19,11 @@ impl Tmux {
     /// Run `args` of the tool in `repo`'s working tree, in a 130×40 terminal.
     fn start(repo: &Repo, args: &[&str]) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
-            eprintln!("SKIPPED: tmux is not installed; the picker is not tested");
+            let reason = "tmux is not installed (apt-get install tmux): the picker is not tested";
+            if std::env::var_os("GIT_CHECKPOINT_REQUIRE_TMUX").is_some() {
+                panic!("GIT_CHECKPOINT_REQUIRE_TMUX is set, but {reason}");
+            }
+            skip(reason);
             return None;
         }
         // The hermetic environment, written into a script the terminal runs.

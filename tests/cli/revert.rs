@@ -190,3 +190,238 @@ fn the_newest_checkpoint_has_no_step_after_it() {
     assert!(out.stderr.contains("newest"), "{}", out.stderr);
     assert!(fs::read_dir(repo.path()).is_ok());
 }
+
+/// The report says that the step was reverted, naming its ends, and a revert with nothing left
+/// to take back is one line that says so; a dry run says what reverting would do.
+#[test]
+fn the_report_says_what_was_reverted_and_a_revert_with_nothing_to_do_is_one_line() {
+    let (repo, a, b) = stepped_repo();
+    let dry = repo.cp(&["revert", &a, "--dry-run"]).ok();
+    assert_eq!(
+        dry.stderr,
+        format!(
+            "dry run: reverting the change from checkpoint {a} to {b} would write 3 files and delete 1 file; nothing was changed\n"
+        )
+    );
+    let out = repo.cp(&["revert", &a]).ok();
+    let first = out.stderr.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        format!("reverted the change from checkpoint {a} to {b}: 3 files written, 1 deleted")
+    );
+    assert!(
+        !out.stderr.contains("taking back") && !out.stderr.contains("restored checkpoint"),
+        "{}",
+        out.stderr
+    );
+    // The D lines come before the W lines, as restore prints them.
+    assert_eq!(out.stdout, "D  d.txt\nW  a.txt\nW  c.txt\nW  long.txt\n");
+    let ids = repo.checkpoint_ids();
+    let again = repo.cp(&["revert", &a]).ok();
+    assert_eq!(
+        again.stderr,
+        format!(
+            "nothing to revert: the working tree already has the change from checkpoint {a} to {b} taken back\n"
+        )
+    );
+    assert_eq!(again.stdout, "");
+    assert_eq!(
+        repo.checkpoint_ids(),
+        ids,
+        "no safety checkpoint for nothing"
+    );
+}
+
+/// `oracle`'s tree id and the text `git merge-tree` writes for `path` in it, conflict markers
+/// included.
+fn oracle_blob(repo: &Repo, tree: &str, path: &str) -> Vec<u8> {
+    std::process::Command::new("git")
+        .current_dir(repo.path())
+        .args(["cat-file", "blob", &format!("{tree}:{path}")])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap()
+        .stdout
+}
+
+/// Conflict markers without their labels (git labels its sides with commit ids, revert with
+/// checkpoint ids): `<<<<<<< x` becomes `<<<<<<<`.
+fn without_labels(text: &[u8]) -> String {
+    String::from_utf8_lossy(text)
+        .lines()
+        .map(|l| {
+            for marker in ["<<<<<<<", "|||||||", ">>>>>>>"] {
+                if l.starts_with(marker) {
+                    return marker.to_string();
+                }
+            }
+            l.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A step, then later work, saved as checkpoints A and B by `step` and `later`; then the
+/// revert of A..B must leave exactly the tree `git merge-tree` gives, with no conflict.
+fn revert_matches_git(
+    files: &[(&str, &str)],
+    step: impl FnOnce(&Repo),
+    later: impl FnOnce(&Repo),
+) -> Repo {
+    let repo = Repo::with_commit(files);
+    let a = repo.save(&["-q", "--allow-empty", "-m", "before the step"]);
+    step(&repo);
+    let b = repo.save(&["-q", "-m", "after the step"]);
+    later(&repo);
+    let (expected, conflicts) = oracle(&repo, &a, &b);
+    assert!(conflicts.is_empty(), "{conflicts:?}");
+    let out = repo.cp(&["revert", &a]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repo.oracle_tree(), expected, "{}", out.stderr);
+    repo
+}
+
+#[test]
+fn binary_files_are_taken_back_as_git_does() {
+    let old: Vec<u8> = (0..=255u8).cycle().take(3000).collect();
+    let repo = Repo::with_commit(&[("kept.txt", "k\n")]);
+    repo.write_bytes("image.bin", &old);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "binary"]);
+    let a = repo.save(&["-q", "--allow-empty"]);
+    let mut new = old.clone();
+    new[10] = 0;
+    new.extend_from_slice(b"\0more");
+    repo.write_bytes("image.bin", &new);
+    repo.write_bytes("added.bin", b"\0\x01\x02 added by the step");
+    let b = repo.save(&["-q"]);
+    repo.write("kept.txt", "changed later\n");
+    let (expected, conflicts) = oracle(&repo, &a, &b);
+    assert!(conflicts.is_empty(), "{conflicts:?}");
+    repo.cp(&["revert", &a]).ok();
+    assert_eq!(repo.oracle_tree(), expected);
+    assert_eq!(std::fs::read(repo.path().join("image.bin")).unwrap(), old);
+    assert!(!repo.path().join("added.bin").exists());
+    assert_eq!(repo.read("kept.txt"), "changed later\n");
+}
+
+#[test]
+fn a_mode_change_is_taken_back_keeping_later_edits_as_git_does() {
+    let repo = revert_matches_git(
+        &[("run.sh", "#!/bin/sh\necho one\n\n\n\necho two\n")],
+        |repo| repo.chmod_x("run.sh", true),
+        |repo| repo.write("run.sh", "#!/bin/sh\necho one\n\n\n\necho two, later\n"),
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = fs::metadata(repo.path().join("run.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o111, 0, "the step's chmod +x is taken back");
+    assert!(repo.read("run.sh").contains("two, later"));
+}
+
+#[test]
+fn a_rename_is_taken_back_keeping_later_edits_as_git_does() {
+    let body: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+    let repo = revert_matches_git(
+        &[("old-name.txt", body.as_str())],
+        |repo| {
+            let content = repo.read("old-name.txt");
+            repo.remove("old-name.txt");
+            repo.write("new-name.txt", &content);
+        },
+        |repo| {
+            let content = repo
+                .read("new-name.txt")
+                .replace("line 18\n", "line 18 later\n");
+            repo.write("new-name.txt", &content);
+        },
+    );
+    assert!(!repo.path().join("new-name.txt").exists());
+    assert!(repo.read("old-name.txt").contains("line 18 later"));
+}
+
+#[test]
+fn symlinks_are_taken_back_as_git_does() {
+    let repo = Repo::with_commit(&[("x.txt", "x\n"), ("y.txt", "y\n")]);
+    repo.symlink("x.txt", "link");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "link"]);
+    let a = repo.save(&["-q", "--allow-empty"]);
+    repo.remove("link");
+    repo.symlink("y.txt", "link");
+    repo.symlink("x.txt", "new-link");
+    let b = repo.save(&["-q"]);
+    repo.write("y.txt", "y later\n");
+    let (expected, conflicts) = oracle(&repo, &a, &b);
+    assert!(conflicts.is_empty(), "{conflicts:?}");
+    repo.cp(&["revert", &a]).ok();
+    assert_eq!(repo.oracle_tree(), expected);
+    assert_eq!(
+        fs::read_link(repo.path().join("link")).unwrap(),
+        std::path::Path::new("x.txt")
+    );
+    assert!(fs::symlink_metadata(repo.path().join("new-link")).is_err());
+}
+
+/// With --conflicts=markers the files are what `git merge-tree` writes for them: a text
+/// conflict with git's markers (labels aside), a binary one as git leaves it (the working
+/// tree's version), a file the step changed and that was deleted since as git keeps it; and
+/// the report says which has markers and what happened to the others.
+#[test]
+fn conflicts_written_with_markers_are_git_s() {
+    let repo = Repo::with_commit(&[("text.txt", "one\ntwo\nthree\n"), ("gone-later.txt", "g\n")]);
+    repo.write_bytes("data.bin", b"\0binary v1");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "files"]);
+    let a = repo.save(&["-q", "--allow-empty"]);
+    repo.write("text.txt", "one\nTWO by the step\nthree\n");
+    repo.write_bytes("data.bin", b"\0binary v2 by the step");
+    repo.write("gone-later.txt", "g changed by the step\n");
+    let b = repo.save(&["-q"]);
+    repo.write("text.txt", "one\nTWO changed later\nthree\n");
+    repo.write_bytes("data.bin", b"\0binary v3 later");
+    repo.remove("gone-later.txt");
+    let (expected, conflicts) = oracle(&repo, &a, &b);
+    assert_eq!(conflicts, ["data.bin", "gone-later.txt", "text.txt"]);
+    let out = repo.cp(&["revert", &a, "--conflicts=markers"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ours = |path: &str| fs::read(repo.path().join(path)).unwrap_or_default();
+    assert_eq!(
+        without_labels(&ours("text.txt")),
+        without_labels(&oracle_blob(&repo, &expected, "text.txt"))
+    );
+    assert!(String::from_utf8_lossy(&ours("text.txt")).contains("<<<<<<< "));
+    assert_eq!(ours("data.bin"), oracle_blob(&repo, &expected, "data.bin"));
+    assert_eq!(
+        ours("gone-later.txt"),
+        oracle_blob(&repo, &expected, "gone-later.txt")
+    );
+    // Only the text file has markers to resolve; the report says what the others are.
+    let said = |path: &str| -> String {
+        out.stderr
+            .lines()
+            .find(|l| l.contains(&format!("conflict in `{path}`")))
+            .unwrap_or_else(|| panic!("{path} not reported: {}", out.stderr))
+            .to_string()
+    };
+    assert!(
+        said("text.txt").contains("resolve the markers"),
+        "{}",
+        out.stderr
+    );
+    for path in ["data.bin", "gone-later.txt"] {
+        assert!(
+            !said(path).contains("resolve the markers"),
+            "{}",
+            said(path)
+        );
+    }
+    assert!(said("data.bin").contains("binary"), "{}", said("data.bin"));
+    assert!(
+        said("gone-later.txt").contains("deleted"),
+        "{}",
+        said("gone-later.txt")
+    );
+}
