@@ -28,7 +28,6 @@ const LAYERS: &[(&str, u8)] = &[
     ("treediff", 3),
     ("capture", 3),
     // The store: refs and notes; recording a capture as a checkpoint.
-    ("notecache", 4),
     ("store", 4),
     ("record", 4),
     // Naming.

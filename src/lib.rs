@@ -63,7 +63,6 @@ mod journal;
 #[cfg(test)]
 mod layering_tests;
 mod naming;
-mod notecache;
 mod patch;
 mod plain;
 mod record;

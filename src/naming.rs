@@ -40,7 +40,7 @@ pub struct Loaded {
 /// Like [`load_all`], and also the refs left out, each with the reason.
 pub fn load_all_reporting(repo: &gix::Repository) -> Result<Loaded> {
     let (refs, mut broken) = store::refs_reporting(repo)?;
-    let mut notes = store::Notes::open_cached(repo)?;
+    let mut notes = store::Notes::open(repo)?;
     let mut checkpoints = Vec::with_capacity(refs.len());
     for r in &refs {
         match notes.checkpoint(repo, r) {
@@ -52,7 +52,6 @@ pub fn load_all_reporting(repo: &gix::Repository) -> Result<Loaded> {
             }),
         }
     }
-    notes.store_cache(repo);
     broken.sort_by(|a, b| b.id.cmp(&a.id));
     Ok(Loaded {
         checkpoints,

@@ -11,7 +11,6 @@ use crate::error::{Context, Error, Result};
 use crate::format::{
     self, Head, IndexState, MAX_NOTE_BYTES, Metadata, NOTES_REF, NoteJson, REF_PREFIX, Stats, Tool,
 };
-use crate::notecache::NoteCache;
 use crate::refdb::{self, Edit, EditError, Expect, Value};
 
 /// A checkpoint as found in the repository.
@@ -141,13 +140,8 @@ pub fn revision(repo: &gix::Repository) -> Result<u64> {
 /// Read access to the notes of checkpoints.
 pub struct Notes {
     state: Option<NotesState>,
-    /// The notes commit whose tree is still to be read into `state` (a cached open reads it
-    /// only on the first note the cache does not know).
-    pending: Option<ObjectId>,
     /// Why `refs/notes/checkpoints` could not be read, when it could not.
     problem: Option<String>,
-    /// The notes read before, for this notes commit ([`Notes::open_cached`]).
-    cache: Option<NoteCache>,
 }
 
 impl Notes {
@@ -158,48 +152,13 @@ impl Notes {
         Ok(match read_notes(repo) {
             Ok(notes) => Notes {
                 state: notes.map(|n| n.state),
-                pending: None,
                 problem: None,
-                cache: None,
             },
             Err(problem) => Notes {
                 state: None,
-                pending: None,
                 problem: Some(problem.to_string()),
-                cache: None,
             },
         })
-    }
-
-    /// [`Notes::open`] for reading the notes of every checkpoint: notes already read for the
-    /// same notes commit come from the notes cache (see [`crate::notecache`]), and the notes
-    /// tree is read only for the others. [`Notes::store_cache`] keeps what was read.
-    pub fn open_cached(repo: &gix::Repository) -> Result<Notes> {
-        match refdb::find(repo, NOTES_REF)? {
-            None => Ok(Notes {
-                state: None,
-                pending: None,
-                problem: None,
-                cache: None,
-            }),
-            Some(Value::Object(tip)) => Ok(Notes {
-                state: None,
-                pending: Some(tip),
-                problem: None,
-                cache: Some(NoteCache::load(repo, tip)),
-            }),
-            // Damaged: as `open` says.
-            Some(_) => Notes::open(repo),
-        }
-    }
-
-    /// Keep the notes read through [`Notes::open_cached`] for the next reader.
-    pub fn store_cache(&mut self, repo: &gix::Repository) {
-        if self.problem.is_none()
-            && let Some(cache) = self.cache.as_mut()
-        {
-            cache.store(repo);
-        }
     }
 
     /// Open the notes tree of the notes commit `tip` (`None`: no notes at all), e.g. one fetched
@@ -208,9 +167,7 @@ impl Notes {
         let state = tip.map(|commit| notes_state(repo, commit)).transpose()?;
         Ok(Notes {
             state,
-            pending: None,
             problem: None,
-            cache: None,
         })
     }
 
@@ -223,27 +180,10 @@ impl Notes {
     /// The raw note of `commit`, if there is one. A note above [`MAX_NOTE_BYTES`] is an error
     /// and is never loaded.
     pub fn raw(&mut self, repo: &gix::Repository, commit: ObjectId) -> Result<Option<Vec<u8>>> {
-        if let Some(hit) = self.cache.as_ref().and_then(|c| c.get(&commit)) {
-            return Ok(hit.map(<[u8]>::to_vec));
+        match self.state.as_mut() {
+            Some(state) => note_of(repo, state, commit),
+            None => Ok(None),
         }
-        if let Some(tip) = self.pending.take() {
-            match tip_state(repo, tip) {
-                Ok((_, state)) => self.state = Some(state),
-                Err(damaged) => {
-                    self.problem = Some(damaged.to_string());
-                    self.cache = None;
-                    return Err(damaged);
-                }
-            }
-        }
-        let note = match self.state.as_mut() {
-            Some(state) => note_of(repo, state, commit)?,
-            None => None,
-        };
-        if let Some(cache) = self.cache.as_mut() {
-            cache.add(commit, note.as_deref());
-        }
-        Ok(note)
     }
 
     /// The checkpoint of `reference`, with its note or derived metadata.
@@ -336,18 +276,10 @@ fn read_notes(repo: &gix::Repository) -> Result<Option<NotesTip>> {
         Some(Value::Symbolic(_)) => return Err(damaged("it is a symbolic ref".into())),
         Some(Value::Unreadable(why)) => return Err(damaged(why)),
     };
-    let (tree, state) = tip_state(repo, tip)?;
-    Ok(Some(NotesTip { tip, tree, state }))
-}
-
-/// The tree of the notes commit `tip` and its notes; [`Error::NotesDamaged`] when they cannot
-/// be read.
-fn tip_state(repo: &gix::Repository, tip: ObjectId) -> Result<(ObjectId, NotesState)> {
-    let damaged = |why: String| Error::NotesDamaged(why);
     let tree = commit_tree(repo, tip).map_err(|e| damaged(e.to_string()))?;
     let state = NotesState::new(tree, &repo.objects)
         .map_err(|e| damaged(format!("cannot read its tree {tree}: {e}")))?;
-    Ok((tree, state))
+    Ok(Some(NotesTip { tip, tree, state }))
 }
 
 /// The notes of the notes commit `tip`.
