@@ -171,3 +171,39 @@ fn a_cancelled_operation_changes_nothing() -> TestResult {
     assert!(checkpoints.find(&target.id)?.meta.pinned);
     Ok(())
 }
+
+#[test]
+fn each_commit_is_dated_when_it_is_made_even_by_a_long_lived_handle() -> TestResult {
+    if std::env::var_os("GIT_COMMITTER_DATE").is_some() {
+        crate::skip_test("GIT_COMMITTER_DATE is set: commits take their date from it");
+        return Ok(());
+    }
+    let dir = repo()?;
+    // One handle for both saves, as the HTTP and MCP servers keep one.
+    let checkpoints = Checkpoints::open(dir.path())?;
+    let ctl = Control::default();
+    let first = checkpoints.save(&SaveOptions::default(), &ctl)?;
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    std::fs::write(dir.path().join("f"), "two\n")?;
+    let second = checkpoints.save(&SaveOptions::default(), &ctl)?;
+    let date = |id: &str| -> std::result::Result<i64, Box<dyn std::error::Error>> {
+        Ok(git(
+            dir.path(),
+            &[
+                "log",
+                "-1",
+                "--format=%ct",
+                &format!("refs/checkpoints/{id}"),
+            ],
+        )?
+        .parse()?)
+    };
+    let (a, b) = (
+        date(&first.checkpoint().id)?,
+        date(&second.checkpoint().id)?,
+    );
+    assert!(b >= a + 2, "{a} then {b}");
+    let now = chrono::Utc::now().timestamp();
+    assert!((now - b).abs() < 60, "dated now: {b} against {now}");
+    Ok(())
+}

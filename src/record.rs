@@ -259,11 +259,7 @@ fn write_commit(
     tree: ObjectId,
     parents: Vec<ObjectId>,
 ) -> Result<ObjectId> {
-    let (committer, author) = crate::repo::signatures(repo)?;
-    let commit = repo
-        .new_commit_as(committer, author, message, tree, parents)
-        .context(|| "cannot write the checkpoint commit".into())?;
-    Ok(commit.id)
+    crate::repo::new_commit(repo, message, tree, parents)
 }
 
 /// Whether `candidate` was fetched from another repository (its note says so): such a

@@ -217,9 +217,13 @@ fn find_git_dir(dir: &Path) -> Option<std::path::PathBuf> {
     None
 }
 
+/// Placeholder commit dates given to gix when git's environment sets none, so that gix never
+/// computes "now" itself (it would do so once per repository handle, and through a time-zone
+/// database it builds by walking all of `/usr/share/zoneinfo`, on every command); the real time
+/// is taken for each commit by [`signatures`].
+const PLACEHOLDER_DATE: &str = "0 +0000";
+
 pub(crate) fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
-    let needs_committer = repo.committer().is_none();
-    let needs_author = repo.author().is_none();
     let mut config = repo.config_snapshot_mut();
     // Checkpoint refs are not reflogged by git either; the notes ref needs no history.
     config
@@ -233,17 +237,23 @@ pub(crate) fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
     config
         .set_value(&gix::config::tree::Index::SKIP_HASH, "true")
         .context(|| "cannot adjust the in-memory configuration".into())?;
-    if needs_committer {
-        config
-            .set_value(&gitoxide::Committer::NAME_FALLBACK, FALLBACK_NAME)
-            .and_then(|_| config.set_value(&gitoxide::Committer::EMAIL_FALLBACK, FALLBACK_EMAIL))
-            .context(|| "cannot set the fallback identity".into())?;
-    }
-    if needs_author {
-        config
-            .set_value(&gitoxide::Author::NAME_FALLBACK, FALLBACK_NAME)
-            .and_then(|_| config.set_value(&gitoxide::Author::EMAIL_FALLBACK, FALLBACK_EMAIL))
-            .context(|| "cannot set the fallback identity".into())?;
+    // A fallback identity is used only where none is configured: set it always, rather than
+    // ask gix whether one is (which makes it compute the identities and the time now).
+    config
+        .set_value(&gitoxide::Committer::NAME_FALLBACK, FALLBACK_NAME)
+        .and_then(|_| config.set_value(&gitoxide::Committer::EMAIL_FALLBACK, FALLBACK_EMAIL))
+        .and_then(|_| config.set_value(&gitoxide::Author::NAME_FALLBACK, FALLBACK_NAME))
+        .and_then(|_| config.set_value(&gitoxide::Author::EMAIL_FALLBACK, FALLBACK_EMAIL))
+        .context(|| "cannot set the fallback identity".into())?;
+    for (key, env) in [
+        (&gitoxide::Commit::COMMITTER_DATE, "GIT_COMMITTER_DATE"),
+        (&gitoxide::Commit::AUTHOR_DATE, "GIT_AUTHOR_DATE"),
+    ] {
+        if std::env::var_os(env).is_none() {
+            config
+                .set_value(key, PLACEHOLDER_DATE)
+                .context(|| "cannot adjust the in-memory configuration".into())?;
+        }
     }
     config
         .commit()
@@ -251,14 +261,35 @@ pub(crate) fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
     Ok(repo)
 }
 
-/// The committer and author for new commits (never missing after [`open`]).
+/// The committer and author for a new commit (never missing after [`open`]), dated now, unless
+/// `GIT_COMMITTER_DATE` / `GIT_AUTHOR_DATE` set their dates as they do for git.
 pub(crate) fn signatures(
     repo: &gix::Repository,
-) -> Result<(gix::actor::SignatureRef<'_>, gix::actor::SignatureRef<'_>)> {
+) -> Result<(gix::actor::Signature, gix::actor::Signature)> {
     let missing = || Error::Config {
         key: "user.name".into(),
         message: "no identity configured".into(),
     };
+    let now = chrono::Local::now();
+    let now = gix::date::Time {
+        seconds: now.timestamp(),
+        offset: now.offset().local_minus_utc(),
+    };
+    let owned =
+        |signature: gix::actor::SignatureRef<'_>, env: &str| -> Result<gix::actor::Signature> {
+            let time = if std::env::var_os(env).is_some() {
+                signature
+                    .time()
+                    .context(|| format!("cannot read the date in {env}"))?
+            } else {
+                now
+            };
+            Ok(gix::actor::Signature {
+                name: signature.name.to_owned(),
+                email: signature.email.to_owned(),
+                time,
+            })
+        };
     let committer = repo
         .committer()
         .ok_or_else(missing)?
@@ -267,7 +298,31 @@ pub(crate) fn signatures(
         .author()
         .ok_or_else(missing)?
         .context(|| "cannot read the author identity".into())?;
-    Ok((committer, author))
+    Ok((
+        owned(committer, "GIT_COMMITTER_DATE")?,
+        owned(author, "GIT_AUTHOR_DATE")?,
+    ))
+}
+
+/// Write a commit of `tree` with `parents` and `message`, by [`signatures`], moving no ref.
+pub(crate) fn new_commit(
+    repo: &gix::Repository,
+    message: &str,
+    tree: gix::ObjectId,
+    parents: impl IntoIterator<Item = impl Into<gix::ObjectId>>,
+) -> std::result::Result<gix::ObjectId, Error> {
+    let (committer, author) = signatures(repo)?;
+    let (mut committer_time, mut author_time) = Default::default();
+    let commit = repo
+        .new_commit_as(
+            committer.to_ref(&mut committer_time),
+            author.to_ref(&mut author_time),
+            message,
+            tree,
+            parents,
+        )
+        .context(|| "cannot write a commit".into())?;
+    Ok(commit.id)
 }
 
 /// The name of the linked worktree `repo` was opened in; `None` for the main worktree.

@@ -138,12 +138,8 @@ pub(crate) fn target(
     from: &Checkpoint,
     to: &Checkpoint,
 ) -> Result<Checkpoint> {
-    let (committer, author) = crate::repo::signatures(repo)?;
     let message = format!("revert of {}..{}", from.id, to.id);
-    let commit = repo
-        .new_commit_as(committer, author, message.as_str(), tree, head)
-        .context(|| "cannot write the merged commit".into())?
-        .id;
+    let commit = crate::repo::new_commit(repo, &message, tree, head)?;
     let mut meta = from.meta.clone();
     meta.id = format!("{}..{}", from.id, to.id);
     meta.name = None;

@@ -638,11 +638,7 @@ fn notes_commit(
     let tree = state
         .write(&repo.objects)
         .context(|| format!("cannot write {NOTES_REF}"))?;
-    let (committer, author) = crate::repo::signatures(repo)?;
-    let commit = repo
-        .new_commit_as(committer, author, message, tree, Vec::<ObjectId>::new())
-        .context(|| format!("cannot write {NOTES_REF}"))?;
-    Ok(commit.id)
+    crate::repo::new_commit(repo, message, tree, Vec::<ObjectId>::new())
 }
 
 /// The edit moving the notes ref from `tip` to `new`, failing if someone moved it meanwhile.

@@ -686,11 +686,8 @@ pub(crate) fn write_index(
         .index_from_tree(&tree)
         .context(|| "cannot build the index from the checkpoint".into())?;
     if !paths.is_empty() {
-        let chosen = |path: &gix::bstr::BStr| {
-            paths
-                .iter()
-                .any(|p| is_at_or_below(path, p.as_bstr()))
-        };
+        let chosen =
+            |path: &gix::bstr::BStr| paths.iter().any(|p| is_at_or_below(path, p.as_bstr()));
         new.remove_entries(|_, path, _| !chosen(path));
         for entry in old.entries() {
             let path = entry.path(&old);

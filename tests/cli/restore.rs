@@ -388,16 +388,28 @@ fn staged_with_paths_restores_only_their_index_entries() {
     let env = [("GIT_INDEX_FILE", copy.to_str().unwrap())];
     repo.git_env(
         &env,
-        &["restore", "--staged", &format!("--source={index_commit}"), "--", "a.txt", "dir"],
+        &[
+            "restore",
+            "--staged",
+            &format!("--source={index_commit}"),
+            "--",
+            "a.txt",
+            "dir",
+        ],
     );
     let expected = repo.git_env(&env, &["ls-files", "-s"]);
 
-    repo.cp(&["restore", "-q", &id, "--staged", "--", "a.txt", "dir"]).ok();
+    repo.cp(&["restore", "-q", &id, "--staged", "--", "a.txt", "dir"])
+        .ok();
     assert_eq!(repo.git(&["ls-files", "-s"]), expected);
     assert_eq!(repo.git(&["show", ":b.txt"]), "b staged now");
     assert_eq!(repo.git(&["show", ":a.txt"]), "a staged then");
     assert_eq!(repo.git(&["show", ":dir/new.txt"]), "new, staged then");
-    assert_eq!(repo.read("b.txt"), "b staged now\n", "b.txt's file is not touched either");
+    assert_eq!(
+        repo.read("b.txt"),
+        "b staged now\n",
+        "b.txt's file is not touched either"
+    );
     assert!(repo.git_ok(&["fsck", "--strict"]));
 }
 
