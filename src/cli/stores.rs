@@ -24,7 +24,7 @@ use super::render::{count, human_size};
 Examples:
   git checkpoint stores                 # every private store
   git checkpoint stores --prune         # remove those whose directory is gone
-  git checkpoint stores --adopt \"$OLD_STORE\"   # in a moved directory: its old store is its own again
+  git checkpoint stores --adopt \"$OLD\"   # run in a moved directory: keep its checkpoints
   git --git-dir=\"$STORE\" config checkpoint.exclude 'data/'   # a setting for one directory")]
 pub struct Args {
     /// Remove the stores whose directory no longer exists, with their checkpoints.
