@@ -671,7 +671,9 @@ impl Checkpoints {
         &self.settings
     }
 
-    /// The repository, for what the façade does not cover (reading objects, configuration).
+    /// The repository, for a program's own needs beyond what the façade covers (reading
+    /// objects, configuration). This crate's front ends never use it: everything they do goes
+    /// through the façade's methods, so that its policy applies.
     pub fn repo(&self) -> &gix::Repository {
         &self.repo
     }
@@ -1383,6 +1385,14 @@ impl Checkpoints {
     }
 
     // --- Sharing ------------------------------------------------------------------------
+
+    /// Whether `name` is a configured remote's name.
+    pub fn is_remote(&self, name: &str) -> bool {
+        self.repo
+            .remote_names()
+            .iter()
+            .any(|remote| remote.as_slice() == name.as_bytes())
+    }
 
     /// `remote`, or the default one: the current branch's upstream remote, else `origin`.
     pub fn remote(&self, remote: Option<&str>) -> Result<String> {

@@ -103,6 +103,9 @@ pub struct Settings {
     pub diff_renames: bool,
     /// `core.quotePath` (default true): quote non-ASCII bytes in paths, as git does.
     pub quote_path: bool,
+    /// `color.diff`, else `color.ui`: `Some(true)` for `always`, `Some(false)` for `never`
+    /// (or `false`, `no`, `off`, `0`), `None` for `auto` or unset (colour on a terminal).
+    pub diff_color: Option<bool>,
     /// `checkpoint.exclude` (multi-valued, gitignore patterns): never captured, never touched
     /// by restore.
     pub exclude: Vec<String>,
@@ -136,6 +139,14 @@ impl Settings {
             hook_failure,
             diff_renames: boolean("diff.renames", true),
             quote_path: boolean("core.quotePath", true),
+            diff_color: config
+                .string("color.diff")
+                .or_else(|| config.string("color.ui"))
+                .and_then(|v| match v.to_str_lossy().to_ascii_lowercase().as_str() {
+                    "always" => Some(true),
+                    "never" | "false" | "no" | "off" | "0" => Some(false),
+                    _ => None,
+                }),
             exclude: patterns(&config, "checkpoint.exclude"),
             include: patterns(&config, "checkpoint.include"),
             default_excludes: boolean("checkpoint.defaultExcludes", true),

@@ -47,12 +47,7 @@ fn names_a_checkpoint_not_a_remote(
     loaded: &git_checkpoint::Loaded,
     first: &str,
 ) -> bool {
-    let is_remote = checkpoints
-        .repo()
-        .remote_names()
-        .iter()
-        .any(|name| name.as_slice() == first.as_bytes());
-    !is_remote
+    !checkpoints.is_remote(first)
         && !std::path::Path::new(first).exists()
         && checkpoints.resolve(loaded, first).is_ok()
 }

@@ -41,15 +41,10 @@ pub fn diff_painter(checkpoints: &Checkpoints, choice: ColorChoice) -> Painter {
     if choice != ColorChoice::Auto {
         return Painter::for_stdout(choice);
     }
-    let config = checkpoints.repo().config_snapshot();
-    let setting = config
-        .string("color.diff")
-        .or_else(|| config.string("color.ui"))
-        .map(|v| v.to_str_lossy().to_ascii_lowercase());
-    match setting.as_deref() {
-        Some("never" | "false" | "no" | "off" | "0") => Painter::for_stdout(ColorChoice::Never),
-        Some("always") => Painter::for_stdout(ColorChoice::Always),
-        _ => Painter::for_stdout(ColorChoice::Auto),
+    match checkpoints.settings().diff_color {
+        Some(false) => Painter::for_stdout(ColorChoice::Never),
+        Some(true) => Painter::for_stdout(ColorChoice::Always),
+        None => Painter::for_stdout(ColorChoice::Auto),
     }
 }
 
