@@ -1,5 +1,9 @@
-//! Typed settings: every `checkpoint.*` key (and the few git keys git-checkpoint follows) read
-//! in one place, when the repository is opened.
+//! Typed settings: every `checkpoint.*` key, and the git keys that change what git-checkpoint
+//! prints (`diff.renames`, `core.quotePath`, `color.diff`/`color.ui`), read in one place, when
+//! the repository is opened. Git keys that change how git itself works on the repository
+//! (`core.abbrev`, `core.attributesFile`, `core.fsCache`, `gc.auto`, and what gix reads of
+//! `core.*` to hash files as git does) are read where git reads them, by gix or beside the code
+//! that needs them.
 //!
 //! A value that cannot be understood does not stop the commands that do not need it: it is
 //! kept as the error, and the operation that needs it fails with that error (`prune` with a bad
