@@ -397,11 +397,14 @@ impl Checkpoints {
     /// # let tmp = tempfile::tempdir()?;
     /// # let main_dir = tmp.path().join("main");
     /// # let linked_dir = tmp.path().join("linked");
-    /// # let git = |dir: &std::path::Path, args: &[&str]| std::process::Command::new("git")
-    /// #     .current_dir(dir).args(args).env("GIT_CONFIG_NOSYSTEM", "1")
-    /// #     .env("GIT_CONFIG_GLOBAL", "/dev/null").env("GIT_AUTHOR_NAME", "A")
-    /// #     .env("GIT_AUTHOR_EMAIL", "a@example.com").env("GIT_COMMITTER_NAME", "A")
-    /// #     .env("GIT_COMMITTER_EMAIL", "a@example.com").output().map(|_| ());
+    /// # let git = |dir: &std::path::Path, args: &[&str]| -> std::io::Result<()> {
+    /// #     let status = std::process::Command::new("git")
+    /// #         .current_dir(dir).args(args).env("GIT_CONFIG_NOSYSTEM", "1")
+    /// #         .env("GIT_CONFIG_GLOBAL", "/dev/null").env("GIT_AUTHOR_NAME", "A")
+    /// #         .env("GIT_AUTHOR_EMAIL", "a@example.com").env("GIT_COMMITTER_NAME", "A")
+    /// #         .env("GIT_COMMITTER_EMAIL", "a@example.com").status()?;
+    /// #     if status.success() { Ok(()) } else { Err(std::io::Error::other("git failed")) }
+    /// # };
     /// # std::fs::create_dir(&main_dir)?;
     /// # git(&main_dir, &["init", "-q", "-b", "main"])?;
     /// # std::fs::write(main_dir.join("a.txt"), "a\n")?;

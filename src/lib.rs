@@ -11,9 +11,11 @@
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! # let dir = tempfile::tempdir()?;
-//! # let git = |args: &[&str]| std::process::Command::new("git").current_dir(dir.path())
-//! #     .args(args).env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_CONFIG_GLOBAL", "/dev/null")
-//! #     .output().map(|_| ());
+//! # let git = |args: &[&str]| -> std::io::Result<()> {
+//! #     let status = std::process::Command::new("git").current_dir(dir.path()).args(args)
+//! #         .env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_CONFIG_GLOBAL", "/dev/null").status()?;
+//! #     if status.success() { Ok(()) } else { Err(std::io::Error::other("git failed")) }
+//! # };
 //! # git(&["init", "-q"])?;
 //! use git_checkpoint::{Checkpoints, Control, RestoreOptions, SaveOptions};
 //!

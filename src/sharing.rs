@@ -31,7 +31,7 @@
 //!
 //! let checkpoints = Checkpoints::open(std::path::Path::new("."))?;
 //! let remote = checkpoints.remote(None)?;
-//! let fetched = checkpoints.fetch(&remote)?;
+//! let fetched = checkpoints.fetch(&remote, &git_checkpoint::Control::default())?;
 //! println!("{} new, {} already here", fetched.fetched.len(), fetched.already);
 //! # Ok::<(), git_checkpoint::Error>(())
 //! ```
