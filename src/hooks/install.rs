@@ -670,17 +670,7 @@ pub fn merge_hooks(settings: &mut Value, ours: &Value) -> std::result::Result<bo
         if held.iter().copied().eq(entries.iter()) {
             continue;
         }
-        existing.retain_mut(|entry| {
-            if is_ours(entry) {
-                return false;
-            }
-            let Some(Value::Array(hs)) = entry.get_mut("hooks") else {
-                return true;
-            };
-            let n = hs.len();
-            hs.retain(|h| !is_ours(h));
-            hs.len() == n || !hs.is_empty()
-        });
+        remove_ours(existing);
         existing.extend(entries.iter().cloned());
         changed = true;
     }
@@ -707,21 +697,7 @@ fn strip_hooks(settings: &mut Value, prune: bool) -> bool {
             continue;
         };
         let before = entries.len();
-        entries.retain_mut(|entry| {
-            if is_ours(entry) {
-                return false;
-            }
-            let Some(Value::Array(hs)) = entry.get_mut("hooks") else {
-                return true;
-            };
-            let n = hs.len();
-            hs.retain(|h| !is_ours(h));
-            if hs.len() != n {
-                changed = true;
-                return !hs.is_empty();
-            }
-            true
-        });
+        changed |= remove_ours(entries);
         if entries.len() != before {
             changed = true;
             if entries.is_empty() {
@@ -739,6 +715,29 @@ fn strip_hooks(settings: &mut Value, prune: bool) -> bool {
     {
         settings.remove("hooks");
     }
+    changed
+}
+
+/// Remove from one event's list of matcher groups the groups that run git-checkpoint's hook
+/// command, and that command from the groups the user shares with it (a group left empty
+/// goes). Returns whether a hook inside a group was removed.
+fn remove_ours(groups: &mut Vec<Value>) -> bool {
+    let mut changed = false;
+    groups.retain_mut(|group| {
+        if is_ours(group) {
+            return false;
+        }
+        let Some(Value::Array(hooks)) = group.get_mut("hooks") else {
+            return true;
+        };
+        let n = hooks.len();
+        hooks.retain(|h| !is_ours(h));
+        if hooks.len() != n {
+            changed = true;
+            return !hooks.is_empty();
+        }
+        true
+    });
     changed
 }
 
