@@ -100,7 +100,8 @@ impl Tmux {
         }
     }
 
-    /// Wait until the screen shows `text`; panic with the screen after 20 s.
+    /// Wait until the screen shows `text`; panic with the screen after 60 s (a loaded CI machine
+    /// can take seconds to start a debug build in a new terminal).
     fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
@@ -109,7 +110,7 @@ impl Tmux {
                 return screen;
             }
             assert!(
-                start.elapsed() < Duration::from_secs(20),
+                start.elapsed() < Duration::from_secs(60),
                 "waited for {text:?}; the screen:\n{screen}"
             );
             std::thread::sleep(Duration::from_millis(100));
