@@ -80,7 +80,8 @@ impl Usage {
 /// Walks objects once each, remembering what was seen.
 struct Walker<'r, 'c> {
     repo: &'r gix::Repository,
-    seen: HashSet<ObjectId>,
+    /// Keyed by the ids' own bytes, which are already uniformly distributed: no SipHash.
+    seen: gix::hashtable::HashSet<ObjectId>,
     ctl: &'r Control<'c>,
 }
 
@@ -105,7 +106,7 @@ impl<'r, 'c> Walker<'r, 'c> {
     fn new(repo: &'r gix::Repository, ctl: &'r Control<'c>) -> Self {
         Walker {
             repo,
-            seen: HashSet::new(),
+            seen: gix::hashtable::HashSet::default(),
             ctl,
         }
     }

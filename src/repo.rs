@@ -258,8 +258,15 @@ pub(crate) fn configure(mut repo: gix::Repository) -> Result<gix::Repository> {
     config
         .commit()
         .context(|| "cannot adjust the in-memory configuration".into())?;
+    // A restore, a diff or a revert reads the same trees several times over (its plan, the
+    // summary of its safety checkpoint, the undo history): keep decoded objects in memory
+    // rather than inflate them again, unless `gitoxide.objects.cacheLimit` says otherwise.
+    repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
     Ok(repo)
 }
+
+/// The bytes of decoded objects a repository handle keeps in memory.
+const OBJECT_CACHE_BYTES: usize = 4 * 1024 * 1024;
 
 /// The committer and author for a new commit (never missing after [`open`]), dated now, unless
 /// `GIT_COMMITTER_DATE` / `GIT_AUTHOR_DATE` set their dates as they do for git.
