@@ -121,16 +121,16 @@ impl History {
         let Some(workdir) = self.repo.workdir() else {
             return false;
         };
-        let Ok(changes) = crate::treediff::changes(&self.repo, Some(now), Some(result)) else {
-            return false;
-        };
-        changes.iter().all(|c| {
+        // Stops at the first file that differs otherwise: after a restore the working tree
+        // usually differs in many, and only the first needs reading.
+        crate::treediff::all_changes(&self.repo, Some(now), Some(result), &|c| {
             c.old.is_none()
                 && crate::snapshot::worktree_path(workdir, c.path.as_ref())
                     .ok()
                     .and_then(|p| std::fs::symlink_metadata(p).ok())
                     .is_some_and(|md| !md.is_dir())
         })
+        .unwrap_or(false)
     }
 
     /// The operation in effect when the working tree holds `now`: the newest recorded one, if

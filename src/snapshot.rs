@@ -358,7 +358,28 @@ pub fn snapshot(
         });
         // The status has no progress of its own here: say what is going on when it takes long.
         let walked = ctl.during("checking the working tree", index.entries().len(), || {
-            status(repo, &workdir, index, &rules, dirwalk, &mut recorder, ctl)
+            // A file another process is writing may shrink between git's stat and its read
+            // ("failed to fill whole buffer"): look again, as the next save would.
+            let mut tries = 0;
+            loop {
+                let result = status(
+                    repo,
+                    &workdir,
+                    index,
+                    &rules,
+                    dirwalk.clone(),
+                    &mut recorder,
+                    ctl,
+                );
+                match result {
+                    Err(err) if tries < STATUS_RETRIES && read_short(&err) => {
+                        tries += 1;
+                        recorder.records.clear();
+                        std::thread::sleep(std::time::Duration::from_millis(10 << tries));
+                    }
+                    result => break result,
+                }
+            }
         });
         (walked, prefetch.and_then(|h| h.join().ok().flatten()))
     });
@@ -950,6 +971,33 @@ fn look_one(workdir: &std::path::Path, path: &BStr) -> Result<Probe> {
         },
         cached: None,
     })
+}
+
+/// How many times the status is computed again when a file changed size while it was read.
+const STATUS_RETRIES: u32 = 3;
+
+/// Whether `err` comes from a file that was shorter when read than when looked at: one that
+/// another process was writing at that moment.
+/// gix may keep only the message of the I/O error, so that is compared too: the one
+/// `read_exact` gives at the end of a file.
+fn read_short(err: &Error) -> bool {
+    let mut empty: &[u8] = &[];
+    let eof = std::io::Read::read_exact(&mut empty, &mut [0u8])
+        .err()
+        .map(|e| e.to_string());
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = source {
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::UnexpectedEof)
+            || eof
+                .as_deref()
+                .is_some_and(|eof| e.to_string().ends_with(eof))
+        {
+            return true;
+        }
+        source = e.source();
+    }
+    false
 }
 
 /// git's status of the working tree against `index` (as `Repository::index_worktree_status`
@@ -1684,6 +1732,23 @@ mod tests {
     use super::*;
 
     type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
+
+    #[test]
+    fn a_file_read_short_is_told_from_other_errors() {
+        let git_error = |source: Box<dyn std::error::Error + Send + Sync>| Error::Git {
+            context: "cannot compute the status of the working tree".into(),
+            source,
+        };
+        let mut empty: &[u8] = &[];
+        let eof = std::io::Read::read_exact(&mut empty, &mut [0u8]).unwrap_err();
+        // As the I/O error itself, or only as its message (all gix may keep of it).
+        let message = eof.to_string();
+        assert!(read_short(&git_error(Box::new(eof))));
+        assert!(read_short(&git_error(message.into())));
+        let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        assert!(!read_short(&git_error(Box::new(denied))));
+        assert!(!read_short(&git_error("index file corrupt".into())));
+    }
 
     fn git(dir: &std::path::Path, args: &[&str]) -> TestResult {
         let status = std::process::Command::new("git")

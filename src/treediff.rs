@@ -43,6 +43,17 @@ pub fn changes(
     old: Option<ObjectId>,
     new: Option<ObjectId>,
 ) -> Result<Vec<FileChange>> {
+    sorted_changes(repo, old, new, None)
+}
+
+/// The leaves that differ between `old` and `new`, sorted by path, each entry read checked by
+/// `check` when there is one.
+fn sorted_changes(
+    repo: &gix::Repository,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+    check: Option<NameCheck<'_>>,
+) -> Result<Vec<FileChange>> {
     let mut out = Vec::new();
     diff(
         repo,
@@ -50,11 +61,38 @@ pub fn changes(
         new,
         &mut BString::default(),
         true,
-        None,
+        Calls {
+            check,
+            keep_going: None,
+        },
         &mut out,
     )?;
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
+}
+
+/// Whether every leaf that differs between `old` and `new` passes `test`: the comparison
+/// stops at the first one that does not, reading no further tree.
+pub fn all_changes(
+    repo: &gix::Repository,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+    test: &dyn Fn(&FileChange) -> bool,
+) -> Result<bool> {
+    let mut out = Vec::new();
+    let stopped = diff(
+        repo,
+        old,
+        new,
+        &mut BString::default(),
+        true,
+        Calls {
+            check: None,
+            keep_going: Some(test),
+        },
+        &mut out,
+    )?;
+    Ok(!stopped)
 }
 
 /// Where an entry stands among the entries of its tree, by git's rules for a tree object: in
@@ -90,18 +128,7 @@ pub fn changes_checked(
     new: Option<ObjectId>,
     check: NameCheck<'_>,
 ) -> Result<Vec<FileChange>> {
-    let mut out = Vec::new();
-    diff(
-        repo,
-        old,
-        new,
-        &mut BString::default(),
-        true,
-        Some(check),
-        &mut out,
-    )?;
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(out)
+    sorted_changes(repo, old, new, Some(check))
 }
 
 /// The [`Order`] of each of `entries`, in the order a tree object holds them.
@@ -245,17 +272,29 @@ fn load(repo: &gix::Repository, id: Option<ObjectId>) -> Result<Entries> {
         .collect())
 }
 
+/// What a comparison calls as it goes: `check` on each entry of the new tree it reads;
+/// `keep_going` on each change, stopping at the first it refuses.
+#[derive(Clone, Copy, Default)]
+struct Calls<'a> {
+    check: Option<NameCheck<'a>>,
+    keep_going: Option<&'a dyn Fn(&FileChange) -> bool>,
+}
+
+/// Push every leaf that differs between `old` and `new` below `prefix` onto `out`, making the
+/// `calls`. Returns `true` when `keep_going` refused a change (not pushed) and the walk
+/// stopped there.
 fn diff(
     repo: &gix::Repository,
     old: Option<ObjectId>,
     new: Option<ObjectId>,
     prefix: &mut BString,
     top: bool,
-    check: Option<NameCheck<'_>>,
+    calls: Calls<'_>,
     out: &mut Vec<FileChange>,
-) -> Result<()> {
+) -> Result<bool> {
+    let Calls { check, keep_going } = calls;
     if old == new {
-        return Ok(());
+        return Ok(false);
     }
     let mut a = load(repo, old)?;
     let b = load(repo, new)?;
@@ -294,6 +333,15 @@ fn diff(
                 (a.get(i - 1), b.get(j - 1))
             }
         };
+        // The same entry on both sides (most of them, in a tree that differs in a file or
+        // two): nothing below it differs, and without a check nothing needs its path either.
+        if check.is_none()
+            && let (Some(l), Some((r, _))) = (left, right)
+            && l.1 == r.1
+            && l.2 == r.2
+        {
+            continue;
+        }
         let (right, place) = match right {
             Some((entry, place)) => (Some(entry), *place),
             None => (None, Order::Sorted),
@@ -317,26 +365,32 @@ fn diff(
                 .map(|e| Side { kind: e.1, id: e.2 })
         };
         // Subtrees on either side recurse; leaves compare directly.
-        diff(
+        if diff(
             repo,
             is_tree(left),
             is_tree(right),
             prefix,
             false,
-            check,
+            calls,
             out,
-        )?;
+        )? {
+            return Ok(true);
+        }
         let (l, r) = (leaf(left), leaf(right));
         if l != r {
-            out.push(FileChange {
+            let change = FileChange {
                 path: prefix.clone(),
                 old: l,
                 new: r,
-            });
+            };
+            if keep_going.is_some_and(|keep_going| !keep_going(&change)) {
+                return Ok(true);
+            }
+            out.push(change);
         }
         prefix.truncate(len);
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Number of leaves (blobs, symlinks, gitlinks) in `tree`, at any depth.
@@ -391,6 +445,53 @@ mod tests {
             [Unsorted, Unsorted, Unsorted]
         );
         assert!(tree_order(&[]).is_empty());
+    }
+
+    #[test]
+    fn all_changes_stops_at_the_first_change_refused()
+    -> std::result::Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let repo = gix::init_bare(dir.path())?;
+        let blob = |data: &str| repo.write_blob(data).map(|id| id.detach());
+        let tree = |entries: &[(&str, EntryKind, ObjectId)]| {
+            let mut tree = gix::objs::Tree::empty();
+            for (name, kind, oid) in entries {
+                tree.entries.push(gix::objs::tree::Entry {
+                    mode: (*kind).into(),
+                    filename: (*name).into(),
+                    oid: *oid,
+                });
+            }
+            tree.entries.sort();
+            repo.write_object(&tree).map(|id| id.detach())
+        };
+        use EntryKind::{Blob, Tree};
+        let (x, y, z) = (blob("x\n")?, blob("y\n")?, blob("z\n")?);
+        let sub = tree(&[("b", Blob, y)])?;
+        let old = tree(&[("a", Blob, x), ("d", Tree, sub)])?;
+        let sub2 = tree(&[("b", Blob, y), ("c", Blob, z)])?;
+        let added = tree(&[("a", Blob, x), ("d", Tree, sub2), ("e", Blob, z)])?;
+        let changed = tree(&[("a", Blob, y), ("d", Tree, sub2), ("e", Blob, z)])?;
+
+        let seen = std::cell::RefCell::new(Vec::new());
+        let only_added = |c: &FileChange| {
+            seen.borrow_mut().push(c.path.to_string());
+            c.old.is_none()
+        };
+        // Every change is an addition: all are looked at.
+        assert!(all_changes(&repo, Some(old), Some(added), &only_added)?);
+        assert_eq!(*seen.borrow(), ["d/c", "e"]);
+        assert_eq!(
+            changes(&repo, Some(old), Some(added))?.len(),
+            seen.borrow().len()
+        );
+        // `a` changed: the walk stops there, before reading `d`.
+        seen.borrow_mut().clear();
+        assert!(!all_changes(&repo, Some(old), Some(changed), &only_added)?);
+        assert_eq!(*seen.borrow(), ["a"]);
+        // Equal trees have no change to refuse.
+        assert!(all_changes(&repo, Some(old), Some(old), &|_| false)?);
+        Ok(())
     }
 
     #[test]

@@ -190,3 +190,36 @@ fn saves_race_prune_drop_pin_and_the_users_git() {
     assert_eq!(list.stderr, "", "no damaged note: {}", list.stderr);
     repo.fsck();
 }
+
+/// A tracked file that another process keeps rewriting (truncated, then written, as most
+/// programs save a file) while saves run: git's look at the file and its read of it may see
+/// two sizes ("failed to fill whole buffer"). Every save must still succeed, holding the file
+/// as it was at some moment.
+#[test]
+fn saves_succeed_while_a_tracked_file_is_rewritten() {
+    let body = |n: usize| format!("version {n}\n").repeat(20_000);
+    let repo = Repo::with_commit(&[("big.txt", &body(0))]);
+    let stop = AtomicBool::new(false);
+    let versions = std::thread::scope(|s| {
+        let _stop = StopAll(&[&stop]);
+        let (repo, stop) = (&repo, &stop);
+        let writer = s.spawn(move || {
+            let mut n = 1;
+            while !stop.load(Ordering::Relaxed) {
+                std::fs::write(repo.path().join("big.txt"), body(n)).unwrap();
+                n += 1;
+                std::thread::sleep(std::time::Duration::from_millis(3));
+            }
+            n
+        });
+        for i in 0..25 {
+            let out = repo.cp(&["save", "-q", "--allow-empty", "-m", &format!("save {i}")]);
+            assert_eq!(out.code, 0, "save {i}: {}", out.stderr);
+            let id = out.id();
+            repo.git(&["cat-file", "-e", &format!("refs/checkpoints/{id}:big.txt")]);
+        }
+        stop.store(true, Ordering::Relaxed);
+        writer.join().unwrap()
+    });
+    assert!(versions > 25, "the file was rewritten while the saves ran");
+}
