@@ -970,6 +970,7 @@ const STATUS_RETRIES: u32 = 3;
 
 /// Whether `err` comes from a file that was shorter when read than when looked at: one that
 /// another process was writing at that moment.
+///
 /// gix may keep only the message of the I/O error, so that is compared too: the one
 /// `read_exact` gives at the end of a file.
 fn read_short(err: &Error) -> bool {

@@ -165,13 +165,15 @@ pub async fn method_not_allowed() -> ApiError {
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     limit: Option<u32>,
+    before: Option<String>,
     kind: Option<String>,
     session: Option<String>,
     #[serde(default)]
     all: bool,
 }
 
-/// `GET /api/checkpoints?limit=N&kind=K&session=S&all=true`: newest first, as `list --json`.
+/// `GET /api/checkpoints?limit=N&kind=K&session=S&all=true&before=CP`: newest first, as `list
+/// --json`; with `before`, those listed after that checkpoint (the next page).
 pub async fn list(
     Shared(state): Shared<Arc<State>>,
     query: Result<Query<ListQuery>, QueryRejection>,
@@ -187,11 +189,29 @@ pub async fn list(
             all: query.all,
             session: query.session,
             kind: query.kind,
-            limit: Some(limit as usize),
+            limit: None,
         };
-        let shown: Vec<Value> = checkpoints
-            .listed(&loaded, &options)?
+        let listed = checkpoints.listed(&loaded, &options)?;
+        let start = match &query.before {
+            None => 0,
+            Some(spec) => {
+                let before = checkpoints.resolve(&loaded, spec)?;
+                let at = listed.iter().position(|c| c.id == before.id).ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::NOT_FOUND,
+                        format!(
+                            "checkpoint {} is not among those listed (see `kind`, `session` and `all`)",
+                            before.id
+                        ),
+                    )
+                })?;
+                at + 1
+            }
+        };
+        let shown: Vec<Value> = listed
             .into_iter()
+            .skip(start)
+            .take(limit as usize)
             .map(Checkpoint::to_json)
             .collect();
         Ok(Value::Array(shown))

@@ -513,3 +513,26 @@ fn the_page_shows_diffs_restores_after_confirmation_and_undoes() {
         "return getComputedStyle(document.querySelector('#detail')).display === 'none';",
     );
 }
+
+/// The API gives at most 200 checkpoints at once; the page asks for the next page until it
+/// has them all, so that the oldest can be found too.
+#[test]
+fn the_page_lists_more_checkpoints_than_one_page_of_the_api() {
+    let Some((chromium, chromedriver)) = browser() else {
+        return;
+    };
+    let repo = Repo::with_commit(&[("f.txt", "base\n")]);
+    repo.git(&["config", "checkpoint.keep", "1000"]);
+    let ids: Vec<String> = (0..203)
+        .map(|i| repo.save(&["-q", "--allow-empty", "-m", &format!("save {i}")]))
+        .collect();
+    let server = serve(&repo);
+    let driver = Driver::start(&chromium, &chromedriver);
+    driver.go(&server.url);
+    driver.until(
+        "all 203 checkpoints",
+        "return document.querySelectorAll('.cp-row').length === 203;",
+    );
+    assert_eq!(driver.count(&format!(".cp-row[data-id='{}']", ids[0])), 1);
+    assert_eq!(driver.count(&format!(".cp-row[data-id='{}']", ids[202])), 1);
+}

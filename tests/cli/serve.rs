@@ -286,6 +286,37 @@ fn list_is_list_json_with_limit_kind_and_session() {
         assert!(!message.is_empty(), "{bad}");
     }
     server.get("/api/checkpoints?session=nosuch").error(404);
+
+    // Pages: `before` continues after a checkpoint, by any naming rule.
+    let page = |query: &str| -> Vec<String> {
+        server
+            .get(&format!("/api/checkpoints?{query}"))
+            .ok()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        page(&format!("limit=2&before={auto}")),
+        ids[1..].iter().rev().cloned().collect::<Vec<_>>()
+    );
+    assert_eq!(
+        page(&format!("limit=2&before={}", ids[1])),
+        ids[..1].to_vec()
+    );
+    assert_eq!(
+        page("before=@"),
+        ids.iter().rev().cloned().collect::<Vec<_>>()
+    );
+    assert!(page(&format!("before={}", ids[0])).is_empty());
+    // Not among those listed (another kind), or no such checkpoint: 404.
+    let message = server
+        .get(&format!("/api/checkpoints?kind=manual&before={auto}"))
+        .error(404);
+    assert!(message.contains(auto.as_str()), "{message}");
+    server.get("/api/checkpoints?before=nosuch").error(404);
 }
 
 #[test]

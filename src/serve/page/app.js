@@ -73,9 +73,20 @@ function notice(text, kind) {
 
 // --- The timeline ---------------------------------------------------------------------
 
+// Every checkpoint, 200 at a time (the most the API gives at once), newest first.
+async function fetchAll() {
+  const all = [];
+  for (;;) {
+    const before = all.length ? `&before=${encodeURIComponent(all[all.length - 1].id)}` : '';
+    const page = await api('GET', `/api/checkpoints?limit=200${before}`);
+    all.push(...page);
+    if (page.length < 200) return all;
+  }
+}
+
 async function load() {
   try {
-    state.all = await api('GET', '/api/checkpoints?limit=200');
+    state.all = await fetchAll();
   } catch (err) {
     $('timeline').replaceChildren(notice(err.message, 'error'));
     return;
