@@ -54,19 +54,11 @@ fn sorted_changes(
     new: Option<ObjectId>,
     check: Option<NameCheck<'_>>,
 ) -> Result<Vec<FileChange>> {
-    let mut out = Vec::new();
-    diff(
-        repo,
-        old,
-        new,
-        &mut BString::default(),
-        true,
-        Calls {
-            check,
-            keep_going: None,
-        },
-        &mut out,
-    )?;
+    let calls = Calls {
+        check,
+        keep_going: None,
+    };
+    let (mut out, _) = compare(repo, old, new, calls)?;
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }
@@ -79,6 +71,21 @@ pub fn all_changes(
     new: Option<ObjectId>,
     test: &dyn Fn(&FileChange) -> bool,
 ) -> Result<bool> {
+    let calls = Calls {
+        check: None,
+        keep_going: Some(test),
+    };
+    let (_, stopped) = compare(repo, old, new, calls)?;
+    Ok(!stopped)
+}
+
+/// [`diff`] from the roots: the changes, in the order met, and whether it stopped early.
+fn compare(
+    repo: &gix::Repository,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+    calls: Calls<'_>,
+) -> Result<(Vec<FileChange>, bool)> {
     let mut out = Vec::new();
     let stopped = diff(
         repo,
@@ -86,13 +93,10 @@ pub fn all_changes(
         new,
         &mut BString::default(),
         true,
-        Calls {
-            check: None,
-            keep_going: Some(test),
-        },
+        calls,
         &mut out,
     )?;
-    Ok(!stopped)
+    Ok((out, stopped))
 }
 
 /// Where an entry stands among the entries of its tree, by git's rules for a tree object: in
