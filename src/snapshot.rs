@@ -364,7 +364,10 @@ pub fn snapshot(
             loop {
                 let result = status(repo, &workdir, index, &rules, dirwalk, &mut recorder, ctl);
                 match result {
-                    Err(err) if tries < STATUS_RETRIES && read_short(&err) => {
+                    Err(err) if read_short(&err) => {
+                        if tries == STATUS_RETRIES {
+                            break Err(still_changing(err));
+                        }
                         tries += 1;
                         recorder.records.clear();
                         std::thread::sleep(std::time::Duration::from_millis(10 << tries));
@@ -991,6 +994,19 @@ fn read_short(err: &Error) -> bool {
         source = e.source();
     }
     false
+}
+
+/// The error of a status that kept finding files that changed as they were read: what that
+/// means, and what to do.
+fn still_changing(err: Error) -> Error {
+    Error::Git {
+        context: format!(
+            "cannot take the snapshot: a file kept changing while it was read, {} times \
+             (another program is writing to it); save again once it is done",
+            STATUS_RETRIES + 1
+        ),
+        source: Box::new(err),
+    }
 }
 
 /// git's status of the working tree against `index` (as `Repository::index_worktree_status`
@@ -1739,10 +1755,18 @@ mod tests {
         // As the I/O error itself, or only as its message (all gix may keep of it).
         let message = eof.to_string();
         assert!(read_short(&git_error(Box::new(eof))));
-        assert!(read_short(&git_error(message.into())));
+        assert!(read_short(&git_error(message.clone().into())));
         let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
         assert!(!read_short(&git_error(Box::new(denied))));
         assert!(!read_short(&git_error("index file corrupt".into())));
+        // After the last try, one line that says what happened and what to do.
+        let told = still_changing(git_error(message.clone().into())).to_string();
+        assert!(
+            told.starts_with("cannot take the snapshot: a file kept changing"),
+            "{told}"
+        );
+        assert!(told.contains("save again once it is done"), "{told}");
+        assert!(!told.contains('\n'), "{told}");
         Ok(())
     }
 
