@@ -278,7 +278,7 @@ fn load(repo: &gix::Repository, id: Option<ObjectId>) -> Result<Entries> {
 
 /// What a comparison calls as it goes: `check` on each entry of the new tree it reads;
 /// `keep_going` on each change, stopping at the first it refuses.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Calls<'a> {
     check: Option<NameCheck<'a>>,
     keep_going: Option<&'a dyn Fn(&FileChange) -> bool>,
