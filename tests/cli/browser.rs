@@ -269,6 +269,15 @@ impl Driver {
     }
 }
 
+/// A script that is truthy once the detail shows checkpoint `id` and holds `css`: a detail
+/// open before holds the same buttons, for another checkpoint.
+fn detail_of(id: &str, css: &str) -> String {
+    format!(
+        "const d = document.querySelector('#detail .id'); \
+         return d && d.innerText === '{id}' && document.querySelector('{css}');"
+    )
+}
+
 #[test]
 fn the_page_shows_diffs_restores_after_confirmation_and_undoes() {
     let Some((chromium, chromedriver)) = browser() else {
@@ -356,7 +365,7 @@ fn the_page_shows_diffs_restores_after_confirmation_and_undoes() {
 
     // Restore step two after the dry-run confirmation, then undo it.
     driver.click(&format!(".cp-row[data-id='{}'] .open", ids[1]));
-    driver.until("the detail", "return document.querySelector('#restore');");
+    driver.until("the detail", &detail_of(&ids[1], "#restore"));
     driver.click("#restore");
     driver.until(
         "the confirmation",
@@ -414,7 +423,7 @@ fn the_page_shows_diffs_restores_after_confirmation_and_undoes() {
     // Revert the step that made the last checkpoint (it added two files) after its dry run:
     // the two files go, the later edit of f.txt stays; then undo.
     driver.click(&format!(".cp-row[data-id='{}'] .open", ids[3]));
-    driver.until("the detail", "return document.querySelector('#revert');");
+    driver.until("the detail", &detail_of(&ids[3], "#revert"));
     driver.click("#revert");
     driver.until(
         "the revert's confirmation",
@@ -444,8 +453,17 @@ fn the_page_shows_diffs_restores_after_confirmation_and_undoes() {
     assert!(repo.path().join("image.bin").exists());
     assert_eq!(repo.read("f.txt"), "two\n");
 
-    // Keyboard: filter with the search box, move with the arrows, open with Enter.
-    let all = driver.count(".cp-row");
+    // Keyboard: filter with the search box, move with the arrows, open with Enter. The
+    // undo saved a checkpoint the page learns of by a reload of its own: count what the
+    // repository holds, not what the page shows yet, and wait for the page to show it all.
+    let all = repo
+        .git(&["for-each-ref", "--format=%(refname)", "refs/checkpoints/"])
+        .lines()
+        .count();
+    driver.until(
+        "every checkpoint",
+        &format!("return document.querySelectorAll('.cp-row').length === {all};"),
+    );
     driver.keys("#q", "step");
     driver.until(
         "the filter",
