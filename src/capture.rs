@@ -29,13 +29,16 @@ pub struct Captured {
 
 /// Snapshot the working tree (blobs and trees are written to `repo`'s object store, which may
 /// be an in-memory one) and read `HEAD`. What `capture` leaves out (untracked files larger
-/// than its size guard, `checkpoint.exclude`) is left out, what it includes is captured; `stat_cache` uses and updates the stat cache of untracked files (leave it off when
-/// objects are kept in memory).
+/// than its size guard, `checkpoint.exclude`) is left out, what it includes is captured;
+/// `stat_cache` uses and updates the stat cache of untracked files (leave it off when objects
+/// are kept in memory) and, in a `plain` directory, its stand-in index (see
+/// [`crate::standin`]).
 pub fn capture(
     repo: &gix::Repository,
     worktree: Option<&str>,
     capture: &Capture,
     stat_cache: bool,
+    plain: bool,
     ctl: &Control<'_>,
 ) -> Result<Captured> {
     let index = repo
@@ -46,16 +49,26 @@ pub fn capture(
         branch: head_ref,
     } = crate::refdb::head(repo)?;
     let head_tree = head_commit.map(|id| commit_tree(repo, id)).transpose()?;
-    let snap = snapshot::snapshot(
-        repo,
-        &index,
-        snapshot::Options {
-            capture,
-            stat_cache,
-        },
-        ctl,
-    )?;
+    // A plain directory's save takes the stand-in index (its store has no index of its own,
+    // unless someone made one with git: then that one is what the snapshot starts from).
+    let stand_in = plain && stat_cache && index.entries().is_empty();
+    let snap = if stand_in {
+        snapshot::snapshot_plain(repo, &index, capture, ctl)?
+    } else {
+        snapshot::snapshot(
+            repo,
+            &index,
+            snapshot::Options {
+                capture,
+                stat_cache,
+                stand_in: None,
+            },
+            ctl,
+        )?
+    };
     let index_state = match snap.index_tree {
+        // The stand-in is no index: the store's own is empty.
+        _ if stand_in => IndexState::Clean,
         None => IndexState::Unmerged,
         Some(tree) if Some(tree) == head_tree => IndexState::Clean,
         Some(tree) if head_tree.is_none() && tree.is_empty_tree() => IndexState::Clean,

@@ -820,7 +820,14 @@ impl Checkpoints {
     }
 
     fn capture(&self, scope: &Capture, ctl: &Control<'_>) -> Result<Captured> {
-        capture::capture(&self.repo, self.worktree(), scope, true, ctl)
+        capture::capture(
+            &self.repo,
+            self.worktree(),
+            scope,
+            true,
+            self.plain.is_some(),
+            ctl,
+        )
     }
 
     /// What a snapshot holds here: the size guard, `checkpoint.exclude` and
@@ -916,7 +923,7 @@ impl Checkpoints {
         self.need_working_tree("compare with")?;
         let repo = self.repo.clone().with_object_memory();
         let scope = self.scope()?;
-        let snap = capture::capture(&repo, self.worktree(), &scope, false, ctl)?.snap;
+        let snap = capture::capture(&repo, self.worktree(), &scope, false, false, ctl)?.snap;
         Ok(WorkingTree {
             repo,
             tree: snap.tree,
@@ -943,7 +950,7 @@ impl Checkpoints {
             Side::WorkingTree => {
                 self.need_working_tree("compare with")?;
                 let scope = self.scope()?;
-                let snap = capture::capture(repo, self.worktree(), &scope, false, ctl)?.snap;
+                let snap = capture::capture(repo, self.worktree(), &scope, false, false, ctl)?.snap;
                 let tree = snap.tree;
                 *captured = Some(snap);
                 tree
@@ -1222,7 +1229,7 @@ impl Checkpoints {
         if options.dry_run {
             // A dry run writes no object: the snapshot of the working tree stays in memory.
             let memory = self.repo.clone().with_object_memory();
-            let captured = capture::capture(&memory, self.worktree(), &scope, false, ctl)?;
+            let captured = capture::capture(&memory, self.worktree(), &scope, false, false, ctl)?;
             let (target, safety) = choose(&memory, &captured)?;
             self.restored_paths_match(&memory, &captured, &target, options)?;
             let mut restored =

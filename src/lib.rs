@@ -77,6 +77,7 @@ mod revert;
 mod select;
 mod sharing;
 mod snapshot;
+mod standin;
 mod statcache;
 mod store;
 mod treediff;

@@ -47,7 +47,7 @@ pub(crate) fn complete_locked(
     let Some(entry) = guard.read()? else {
         return Ok(None);
     };
-    let captured = capture::capture(repo, worktree, capture, true, ctl)?;
+    let captured = capture::capture(repo, worktree, capture, true, false, ctl)?;
     let partial = record::record(
         repo,
         &captured,

@@ -16,6 +16,7 @@ use crate::control::Control;
 use crate::error::{Context, Error, Result};
 use crate::format::{SKIP_EMBEDDED_NO_COMMIT, SKIP_TOO_LARGE, Skipped};
 use crate::select::Rules;
+use crate::standin;
 use crate::statcache::{self, Moment, PathMap, Stamp, StatCache};
 
 /// What to snapshot and how.
@@ -26,6 +27,9 @@ pub struct Options<'a> {
     /// Use and update the private stat cache of untracked files (see [`crate::statcache`]).
     /// Off when objects are kept in memory only.
     pub stat_cache: bool,
+    /// In a plain directory's save: how the index stands in for the directory's last save
+    /// (see [`crate::standin`]); `None` elsewhere.
+    pub stand_in: Option<standin::Mode>,
 }
 
 /// An entry of a snapshot: its mode and object.
@@ -64,6 +68,9 @@ pub struct Snapshot {
     respelled: BTreeMap<BString, BString>,
     /// What the capture left out and took in beyond git's own rules.
     rules: std::sync::Arc<Rules>,
+    /// In a plain directory's save: the stand-in index written once its checkpoint is
+    /// recorded.
+    stand_in: Option<std::sync::Arc<standin::Pending>>,
 }
 
 impl std::fmt::Debug for Snapshot {
@@ -257,16 +264,24 @@ impl Snapshot {
     /// checkpoint recorded from it, when that holds exactly this snapshot's tree) as holding its
     /// objects. Call it once, after the checkpoint is recorded (or not at all).
     pub fn remember(&self, holder: Option<(&str, ObjectId)>) {
-        let Some(cache) = &self.cache else {
-            return;
-        };
         let holder =
             holder.map(|(id, commit)| (format!("{}{id}", crate::format::REF_PREFIX), commit));
-        cache.store(
-            holder
-                .as_ref()
-                .map(|(name, commit)| (name.as_str(), *commit)),
-        );
+        let holder = holder
+            .as_ref()
+            .map(|(name, commit)| (name.as_str(), *commit));
+        if let Some(cache) = &self.cache {
+            cache.store(holder);
+        }
+        if let (Some(pending), Some(holder), Some(started)) = (&self.stand_in, holder, self.started)
+        {
+            let parts = standin::Parts {
+                index: &self.index,
+                overrides: &self.overrides,
+                stamps: &self.stamps,
+                started,
+            };
+            standin::store(pending, &parts, holder);
+        }
     }
 
     /// The tree this snapshot becomes when `writes` are written (replacing what is at their
@@ -317,6 +332,74 @@ pub fn snapshot(
     options: Options<'_>,
     ctl: &Control<'_>,
 ) -> Result<Snapshot> {
+    until_taken(repo, index, options, ctl)
+}
+
+/// A plain directory's save (see [`crate::standin`]): against the stand-in index while what
+/// it was made under stands, else against no index — every file untracked, as `index` (the
+/// store's own, normally none) leaves them — making a new stand-in.
+pub fn snapshot_plain(
+    repo: &gix::Repository,
+    index: &gix::worktree::Index,
+    capture: &Capture,
+    ctl: &Control<'_>,
+) -> Result<Snapshot> {
+    let options = Options {
+        capture,
+        stat_cache: true,
+        stand_in: Some(standin::Mode::Fresh),
+    };
+    // Where file names ignore case, an index keeps the spelling it first saw: a directory
+    // renamed only in case would keep its old name. Every save walks afresh there.
+    let ignore_case = repo.filesystem_options().is_ok_and(|fs| fs.ignore_case);
+    if ignore_case {
+        let options = Options {
+            stand_in: None,
+            ..options
+        };
+        return until_taken(repo, index, options, ctl);
+    }
+    if let Some(loaded) = standin::load(repo) {
+        let stand_in = Some(standin::Mode::Loaded(loaded.key));
+        if let Some(snap) = take(
+            repo,
+            &loaded.index,
+            Options {
+                stand_in,
+                ..options
+            },
+            ctl,
+        )? {
+            return Ok(snap);
+        }
+    }
+    until_taken(repo, index, options, ctl)
+}
+
+/// [`take`] until it gives a snapshot: only a loaded stand-in gives up, and then the snapshot
+/// is taken afresh.
+fn until_taken(
+    repo: &gix::Repository,
+    index: &gix::worktree::Index,
+    mut options: Options<'_>,
+    ctl: &Control<'_>,
+) -> Result<Snapshot> {
+    loop {
+        if let Some(snap) = take(repo, index, options, ctl)? {
+            return Ok(snap);
+        }
+        options.stand_in = Some(standin::Mode::Fresh);
+    }
+}
+
+/// The snapshot of [`snapshot`]; `None` when `options` name a loaded stand-in that no longer
+/// stands (see [`standin::key`]).
+fn take(
+    repo: &gix::Repository,
+    index: &gix::worktree::Index,
+    options: Options<'_>,
+    ctl: &Control<'_>,
+) -> Result<Option<Snapshot>> {
     let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
     let caps = repo
         .filesystem_options()
@@ -337,9 +420,9 @@ pub fn snapshot(
         .emit_untracked(gix::dir::walk::EmissionMode::Matching)
         // With include patterns, ignored files and directories are listed (not entered) to
         // look for what the patterns capture.
+        // So are they for a plain directory's stand-in, which must know every ignore file.
         .emit_ignored(
-            rules
-                .includes_any()
+            (rules.includes_any() || options.stand_in.is_some())
                 .then_some(gix::dir::walk::EmissionMode::CollapseDirectory),
         )
         .emit_pruned(false)
@@ -386,6 +469,10 @@ pub fn snapshot(
 
     let mut actions: HashMap<&BStr, Action> = HashMap::new();
     let mut untracked: Vec<(BString, DiskKind)> = Vec::new();
+    // For the stand-in: ignore files that are themselves ignored (still read), and new stat
+    // data of files found unchanged by content.
+    let mut ignored_rule_files: Vec<&BStr> = Vec::new();
+    let mut refreshed: PathMap<gix::index::entry::Stat> = PathMap::default();
     for record in &recorder.records {
         match record {
             StatusEntry::Modification {
@@ -399,8 +486,14 @@ pub fn snapshot(
                         | Change::SubmoduleModification(_),
                     )
                     | EntryStatus::IntentToAdd => Action::Rehash,
-                    // Conflicts are read from the index below; a stat-only change is no change.
-                    EntryStatus::Conflict { .. } | EntryStatus::NeedsUpdate(_) => continue,
+                    EntryStatus::NeedsUpdate(stat) => {
+                        if options.stand_in.is_some() {
+                            refreshed.insert((*rela_path).to_owned(), *stat);
+                        }
+                        continue;
+                    }
+                    // Conflicts are read from the index below.
+                    EntryStatus::Conflict { .. } => continue,
                 };
                 actions.insert(rela_path, action);
             }
@@ -408,8 +501,14 @@ pub fn snapshot(
                 (DirStatus::Untracked, Some(kind)) => {
                     untracked.push((entry.rela_path.clone(), kind));
                 }
+                (DirStatus::Ignored(_), Some(DiskKind::File | DiskKind::Symlink))
+                    if standin::is_rule_file(entry.rela_path.as_bstr())
+                        && !rules.included(entry.rela_path.as_bstr(), false) =>
+                {
+                    ignored_rule_files.push(entry.rela_path.as_bstr());
+                }
                 // `checkpoint.include`: ignored, and captured anyway.
-                (DirStatus::Ignored(_), Some(DiskKind::Directory)) => {
+                (DirStatus::Ignored(_), Some(DiskKind::Directory)) if rules.includes_any() => {
                     for path in rules.included_below(&workdir, entry.rela_path.as_bstr())? {
                         untracked.push((path, DiskKind::File));
                     }
@@ -423,6 +522,32 @@ pub fn snapshot(
             },
             StatusEntry::Rewrite { .. } => {}
         }
+    }
+
+    // A loaded stand-in stands only while what decided it is the same (see [`standin::key`]).
+    let stand_in_key = options.stand_in.map(|mode| {
+        let mut rule_files = ignored_rule_files;
+        rule_files.extend(
+            index
+                .entries()
+                .iter()
+                .filter(|e| e.stage() == Stage::Unconflicted)
+                .map(|e| e.path(index))
+                .filter(|p| standin::is_rule_file(p)),
+        );
+        rule_files.extend(
+            untracked
+                .iter()
+                .map(|(p, _)| p.as_bstr())
+                .filter(|p| standin::is_rule_file(p)),
+        );
+        let key = standin::key(repo, options.capture, &workdir, rule_files, started);
+        (mode, key)
+    });
+    if let Some((standin::Mode::Loaded(expected), key)) = stand_in_key
+        && key != Some(expected)
+    {
+        return Ok(None);
     }
 
     // 2. Hash what must be hashed; everything else is the index.
@@ -439,6 +564,7 @@ pub fn snapshot(
     };
 
     let mut overrides: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
+    let mut skipped = Vec::new();
     let mut stamps: PathMap<Stamp> = PathMap::default();
     stamps.reserve(untracked.len());
     let mut unmerged = false;
@@ -489,10 +615,26 @@ pub fn snapshot(
                     rehashed += 1;
                     ctl.report("hashing changed files", rehashed, to_rehash);
                     ctl.check()?;
-                    if started.is_some()
+                    if (started.is_some() || options.stand_in.is_some())
                         && let Ok(md) = std::fs::symlink_metadata(worktree_path(&workdir, path)?)
                     {
                         stamps.insert(path.to_owned(), Stamp::of(&md));
+                        // In a plain directory every file is untracked: the size guard holds
+                        // for the files the stand-in names too.
+                        if options.stand_in.is_some()
+                            && md.is_file()
+                            && md.len() > options.capture.max_file_size
+                        {
+                            skipped.push(Skipped {
+                                path: path.to_string(),
+                                reason: SKIP_TOO_LARGE.into(),
+                                size: Some(md.len()),
+                            });
+                            if base.is_some() {
+                                overrides.insert(path.to_owned(), None);
+                            }
+                            continue;
+                        }
                     }
                     hasher.hash(path, Some(entry.mode))?
                 }
@@ -515,7 +657,6 @@ pub fn snapshot(
         )
     });
     let mut pending = cache.as_ref().map(StatCache::pending);
-    let mut skipped = Vec::new();
     let total = untracked.len();
     // `core.ignoreCase`: new files go into the directories the index knows, in its spelling,
     // added in the order git adds them.
@@ -712,7 +853,7 @@ pub fn snapshot(
             }
         }
     }
-    Ok(Snapshot {
+    Ok(Some(Snapshot {
         tree,
         index_tree,
         files: files.max(0) as u64,
@@ -726,7 +867,19 @@ pub fn snapshot(
         cache: pending.map(std::sync::Arc::new),
         respelled,
         rules: std::sync::Arc::new(rules),
-    })
+        stand_in: stand_in_key.map(|(mode, key)| {
+            std::sync::Arc::new(standin::Pending {
+                key,
+                refreshed,
+                owner: standin::owner(&workdir),
+                git_dir: repo.git_dir().to_owned(),
+                loaded: match mode {
+                    standin::Mode::Loaded(_) => index.checksum(),
+                    standin::Mode::Fresh => None,
+                },
+            })
+        }),
+    }))
 }
 
 /// What the file system says of one untracked file or symlink, and what the stat cache has
@@ -1813,6 +1966,7 @@ mod tests {
         let options = Options {
             capture: &capture,
             stat_cache: true,
+            stand_in: None,
         };
         let snap = snapshot(&repo, &index, options, &Control::default())?;
         let md = |path: &str| std::fs::symlink_metadata(root.join(path));

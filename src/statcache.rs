@@ -144,6 +144,25 @@ impl Stamp {
         }
     }
 
+    /// The index entry's stat data for this stamp, owned by `owner` (user and group ids; the
+    /// device is not compared unless `core.checkStat` asks for it). A time that does not fit
+    /// git's 32 bits gives `None`: then the entry keeps no stat and is compared by content.
+    pub fn index_stat(&self, owner: (u32, u32)) -> Option<gix::index::entry::Stat> {
+        use gix::index::entry::stat::Time;
+        let time =
+            |(secs, nsecs): (i64, u32)| u32::try_from(secs).ok().map(|secs| Time { secs, nsecs });
+        Some(gix::index::entry::Stat {
+            mtime: time(self.mtime)?,
+            ctime: time(self.ctime)?,
+            dev: 0,
+            // git keeps inode numbers and sizes in 32 bits, as `matches_index` compares them.
+            ino: self.ino as u32,
+            uid: owner.0,
+            gid: owner.1,
+            size: self.size as u32,
+        })
+    }
+
     /// Whether this is the stamp of an index entry: the same file as `md` describes, unchanged
     /// (git keeps sizes and inode numbers in 32 bits).
     pub fn matches_index(&self, index: &Stamp) -> bool {

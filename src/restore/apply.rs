@@ -747,6 +747,7 @@ mod tests {
                     ..Default::default()
                 },
                 stat_cache: true,
+                stand_in: None,
             },
             &Control::default(),
         )?;

@@ -823,3 +823,149 @@ fn xdg_data_home_says_where_stores_live() {
     assert_eq!(repo.stores().len(), 1);
     assert!(!repo.path().join("relative").exists());
 }
+
+/// Whether the plain directory's store holds a stand-in index a save would take: its key file.
+fn stands_in(repo: &Repo) -> bool {
+    repo.store().join("checkpoint-index-key").exists()
+}
+
+/// The stand-in index (what the last save found, kept in the store so that the next one costs
+/// what a save in a repository costs) changes no checkpoint: after every kind of change — a
+/// file edited twice within a second, ignore files edited, added, deleted and ignored
+/// themselves, settings changed, a file grown past the size guard, a file turned into a
+/// directory or a symlink, the checkpoint it was made from dropped and its objects collected —
+/// each save is what git's `add -A` on an empty index gives.
+#[test]
+fn the_stand_in_index_never_changes_what_a_checkpoint_holds() {
+    let repo = Repo::plain();
+    repo.write("README.md", "hello\n");
+    repo.write("src/a.rs", "fn a() {}\n");
+    repo.write("src/b.rs", "fn b() {}\n");
+    repo.write("lib/x.dat", "data\n");
+    repo.write("lib/y.txt", "text\n");
+    repo.write("docs/guide.md", "guide\n");
+    repo.write(".gitignore", "*.log\n");
+    repo.write("docs/.gitignore", "*.tmp\n!keep.tmp\n");
+    repo.write("docs/keep.tmp", "kept by a negation\n");
+    repo.write("docs/drop.tmp", "ignored\n");
+    let settle = || std::thread::sleep(std::time::Duration::from_millis(1100));
+    let check = |what: &str| {
+        let id = repo.save(&[]);
+        assert_eq!(
+            repo.checkpoint_tree(&id),
+            oracle(&repo, &[], &[]),
+            "after {what}: {:?}",
+            repo.checkpoint_files(&id)
+        );
+        id
+    };
+    check("the first save");
+    // The store was made in this second: a save a second later leaves a stand-in.
+    settle();
+    check("nothing");
+    assert!(stands_in(&repo), "a settled save leaves a stand-in");
+    // The stand-in lists exactly what the checkpoint holds.
+    let index = repo.store().join("checkpoint-index");
+    let index = index.to_str().unwrap();
+    let listed = repo.git_env(&[("GIT_INDEX_FILE", index)], &["ls-files", "-s"]);
+    let id = repo.checkpoint_ids().pop().unwrap();
+    let tree = repo.git(&["ls-tree", "-r", &format!("refs/checkpoints/{id}")]);
+    let as_index: Vec<String> = tree
+        .lines()
+        .map(|l| {
+            let (meta, path) = l.split_once('\t').unwrap();
+            let f: Vec<&str> = meta.split(' ').collect();
+            format!("{} {} 0\t{path}", f[0], f[2])
+        })
+        .collect();
+    assert_eq!(listed, as_index.join("\n"));
+
+    // Edits, twice in the same second with the same size: the second is seen too.
+    repo.write("src/a.rs", "fn a() {1}\n");
+    check("an edit");
+    repo.write("src/a.rs", "fn a() {2}\n");
+    check("a second edit of the same size");
+    settle();
+    check("nothing");
+    repo.write("new/n.txt", "new\n");
+    repo.remove("src/b.rs");
+    check("a file added and one deleted");
+
+    // Ignore files: edited (a saved file becomes ignored), a new one, one deleted (its
+    // negation no longer keeps a file), and one that is ignored itself, which git still reads.
+    // Before each change, a save a second after the last one leaves a stand-in to be used.
+    let ready = || {
+        settle();
+        check("nothing");
+        assert!(stands_in(&repo));
+    };
+    ready();
+    repo.write(".gitignore", "*.log\n*.dat\n");
+    check(".gitignore edited");
+    ready();
+    repo.write("src/.gitignore", "a.rs\n");
+    check("a new .gitignore");
+    ready();
+    repo.write(".gitignore", "*.log\n/docs/*.tmp\n");
+    repo.remove("docs/.gitignore");
+    check("a .gitignore deleted");
+    ready();
+    repo.write(".gitignore", "*.log\nlib/.gitignore\n");
+    check("a .gitignore ignoring another");
+    ready();
+    repo.write("lib/.gitignore", "y.txt\n");
+    check("an ignored .gitignore written");
+    ready();
+    let info = repo.store().join("info");
+    fs::create_dir_all(&info).unwrap();
+    fs::write(info.join("exclude"), "README.md\n").unwrap();
+    check("info/exclude");
+    ready();
+    fs::create_dir_all(repo.home().join(".config/git")).unwrap();
+    fs::write(repo.home().join(".config/git/ignore"), "guide.md\n").unwrap();
+    check("the global ignore file");
+
+    // Settings: the size guard, checkpoint.exclude.
+    ready();
+    repo.git(&["config", "checkpoint.maxFileSize", "25"]);
+    check("a size guard");
+    ready();
+    repo.write("new/n.txt", "now far larger than the guard\n");
+    let id = repo.save(&[]);
+    assert_eq!(
+        repo.checkpoint_tree(&id),
+        oracle(&repo, &[], &["new/n.txt"]),
+        "a saved file grown past the size guard is left out"
+    );
+    let show = repo.cp(&["show", "--json", &id]).ok().stdout;
+    assert!(show.contains("new/n.txt"), "and said to be: {show}");
+    repo.git(&["config", "checkpoint.maxFileSize", "1000"]);
+    check("the size guard raised");
+    ready();
+    repo.git(&["config", "checkpoint.exclude", "lib/"]);
+    let id = repo.save(&[]);
+    assert_eq!(repo.checkpoint_tree(&id), oracle(&repo, &[], &["lib"]));
+    repo.git(&["config", "--unset", "checkpoint.exclude"]);
+
+    // Kinds: a file turned into a directory, another into a symlink.
+    ready();
+    repo.remove("new/n.txt");
+    repo.write("new/n.txt/inner", "a directory now\n");
+    repo.remove("src/a.rs");
+    repo.symlink("../README.md", "src/a.rs");
+    check("a file turned into a directory and one into a symlink");
+
+    // The checkpoint the stand-in names gone, its objects collected: the stand-in is not used.
+    ready();
+    repo.write("docs/guide2.md", "second guide\n");
+    check("a new file");
+    let ids = repo.checkpoint_ids();
+    for id in &ids {
+        repo.cp(&["drop", id]).ok();
+    }
+    repo.git(&["reflog", "expire", "--expire=now", "--all"]);
+    repo.git(&["gc", "-q", "--prune=now"]);
+    settle();
+    check("every checkpoint dropped and collected");
+    repo.git(&["fsck", "--no-dangling", "--no-progress"]);
+}
