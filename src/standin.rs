@@ -142,13 +142,21 @@ pub fn key(
         }
     }
     let mut settled = true;
-    let mut stamp = |path: &Path| match std::fs::symlink_metadata(path) {
-        Ok(md) => {
-            let stamp = Stamp::of(&md);
-            settled &= stamp.settled_before(started);
-            format!("{stamp:?}").into_bytes()
+    // The file and, through a symlink, its target: git reads ignore files in the directory
+    // without following one, the global ones through one (a dotfiles repository's, often).
+    let mut stamp = |path: &Path| {
+        let mut out = Vec::new();
+        for md in [std::fs::symlink_metadata(path), std::fs::metadata(path)] {
+            match md {
+                Ok(md) => {
+                    let stamp = Stamp::of(&md);
+                    settled &= stamp.settled_before(started);
+                    out.extend_from_slice(format!("{stamp:?}").as_bytes());
+                }
+                Err(_) => out.extend_from_slice(b"missing"),
+            }
         }
-        Err(_) => b"missing".to_vec(),
+        out
     };
     for path in rule_files {
         let on_disk = gix::path::from_bstr(path).ok()?;
