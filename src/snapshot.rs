@@ -41,7 +41,8 @@ pub type Blob = (EntryKind, ObjectId);
 pub struct Snapshot {
     /// The working tree as `git add -A` would stage it.
     pub tree: ObjectId,
-    /// The index as a tree; `None` when it has unmerged entries.
+    /// The index as a tree; `None` when it has unmerged entries, and in a plain directory's
+    /// save (whose stand-in index is none).
     pub index_tree: Option<ObjectId>,
     /// Number of files (blobs, symlinks, gitlinks) in `tree`.
     pub files: u64,
@@ -279,6 +280,7 @@ impl Snapshot {
                 overrides: &self.overrides,
                 stamps: &self.stamps,
                 started,
+                dirs: &self.dirs,
             };
             standin::store(pending, &parts, holder);
         }
@@ -563,6 +565,7 @@ fn take(
         has_symlinks: caps.symlink,
     };
 
+    let loaded = matches!(options.stand_in, Some(standin::Mode::Loaded(_)));
     let mut overrides: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
     let mut skipped = Vec::new();
     let mut stamps: PathMap<Stamp> = PathMap::default();
@@ -593,7 +596,8 @@ fn take(
             continue;
         }
         let base = base_entry(entry);
-        if rules.excludes_any() && rules.excluded(path, false) {
+        // A loaded stand-in holds nothing the same patterns exclude (they are in its key).
+        if rules.excludes_any() && !loaded && rules.excluded(path, false) {
             // `checkpoint.exclude`: left out even when tracked.
             if base.is_some() {
                 overrides.insert(path.to_owned(), None);
@@ -814,7 +818,8 @@ fn take(
     )?;
     // The index alone: every directory without an override is the same as in `tree`.
     let changed = dirs_of(overrides.keys());
-    let index_tree = if unmerged {
+    // (A plain directory's stand-in is no index: there is none to record.)
+    let index_tree = if unmerged || options.stand_in.is_some() {
         None
     } else {
         let reuse = Reuse {
@@ -873,10 +878,7 @@ fn take(
                 refreshed,
                 owner: standin::owner(&workdir),
                 git_dir: repo.git_dir().to_owned(),
-                loaded: match mode {
-                    standin::Mode::Loaded(_) => index.checksum(),
-                    standin::Mode::Fresh => None,
-                },
+                loaded: matches!(mode, standin::Mode::Loaded(_)),
             })
         }),
     }))

@@ -7,16 +7,23 @@
 //! index for it, and deleting it only makes the next save slower. In a repository, a tracked
 //! file stays tracked whatever the ignore rules say; in a plain directory every file is
 //! classified anew. The two agree as long as nothing that decides what a checkpoint holds or
-//! how a file is hashed has changed since the stand-in was written: the key file
-//! (`checkpoint-index-key`) records a fingerprint of all of it ([`key`]) and the save's
-//! [`Mode::Loaded`] compares it; any difference, and the save walks the directory without the
-//! stand-in, as if it had never been there, and writes a new one.
+//! how a file is hashed has changed since the stand-in was written: it records a fingerprint of
+//! all of it ([`key`]) and the save's [`Mode::Loaded`] compares it; any difference, and the save
+//! walks the directory without the stand-in, as if it had never been there, and writes a new
+//! one.
 //!
 //! The stand-in names blobs without holding them (git's `gc` does not read it): it is used only
-//! while the checkpoint whose tree it is (recorded in the key file) still exists. Its stat data
-//! is recorded only for files last changed in an earlier second than the save began (the
-//! racy-git rule of [`crate::statcache`]); any other file keeps no stat data and is compared by
-//! content next time.
+//! while the checkpoint whose tree it is still exists. Its stat data is recorded only for files
+//! last changed in an earlier second than the save began (the racy-git rule of
+//! [`crate::statcache`]); any other file keeps no stat data and is compared by content next
+//! time.
+//!
+//! The file is a git index (version 2, readable with `GIT_INDEX_FILE=… git ls-files`) with the
+//! cache-tree extension, so that a save rebuilds only the directories that changed, and an
+//! optional extension of its own, `GCKP`, last: the key and the holding checkpoint (its commit,
+//! then its ref name, then the extension's length). Its trailing checksum is left null, as git
+//! leaves it with `index.skipHash`: the file is written whole to a temporary file and renamed
+//! into place, so its parts always belong together.
 
 use std::path::{Path, PathBuf};
 
@@ -30,9 +37,9 @@ use crate::statcache::{Moment, PathMap, Stamp};
 
 /// The stand-in index, in the store.
 pub const FILE: &str = "checkpoint-index";
-/// What the stand-in was written under: the key, its checksum and the checkpoint holding it.
-const KEY_FILE: &str = "checkpoint-index-key";
-/// First line of the key file.
+/// The signature of the stand-in's own index extension (optional: an initial capital).
+const SIGNATURE: &[u8; 4] = b"GCKP";
+/// What the key's fingerprint starts with: a new format of the key makes every stand-in stale.
 const MAGIC: &str = "git-checkpoint stand-in 1";
 
 /// How a snapshot takes its index in a plain directory.
@@ -65,25 +72,32 @@ pub struct Pending {
     pub owner: (u32, u32),
     /// The git directory.
     pub git_dir: PathBuf,
-    /// The checksum of the stand-in the snapshot was taken against ([`Mode::Loaded`]); `None`
-    /// when it is made anew.
-    pub loaded: Option<ObjectId>,
+    /// Whether the snapshot was taken against the stand-in ([`Mode::Loaded`]), rather than
+    /// making it anew.
+    pub loaded: bool,
 }
 
-/// The stand-in of the store `repo`, if there is one, its key file names it, and the checkpoint
-/// holding its objects still exists.
+/// The stand-in of the store `repo`, if there is one and the checkpoint holding its objects
+/// still exists.
 pub fn load(repo: &gix::Repository) -> Option<Loaded> {
-    let dir = repo.git_dir();
-    let text = std::fs::read_to_string(dir.join(KEY_FILE)).ok()?;
-    let mut lines = text.lines();
-    if lines.next()? != MAGIC {
+    let path = repo.git_dir().join(FILE);
+    let mut file = std::fs::File::open(&path).ok()?;
+    // The time the index was written, from the file read, for git's racy check.
+    let mtime = filetime::FileTime::from_last_modification_time(&file.metadata().ok()?);
+    let mut data = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut data).ok()?;
+    let hash_len = repo.object_hash().len_in_bytes();
+    let end = data.len().checked_sub(hash_len)?;
+    let len = u32::from_be_bytes(data.get(end.checked_sub(4)?..end)?.try_into().ok()?) as usize;
+    let start = end.checked_sub(len)?;
+    let header = data.get(start.checked_sub(8)?..start)?;
+    if &header[..4] != SIGNATURE || header[4..] != (len as u32).to_be_bytes() {
         return None;
     }
-    let mut words = lines.next()?.split(' ');
-    let key = u64::from_str_radix(words.next()?, 16).ok()?;
-    let checksum = ObjectId::from_hex(words.next()?.as_bytes()).ok()?;
-    let holder = words.next()?;
-    let commit = ObjectId::from_hex(words.next()?.as_bytes()).ok()?;
+    let payload = &data[start..end - 4];
+    let key = u64::from_be_bytes(payload.get(..8)?.try_into().ok()?);
+    let commit = ObjectId::try_from(payload.get(8..8 + hash_len)?).ok()?;
+    let holder = std::str::from_utf8(payload.get(8 + hash_len..)?).ok()?;
     let held = repo
         .try_find_reference(holder)
         .ok()
@@ -92,15 +106,15 @@ pub fn load(repo: &gix::Repository) -> Option<Loaded> {
     if held != Some(commit) {
         return None;
     }
-    // Read as git reads an index: without hashing it all (the checksum is compared below).
-    let index = gix::index::File::at(
-        dir.join(FILE),
+    let (state, _) = gix::index::State::from_bytes(
+        &data,
+        mtime,
         repo.object_hash(),
-        true,
         gix::index::decode::Options::default(),
     )
     .ok()?;
-    (index.checksum() == Some(checksum)).then(|| Loaded {
+    let index = gix::index::File::from_state(state, path);
+    Some(Loaded {
         index: std::sync::Arc::new(gix::fs::FileSnapshot::new(index)),
         key,
     })
@@ -108,8 +122,10 @@ pub fn load(repo: &gix::Repository) -> Option<Loaded> {
 
 /// Whether `path` names a file that decides what is ignored or how files are hashed.
 pub fn is_rule_file(path: &BStr) -> bool {
-    let name = path.rsplit_str("/").next().unwrap_or_default();
-    name == b".gitignore" || name == b".gitattributes"
+    [&b".gitignore"[..], b".gitattributes"].iter().any(|name| {
+        path.ends_with(name)
+            && (path.len() == name.len() || path[path.len() - name.len() - 1] == b'/')
+    })
 }
 
 /// The fingerprint of everything that decides which files a checkpoint of the directory holds
@@ -213,26 +229,37 @@ fn entry_mode(kind: EntryKind) -> Option<EntryMode> {
 }
 
 /// What the stand-in is built from: the index a snapshot was taken against, what it changed,
-/// and the stamps of the files it looked at.
+/// the stamps of the files it looked at and the trees it wrote.
 pub struct Parts<'a> {
     pub index: &'a gix::index::State,
     pub overrides: &'a std::collections::BTreeMap<BString, Option<(EntryKind, ObjectId)>>,
     pub stamps: &'a PathMap<Stamp>,
     pub started: Moment,
+    /// The tree of each directory the snapshot built (`None`: empty, so left out).
+    pub dirs: &'a std::collections::HashMap<BString, Option<ObjectId>>,
 }
 
 /// Write the stand-in for a snapshot whose checkpoint `holder` (ref name and commit) holds every
-/// object it names. Errors are ignored: the stand-in is only ever a shortcut.
+/// object it names; without a key, remove it. Errors are ignored: the stand-in is only ever a
+/// shortcut.
 pub fn store(pending: &Pending, parts: &Parts<'_>, holder: (&str, ObjectId)) {
-    let _ = try_store(pending, parts, holder);
+    let path = pending.git_dir.join(FILE);
+    match pending.key {
+        Some(key) => {
+            let _ = try_store(pending, parts, key, holder);
+        }
+        None => {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
-fn try_store(pending: &Pending, parts: &Parts<'_>, holder: (&str, ObjectId)) -> Option<()> {
-    let key_path = pending.git_dir.join(KEY_FILE);
-    let Some(key) = pending.key else {
-        let _ = std::fs::remove_file(&key_path);
-        return None;
-    };
+fn try_store(
+    pending: &Pending,
+    parts: &Parts<'_>,
+    key: u64,
+    holder: (&str, ObjectId),
+) -> Option<()> {
     let old = parts.index;
     let settled = |stat: &Stat| Stamp::of_index(stat).settled_before(parts.started);
     let fresh = |path: &BStr| {
@@ -285,32 +312,130 @@ fn try_store(pending: &Pending, parts: &Parts<'_>, holder: (&str, ObjectId)) -> 
             push(&mut state, p.as_bstr(), *kind, *id);
         }
     }
-    let checksum = match pending.loaded {
-        Some(checksum) if !changed => checksum,
-        _ => {
-            // No key names a stand-in while it is being replaced.
-            let _ = std::fs::remove_file(&key_path);
-            let mut file = gix::index::File::from_state(state, pending.git_dir.join(FILE));
-            file.write(gix::index::write::Options::default()).ok()?;
-            file.checksum()?
-        }
-    };
-    let text = format!("{MAGIC}\n{key:016x} {checksum} {} {}\n", holder.0, holder.1);
-    if pending.loaded.is_some()
-        && !changed
-        && std::fs::read_to_string(&key_path).is_ok_and(|old| old == text)
-    {
+    // Unchanged, the stand-in loaded stays as it is: its holder still holds every object.
+    if pending.loaded && !changed {
         return Some(());
     }
+
+    let mut data = Vec::with_capacity(state.entries().len() * 80);
+    state
+        .write_to(
+            &mut data,
+            gix::index::write::Options {
+                extensions: gix::index::write::Extensions::None,
+                skip_hash: true,
+            },
+        )
+        .ok()?;
+    // The cache-tree: a directory without an override keeps its tree of the index before.
+    let dirty = dirs_holding(parts.overrides.keys());
+    let before = old.tree().map(cache_tree_ids).unwrap_or_default();
+    let tree_of = |dir: &[u8]| match parts.dirs.get(dir.as_bstr()) {
+        Some(found) => *found,
+        None => (!dirty.contains(dir.as_bstr()))
+            .then(|| before.get(dir.as_bstr()).copied())
+            .flatten(),
+    };
+    let (root, _) = cache_tree(&state, 0, b"", b"", &tree_of);
+    root.write_to(&mut data).ok()?;
+    let mut payload = key.to_be_bytes().to_vec();
+    payload.extend_from_slice(holder.1.as_bytes());
+    payload.extend_from_slice(holder.0.as_bytes());
+    let len = u32::try_from(payload.len() + 4).ok()?;
+    payload.extend_from_slice(&len.to_be_bytes());
+    data.extend_from_slice(SIGNATURE);
+    data.extend_from_slice(&len.to_be_bytes());
+    data.extend_from_slice(&payload);
+    // A null checksum, as git writes with `index.skipHash`.
+    data.resize(data.len() + old.object_hash().len_in_bytes(), 0);
+
     let tmp = pending
         .git_dir
-        .join(format!("{KEY_FILE}.tmp{}", std::process::id()));
-    std::fs::write(&tmp, text).ok()?;
-    if std::fs::rename(&tmp, &key_path).is_err() {
+        .join(format!("{FILE}.tmp{}", std::process::id()));
+    if std::fs::write(&tmp, &data)
+        .and_then(|()| std::fs::rename(&tmp, pending.git_dir.join(FILE)))
+        .is_err()
+    {
         let _ = std::fs::remove_file(&tmp);
         return None;
     }
     Some(())
+}
+
+/// The directories that hold `paths` (`""` for the top).
+fn dirs_holding<'a>(
+    paths: impl Iterator<Item = &'a BString>,
+) -> std::collections::HashSet<BString> {
+    let mut dirs = std::collections::HashSet::new();
+    for path in paths {
+        dirs.insert(BString::default());
+        for pos in path.find_iter(b"/") {
+            dirs.insert(BString::from(&path[..pos]));
+        }
+    }
+    dirs
+}
+
+/// The valid trees of a cache-tree, by directory path (`""` for the top).
+fn cache_tree_ids(root: &gix::index::extension::Tree) -> PathMap<ObjectId> {
+    fn walk(node: &gix::index::extension::Tree, path: &mut BString, out: &mut PathMap<ObjectId>) {
+        if node.num_entries.is_none() {
+            return;
+        }
+        out.insert(path.clone(), node.id);
+        for child in &node.children {
+            let len = path.len();
+            if len > 0 {
+                path.push(b'/');
+            }
+            path.extend_from_slice(&child.name);
+            walk(child, path, out);
+            path.truncate(len);
+        }
+    }
+    let mut out = PathMap::default();
+    walk(root, &mut BString::default(), &mut out);
+    out
+}
+
+/// The cache-tree node of the directory `dir` (its path, `""` for the top) named `name`,
+/// whose entries start at `start` in `state`'s sorted entries; and where they end. A directory
+/// whose tree `tree_of` does not know is marked invalid, as git marks one it must rebuild.
+fn cache_tree(
+    state: &gix::index::State,
+    start: usize,
+    dir: &[u8],
+    name: &[u8],
+    tree_of: &dyn Fn(&[u8]) -> Option<ObjectId>,
+) -> (gix::index::extension::Tree, usize) {
+    let entries = state.entries();
+    let prefix_len = if dir.is_empty() { 0 } else { dir.len() + 1 };
+    let mut children = Vec::new();
+    let mut i = start;
+    while i < entries.len() {
+        let path = entries[i].path(state);
+        if !(dir.is_empty() || path.starts_with(dir) && path.get(dir.len()) == Some(&b'/')) {
+            break;
+        }
+        match path[prefix_len..].find_byte(b'/') {
+            None => i += 1,
+            Some(pos) => {
+                let sub = &path[..prefix_len + pos];
+                let (child, end) =
+                    cache_tree(state, i, sub, &path[prefix_len..prefix_len + pos], tree_of);
+                children.push(child);
+                i = end;
+            }
+        }
+    }
+    let id = tree_of(dir);
+    let node = gix::index::extension::Tree {
+        name: name.into(),
+        id: id.unwrap_or_else(|| ObjectId::null(state.object_hash())),
+        num_entries: id.and_then(|_| u32::try_from(i - start).ok()),
+        children,
+    };
+    (node, i)
 }
 
 #[cfg(test)]
@@ -333,11 +458,11 @@ mod tests {
         }
     }
 
-    /// A stand-in is loaded only with the key file that names it, while the checkpoint holding
-    /// its objects exists: an index replaced without its key file (a save killed between the
-    /// two) or a holder dropped leaves none.
+    /// A stand-in is loaded with its key and its cache-tree while the checkpoint holding its
+    /// objects exists; a holder dropped or a file cut short leaves none, and a save without a
+    /// key removes it.
     #[test]
-    fn a_stand_in_is_loaded_only_with_its_key_and_holder() -> TestResult {
+    fn a_stand_in_is_loaded_only_whole_and_while_its_holder_exists() -> TestResult {
         let dir = tempfile::tempdir()?;
         let repo = gix::init(dir.path())?;
         let blob = repo.write_blob(b"content\n")?.detach();
@@ -350,13 +475,27 @@ mod tests {
             "test",
         )?;
         let index = gix::index::State::new(repo.object_hash());
-        let overrides = [(BString::from("a.txt"), Some((EntryKind::Blob, blob)))].into();
+        let overrides = [
+            (BString::from("a.txt"), Some((EntryKind::Blob, blob))),
+            (BString::from("d/b.txt"), Some((EntryKind::Blob, blob))),
+            (BString::from("d/e/c.txt"), Some((EntryKind::Blob, blob))),
+        ]
+        .into();
         let stamps = PathMap::default();
+        let tree_d = ObjectId::from_hex(b"1111111111111111111111111111111111111111")?;
+        let root = ObjectId::from_hex(b"2222222222222222222222222222222222222222")?;
+        // `d/e` unknown: invalid in the cache-tree.
+        let dirs = [
+            (BString::from(""), Some(root)),
+            (BString::from("d"), Some(tree_d)),
+        ]
+        .into();
         let parts = Parts {
             index: &index,
             overrides: &overrides,
             stamps: &stamps,
             started: (i64::MAX, 0),
+            dirs: &dirs,
         };
         let pending = Pending {
             key: Some(42),
@@ -370,20 +509,32 @@ mod tests {
             .index
             .entries()
             .iter()
-            .map(|e| (e.path(&loaded.index).to_owned(), e.id))
+            .map(|e| (e.path(&loaded.index).to_string(), e.id))
             .collect();
-        assert_eq!(paths, vec![(BString::from("a.txt"), blob)]);
-
-        // Another index in its place, its key file not yet written.
-        let mut other = gix::index::File::from_state(
-            gix::index::State::new(repo.object_hash()),
-            repo.git_dir().join(FILE),
+        assert_eq!(
+            paths,
+            vec![
+                ("a.txt".to_string(), blob),
+                ("d/b.txt".to_string(), blob),
+                ("d/e/c.txt".to_string(), blob)
+            ]
         );
-        other.write(gix::index::write::Options::default())?;
-        assert!(load(&repo).is_none(), "an index its key file does not name");
+        let trees = cache_tree_ids(loaded.index.tree().ok_or("a cache-tree")?);
+        assert_eq!(trees.get(b"".as_bstr()), Some(&root));
+        assert_eq!(trees.get(b"d".as_bstr()), Some(&tree_d));
+        assert_eq!(trees.get(b"d/e".as_bstr()), None);
+        let top = loaded.index.tree().ok_or("a cache-tree")?;
+        assert_eq!(top.num_entries, Some(3));
+        assert_eq!(top.children[0].num_entries, Some(2));
 
-        store(&pending, &parts, (holder, commit.id));
+        // Cut short (a torn copy): not loaded.
+        let path = repo.git_dir().join(FILE);
+        let whole = std::fs::read(&path)?;
+        std::fs::write(&path, &whole[..whole.len() - 1])?;
+        assert!(load(&repo).is_none(), "a file cut short");
+        std::fs::write(&path, &whole)?;
         assert!(load(&repo).is_some());
+
         repo.find_reference(holder)?.delete()?;
         assert!(load(&repo).is_none(), "the holder is gone");
 
@@ -393,7 +544,7 @@ mod tests {
             ..pending
         };
         store(&unsettled, &parts, (holder, commit.id));
-        assert!(!repo.git_dir().join(KEY_FILE).exists());
+        assert!(!path.exists());
         Ok(())
     }
 }

@@ -824,9 +824,9 @@ fn xdg_data_home_says_where_stores_live() {
     assert!(!repo.path().join("relative").exists());
 }
 
-/// Whether the plain directory's store holds a stand-in index a save would take: its key file.
+/// Whether the plain directory's store holds a stand-in index.
 fn stands_in(repo: &Repo) -> bool {
-    repo.store().join("checkpoint-index-key").exists()
+    repo.store().join("checkpoint-index").exists()
 }
 
 /// The stand-in index (what the last save found, kept in the store so that the next one costs
@@ -849,14 +849,25 @@ fn the_stand_in_index_never_changes_what_a_checkpoint_holds() {
     repo.write("docs/keep.tmp", "kept by a negation\n");
     repo.write("docs/drop.tmp", "ignored\n");
     let settle = || std::thread::sleep(std::time::Duration::from_millis(1100));
+    // git's write-tree from the stand-in takes its cache-tree on trust: a wrong tree id in it
+    // would show.
+    let stand_in_tree = || {
+        let index = repo.store().join("checkpoint-index");
+        let index = index.to_str().unwrap().to_string();
+        repo.git_env(&[("GIT_INDEX_FILE", &index)], &["write-tree"])
+    };
     let check = |what: &str| {
         let id = repo.save(&[]);
+        let tree = repo.checkpoint_tree(&id);
         assert_eq!(
-            repo.checkpoint_tree(&id),
+            tree,
             oracle(&repo, &[], &[]),
             "after {what}: {:?}",
             repo.checkpoint_files(&id)
         );
+        if stands_in(&repo) {
+            assert_eq!(stand_in_tree(), tree, "the stand-in after {what}");
+        }
         id
     };
     check("the first save");
