@@ -39,6 +39,10 @@ use crate::statcache::{Moment, PathMap, Stamp};
 pub const FILE: &str = "checkpoint-index";
 /// The signature of the stand-in's own index extension (optional: an initial capital).
 const SIGNATURE: &[u8; 4] = b"GCKP";
+/// Below this many entries the stand-in is written after every change (it is small).
+const REWRITE_FLOOR: usize = 10_000;
+/// Above it, the stand-in is written anew once one entry in this many differs from it.
+const DRIFT_SHARE: usize = 64;
 /// What the key's fingerprint starts with: a new format of the key makes every stand-in stale.
 const MAGIC: &str = "git-checkpoint stand-in 1";
 
@@ -271,7 +275,8 @@ fn try_store(
             .or_else(|| pending.refreshed.get(path).copied().filter(settled))
     };
     let mut state = gix::index::State::new(old.object_hash());
-    let mut changed = false;
+    // Entries that differ from the stand-in loaded: what the next save would look at again.
+    let mut drift = 0usize;
     let push = |state: &mut gix::index::State, path: &BStr, kind: EntryKind, id: ObjectId| {
         if let Some(mode) = entry_mode(kind) {
             let stat = fresh(path).unwrap_or_default();
@@ -285,13 +290,13 @@ fn try_store(
         }
         let path = entry.path(old);
         while let Some((p, new)) = overrides.next_if(|(p, _)| p.as_bstr() < path) {
-            changed = true;
+            drift += 1;
             if let Some((kind, id)) = new {
                 push(&mut state, p.as_bstr(), *kind, *id);
             }
         }
         if let Some((p, new)) = overrides.next_if(|(p, _)| p.as_bstr() == path) {
-            changed = true;
+            drift += 1;
             if let Some((kind, id)) = new {
                 push(&mut state, p.as_bstr(), *kind, *id);
             }
@@ -299,7 +304,7 @@ fn try_store(
         }
         let stat = match fresh(path) {
             Some(stat) if stat != entry.stat => {
-                changed = true;
+                drift += 1;
                 stat
             }
             _ => entry.stat,
@@ -307,13 +312,18 @@ fn try_store(
         state.dangerously_push_entry(stat, entry.id, Flags::empty(), entry.mode, path);
     }
     for (p, new) in overrides {
-        changed = true;
+        drift += 1;
         if let Some((kind, id)) = new {
             push(&mut state, p.as_bstr(), *kind, *id);
         }
     }
-    // Unchanged, the stand-in loaded stays as it is: its holder still holds every object.
-    if pending.loaded && !changed {
+    // The stand-in loaded stays as it is (its holder still holds every object) when nothing
+    // changed, and in a large directory while the files that changed since it was written are
+    // few: the next save compares those by content again, which costs less than writing the
+    // whole stand-in after every agent's turn. Once they add up, it is written anew.
+    let entries = state.entries().len();
+    if pending.loaded && (drift == 0 || (entries >= REWRITE_FLOOR && drift * DRIFT_SHARE < entries))
+    {
         return Some(());
     }
 

@@ -980,3 +980,54 @@ fn the_stand_in_index_never_changes_what_a_checkpoint_holds() {
     check("every checkpoint dropped and collected");
     repo.git(&["fsck", "--no-dangling", "--no-progress"]);
 }
+
+/// In a large directory the stand-in is not written again after every small change: the next
+/// save compares the files changed since by content. Each checkpoint is still exactly git's
+/// `add -A`, and once the checkpoint holding the stand-in is dropped and its objects
+/// collected, the stand-in is not used.
+#[test]
+fn a_large_directory_keeps_its_stand_in_across_small_changes() {
+    let repo = Repo::plain();
+    for d in 0..101 {
+        for f in 0..100 {
+            repo.write(&format!("d{d}/f{f}.txt"), &format!("{d} {f}\n"));
+        }
+    }
+    let settle = || std::thread::sleep(std::time::Duration::from_millis(1100));
+    let check = |what: &str| {
+        let id = repo.save(&[]);
+        assert_eq!(
+            repo.checkpoint_tree(&id),
+            oracle(&repo, &[], &[]),
+            "after {what}"
+        );
+        id
+    };
+    check("the first save");
+    settle();
+    let holder = check("a save that writes the stand-in");
+    let index = repo.store().join("checkpoint-index");
+    let written = fs::read(&index).unwrap();
+    for round in 0..3 {
+        repo.write(&format!("d{round}/f1.txt"), &format!("edit {round}\n"));
+        repo.write(&format!("d{round}/f2.txt"), "x\n");
+        repo.write(&format!("new/n{round}.txt"), "new\n");
+        repo.remove(&format!("d50/f{round}.txt"));
+        check("a few changes");
+        assert_eq!(
+            fs::read(&index).unwrap(),
+            written,
+            "the stand-in stays while few files changed"
+        );
+    }
+    settle();
+    check("nothing");
+    // The checkpoint holding the stand-in's objects dropped and collected.
+    repo.cp(&["drop", &holder]).ok();
+    repo.git(&["reflog", "expire", "--expire=now", "--all"]);
+    repo.git(&["gc", "-q", "--prune=now"]);
+    repo.write("d3/f3.txt", "after the drop\n");
+    check("the holder dropped");
+    assert_ne!(fs::read(&index).unwrap(), written, "a new stand-in");
+    repo.git(&["fsck", "--no-dangling", "--no-progress"]);
+}
