@@ -1343,31 +1343,11 @@ fn index_key(index: &gix::worktree::Index) -> Option<ObjectId> {
 }
 
 /// Valid cache-tree entries of the index, by directory path (`""` for the root).
-fn cache_tree(index: &gix::index::State) -> HashMap<BString, ObjectId> {
-    fn walk(
-        node: &gix::index::extension::Tree,
-        path: &mut BString,
-        out: &mut HashMap<BString, ObjectId>,
-    ) {
-        if node.num_entries.is_none() {
-            return;
-        }
-        out.insert(path.clone(), node.id);
-        for child in &node.children {
-            let len = path.len();
-            if len > 0 {
-                path.push(b'/');
-            }
-            path.extend_from_slice(&child.name);
-            walk(child, path, out);
-            path.truncate(len);
-        }
-    }
-    let mut out = HashMap::new();
-    if let Some(root) = index.tree() {
-        walk(root, &mut BString::default(), &mut out);
-    }
-    out
+fn cache_tree(index: &gix::index::State) -> PathMap<ObjectId> {
+    index
+        .tree()
+        .map(standin::cache_tree_ids)
+        .unwrap_or_default()
 }
 
 /// The tree of each directory of a tree that [`write_tree`] wrote (`None`: the directory is
@@ -1417,7 +1397,7 @@ struct TreeWriter<'a> {
     repo: &'a gix::Repository,
     index: &'a gix::index::State,
     overrides: &'a BTreeMap<BString, Option<Blob>>,
-    valid: HashMap<BString, ObjectId>,
+    valid: PathMap<ObjectId>,
     /// Directories holding an override: their content differs from the index.
     dirty: HashSet<BString>,
     reuse: Reuse<'a>,

@@ -387,7 +387,7 @@ fn dirs_holding<'a>(
 }
 
 /// The valid trees of a cache-tree, by directory path (`""` for the top).
-fn cache_tree_ids(root: &gix::index::extension::Tree) -> PathMap<ObjectId> {
+pub fn cache_tree_ids(root: &gix::index::extension::Tree) -> PathMap<ObjectId> {
     fn walk(node: &gix::index::extension::Tree, path: &mut BString, out: &mut PathMap<ObjectId>) {
         if node.num_entries.is_none() {
             return;
