@@ -474,7 +474,8 @@ mod tests {
     #[test]
     fn a_stand_in_is_loaded_only_whole_and_while_its_holder_exists() -> TestResult {
         let dir = tempfile::tempdir()?;
-        let repo = gix::init(dir.path())?;
+        // With the fallback identity a save has: no configured one is needed.
+        let repo = crate::repo::configure(gix::init(dir.path())?)?;
         let blob = repo.write_blob(b"content\n")?.detach();
         let commit = repo.new_commit("holder", repo.empty_tree().id, None::<ObjectId>)?;
         let holder = "refs/checkpoints/20260101-000000-000000";
