@@ -98,7 +98,7 @@ pub fn load(repo: &gix::Repository) -> Option<Loaded> {
     if &header[..4] != SIGNATURE || header[4..] != (len as u32).to_be_bytes() {
         return None;
     }
-    let payload = &data[start..end - 4];
+    let payload = data.get(start..end.checked_sub(4)?)?;
     let key = u64::from_be_bytes(payload.get(..8)?.try_into().ok()?);
     let commit = ObjectId::try_from(payload.get(8..8 + hash_len)?).ok()?;
     let holder = std::str::from_utf8(payload.get(8 + hash_len..)?).ok()?;
@@ -543,6 +543,20 @@ mod tests {
         let whole = std::fs::read(&path)?;
         std::fs::write(&path, &whole[..whole.len() - 1])?;
         assert!(load(&repo).is_none(), "a file cut short");
+        // Damaged anywhere near its end (where its own extension is read by hand): refused,
+        // never a panic.
+        for cut in 1..whole.len().min(200) {
+            std::fs::write(&path, &whole[..whole.len() - cut])?;
+            assert!(load(&repo).is_none(), "cut by {cut}");
+        }
+        for at in whole.len().saturating_sub(120)..whole.len() {
+            for byte in [0x00, 0x01, 0x7f, 0xff] {
+                let mut damaged = whole.clone();
+                damaged[at] = byte;
+                std::fs::write(&path, &damaged)?;
+                let _ = load(&repo);
+            }
+        }
         std::fs::write(&path, &whole)?;
         assert!(load(&repo).is_some());
 
