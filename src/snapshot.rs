@@ -281,6 +281,7 @@ impl Snapshot {
                 stamps: &self.stamps,
                 started,
                 dirs: &self.dirs,
+                dirty: &dirs_of(self.overrides.keys()),
             };
             standin::store(pending, &parts, holder);
         }
@@ -1278,15 +1279,8 @@ fn hashing_digest(
     untracked: &[(BString, DiskKind)],
 ) -> u64 {
     let mut parts: Vec<Vec<u8>> = vec![repo.object_hash().to_string().into_bytes()];
+    parts.extend(statcache::hashing_settings(repo));
     let config = repo.config_snapshot();
-    let file = config.plumbing();
-    for name in ["core", "filter"] {
-        if let Some(sections) = file.sections_by_name(name) {
-            for section in sections {
-                parts.push(section.to_bstring().into());
-            }
-        }
-    }
     let stamp_of = |path: &std::path::Path| {
         std::fs::symlink_metadata(path)
             .map(|md| format!("{:?}", Stamp::of(&md)).into_bytes())
@@ -1321,11 +1315,8 @@ fn hashing_digest(
             &global.to_str_lossy().into_owned(),
         )));
     }
-    if let Some(home) = std::env::var_os("XDG_CONFIG_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".config")))
-    {
-        parts.push(stamp_of(&home.join("git").join("attributes")));
+    if let Some(home) = statcache::git_config_home() {
+        parts.push(stamp_of(&home.join("attributes")));
     }
     let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     crate::statcache::digest(&refs)

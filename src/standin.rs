@@ -153,14 +153,8 @@ pub fn key(
         repo.object_hash().to_string().into_bytes(),
         format!("{capture:?}").into_bytes(),
     ];
+    parts.extend(crate::statcache::hashing_settings(repo));
     let config = repo.config_snapshot();
-    for name in ["core", "filter"] {
-        if let Some(sections) = config.plumbing().sections_by_name(name) {
-            for section in sections {
-                parts.push(section.to_bstring().into());
-            }
-        }
-    }
     let mut settled = true;
     // The file and, through a symlink, its target: git reads ignore files in the directory
     // without following one, the global ones through one (a dotfiles repository's, often).
@@ -190,13 +184,9 @@ pub fn key(
             globals.push(path);
         }
     }
-    if let Some(home) = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
-    {
-        globals.push(home.join("git").join("ignore"));
-        globals.push(home.join("git").join("attributes"));
+    if let Some(home) = crate::statcache::git_config_home() {
+        globals.push(home.join("ignore"));
+        globals.push(home.join("attributes"));
     }
     for path in globals {
         parts.push(path.as_os_str().as_encoded_bytes().to_vec());
@@ -241,6 +231,9 @@ pub struct Parts<'a> {
     pub started: Moment,
     /// The tree of each directory the snapshot built (`None`: empty, so left out).
     pub dirs: &'a std::collections::HashMap<BString, Option<ObjectId>>,
+    /// The directories holding an override (`""` for the top when there is any): the others
+    /// are as in `index`.
+    pub dirty: &'a std::collections::HashSet<BString>,
 }
 
 /// Write the stand-in for a snapshot whose checkpoint `holder` (ref name and commit) holds every
@@ -338,7 +331,7 @@ fn try_store(
         )
         .ok()?;
     // The cache-tree: a directory without an override keeps its tree of the index before.
-    let dirty = dirs_holding(parts.overrides.keys());
+    let dirty = parts.dirty;
     let before = old.tree().map(cache_tree_ids).unwrap_or_default();
     let tree_of = |dir: &[u8]| match parts.dirs.get(dir.as_bstr()) {
         Some(found) => *found,
@@ -370,20 +363,6 @@ fn try_store(
         return None;
     }
     Some(())
-}
-
-/// The directories that hold `paths` (`""` for the top).
-fn dirs_holding<'a>(
-    paths: impl Iterator<Item = &'a BString>,
-) -> std::collections::HashSet<BString> {
-    let mut dirs = std::collections::HashSet::new();
-    for path in paths {
-        dirs.insert(BString::default());
-        for pos in path.find_iter(b"/") {
-            dirs.insert(BString::from(&path[..pos]));
-        }
-    }
-    dirs
 }
 
 /// The valid trees of a cache-tree, by directory path (`""` for the top).
@@ -507,6 +486,7 @@ mod tests {
             stamps: &stamps,
             started: (i64::MAX, 0),
             dirs: &dirs,
+            dirty: &["", "d", "d/e"].map(BString::from).into(),
         };
         let pending = Pending {
             key: Some(42),

@@ -611,6 +611,29 @@ fn kind_of(mode: u32) -> Option<EntryKind> {
 }
 
 /// FNV-1a, to fingerprint the settings that change how files are hashed.
+/// The `core` and `filter` sections of every configuration file, as written: the settings that
+/// change how a file is hashed into a blob (and, for `core.excludesFile`, what is ignored).
+pub fn hashing_settings(repo: &gix::Repository) -> Vec<Vec<u8>> {
+    let config = repo.config_snapshot();
+    let mut out = Vec::new();
+    for name in ["core", "filter"] {
+        if let Some(sections) = config.plumbing().sections_by_name(name) {
+            out.extend(sections.map(|section| section.to_bstring().into()));
+        }
+    }
+    out
+}
+
+/// Where git reads its global `ignore` and `attributes` files: `$XDG_CONFIG_HOME/git`, else
+/// `~/.config/git`.
+pub fn git_config_home() -> Option<std::path::PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".config")))
+        .map(|home| home.join("git"))
+}
+
 pub fn digest(parts: &[&[u8]]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for part in parts {
