@@ -829,6 +829,24 @@ fn stands_in(repo: &Repo) -> bool {
     repo.store().join("checkpoint-index").exists()
 }
 
+/// A save, which must hold what git's `add -A` on an empty index gives; its id.
+#[track_caller]
+fn save_as_git_adds(repo: &Repo, what: &str) -> String {
+    let id = repo.save(&[]);
+    assert_eq!(
+        repo.checkpoint_tree(&id),
+        oracle(repo, &[], &[]),
+        "after {what}: {:?}",
+        repo.checkpoint_files(&id)
+    );
+    id
+}
+
+/// A second later: files changed before are settled (older than any save that starts now).
+fn settle() {
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+}
+
 /// The stand-in index (what the last save found, kept in the store so that the next one costs
 /// what a save in a repository costs) changes no checkpoint: after every kind of change — a
 /// file edited twice within a second, ignore files edited, added, deleted and ignored
@@ -848,7 +866,6 @@ fn the_stand_in_index_never_changes_what_a_checkpoint_holds() {
     repo.write("docs/.gitignore", "*.tmp\n!keep.tmp\n");
     repo.write("docs/keep.tmp", "kept by a negation\n");
     repo.write("docs/drop.tmp", "ignored\n");
-    let settle = || std::thread::sleep(std::time::Duration::from_millis(1100));
     // git's write-tree from the stand-in takes its cache-tree on trust: a wrong tree id in it
     // would show.
     let stand_in_tree = || {
@@ -857,16 +874,13 @@ fn the_stand_in_index_never_changes_what_a_checkpoint_holds() {
         repo.git_env(&[("GIT_INDEX_FILE", &index)], &["write-tree"])
     };
     let check = |what: &str| {
-        let id = repo.save(&[]);
-        let tree = repo.checkpoint_tree(&id);
-        assert_eq!(
-            tree,
-            oracle(&repo, &[], &[]),
-            "after {what}: {:?}",
-            repo.checkpoint_files(&id)
-        );
+        let id = save_as_git_adds(&repo, what);
         if stands_in(&repo) {
-            assert_eq!(stand_in_tree(), tree, "the stand-in after {what}");
+            assert_eq!(
+                stand_in_tree(),
+                repo.checkpoint_tree(&id),
+                "the stand-in after {what}"
+            );
         }
         id
     };
@@ -993,16 +1007,7 @@ fn a_large_directory_keeps_its_stand_in_across_small_changes() {
             repo.write(&format!("d{d}/f{f}.txt"), &format!("{d} {f}\n"));
         }
     }
-    let settle = || std::thread::sleep(std::time::Duration::from_millis(1100));
-    let check = |what: &str| {
-        let id = repo.save(&[]);
-        assert_eq!(
-            repo.checkpoint_tree(&id),
-            oracle(&repo, &[], &[]),
-            "after {what}"
-        );
-        id
-    };
+    let check = |what: &str| save_as_git_adds(&repo, what);
     check("the first save");
     settle();
     let holder = check("a save that writes the stand-in");
