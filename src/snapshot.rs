@@ -566,6 +566,21 @@ fn take(
         has_symlinks: caps.symlink,
     };
 
+    let cache = options.stat_cache.then(|| {
+        StatCache::of_read(
+            repo,
+            read,
+            hashing_digest(repo, index, &untracked),
+            started,
+            index_key(index),
+        )
+    });
+    let mut pending = cache.as_ref().map(StatCache::pending);
+    // A tracked file edited since it was staged is hashed at every save until it is staged
+    // again: the stat cache remembers its blob as it does an untracked file's. Only where the
+    // file system alone decides its mode (else the index's mode, which may change while the
+    // file does not, goes into it).
+    let tracked_from_cache = caps.executable_bit && caps.symlink;
     let loaded = matches!(options.stand_in, Some(standin::Mode::Loaded(_)));
     let mut overrides: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
     let mut skipped = Vec::new();
@@ -620,9 +635,11 @@ fn take(
                     rehashed += 1;
                     ctl.report("hashing changed files", rehashed, to_rehash);
                     ctl.check()?;
+                    let mut stamp = None;
                     if (started.is_some() || options.stand_in.is_some())
                         && let Ok(md) = std::fs::symlink_metadata(worktree_path(&workdir, path)?)
                     {
+                        stamp = Some(Stamp::of(&md));
                         stamps.insert(path.to_owned(), Stamp::of(&md));
                         // In a plain directory every file is untracked: the size guard holds
                         // for the files the stand-in names too.
@@ -641,7 +658,24 @@ fn take(
                             continue;
                         }
                     }
-                    hasher.hash(path, Some(entry.mode))?
+                    // As for an untracked file: an entry whose holder is gone is used only if
+                    // its object is still there.
+                    let cached = stamp
+                        .filter(|_| tracked_from_cache)
+                        .zip(cache.as_ref())
+                        .and_then(|(stamp, cache)| cache.file_stamped(path, stamp))
+                        .filter(|(_, id, held)| *held || repo.has_object(id))
+                        .map(|(kind, id, _)| (kind, id));
+                    let found = match cached {
+                        Some(found) => Some(found),
+                        None => hasher.hash(path, Some(entry.mode))?,
+                    };
+                    if let (Some(stamp), Some((kind, id)), Some(pending), true) =
+                        (stamp, found, pending.as_mut(), tracked_from_cache)
+                    {
+                        pending.file(path.to_owned(), stamp, kind, id, cached.is_some());
+                    }
+                    found
                 }
                 None if entry.flags.contains(Flags::INTENT_TO_ADD) => hasher.hash(path, None)?,
                 None => continue,
@@ -652,16 +686,6 @@ fn take(
         }
     }
 
-    let cache = options.stat_cache.then(|| {
-        StatCache::of_read(
-            repo,
-            read,
-            hashing_digest(repo, index, &untracked),
-            started,
-            index_key(index),
-        )
-    });
-    let mut pending = cache.as_ref().map(StatCache::pending);
     let total = untracked.len();
     // `core.ignoreCase`: new files go into the directories the index knows, in its spelling,
     // added in the order git adds them.

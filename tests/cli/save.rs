@@ -1343,6 +1343,68 @@ fn the_cached_trees_of_untracked_directories_are_used() {
 }
 
 #[test]
+fn tracked_files_edited_but_not_staged_are_remembered_and_never_trusted_wrongly() {
+    // Not vacuous: a cached blob swapped for another shows in the next save, so an edited
+    // tracked file is not re-read while it stays as it was. Every other step must match git.
+    let repo = Repo::with_commit(&[
+        ("a.txt", "a\n"),
+        ("sub/c.txt", "c\n"),
+        ("run.sh", "echo\n"),
+        ("kept.txt", "k\n"),
+    ]);
+    repo.write("a.txt", "a edited\n");
+    repo.write("sub/c.txt", "c edited\n");
+    repo.write("run.sh", "echo edited\n");
+    save_matches_oracle(&repo, &[]);
+    let cache = settled_cache(&repo);
+    let line = |path: &str| {
+        cache
+            .lines()
+            .find(|l| l.starts_with("f ") && l.ends_with(&format!(" {path}")))
+            .map(str::to_string)
+    };
+    let cached = line("a.txt").expect("the edited tracked file is in the stat cache");
+    assert!(line("kept.txt").is_none(), "an unchanged tracked file is not");
+    let swapped = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"swapped\n");
+    let old = cached.split(' ').nth(1).unwrap().to_string();
+    let path = repo.path().join(".git/checkpoint-stat-cache");
+    fs::write(&path, cache.replace(&cached, &cached.replacen(&old, &swapped, 1))).unwrap();
+    let id = repo.save(&["--allow-empty"]);
+    assert_eq!(
+        repo.git(&["rev-parse", &format!("refs/checkpoints/{id}:a.txt")]),
+        swapped,
+        "the cached blob was used"
+    );
+    fs::remove_file(&path).unwrap();
+    // Rewritten at the same size within a second, made executable, staged, reverted: each
+    // is seen.
+    settled_cache(&repo);
+    repo.write("a.txt", "A EDITED\n");
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "a.txt"), "A EDITED");
+    settled_cache(&repo);
+    repo.chmod_x("run.sh", true);
+    save_matches_oracle(&repo, &[]);
+    settled_cache(&repo);
+    repo.git(&["add", "sub/c.txt"]);
+    save_matches_oracle(&repo, &[]);
+    repo.write("sub/c.txt", "c edited again\n");
+    save_matches_oracle(&repo, &[]);
+    settled_cache(&repo);
+    repo.git(&["checkout", "--", "a.txt"]);
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "a.txt"), "a");
+    // A clean filter changes how the edited files hash: the cache is not used.
+    settled_cache(&repo);
+    repo.write("a.txt", "lower again\n");
+    settled_cache(&repo);
+    repo.write(".gitattributes", "*.txt filter=upper\n");
+    repo.git(&["config", "filter.upper.clean", "tr a-z A-Z"]);
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "a.txt"), "LOWER AGAIN");
+}
+
+#[test]
 fn untracked_directories_changed_deep_inside_are_rebuilt() {
     let repo = Repo::with_commit(&[("tracked", "t\n")]);
     untracked_tree(&repo);
