@@ -297,6 +297,34 @@ pub(crate) fn signatures(
                 time,
             })
         };
+    let dated = |env: &str| std::env::var_os(env).is_some();
+    if !dated("GIT_COMMITTER_DATE") && !dated("GIT_AUTHOR_DATE") {
+        // Dated now: the names and emails are read as gix resolves them, without asking gix
+        // for its signatures, which would date them by the system's time-zone database first.
+        let config = repo.config_snapshot();
+        let first = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|key| config.string(*key))
+                .ok_or_else(missing)
+        };
+        let signature = |who: &str| -> Result<gix::actor::Signature> {
+            Ok(gix::actor::Signature {
+                name: first(&[
+                    &format!("{who}.name"),
+                    "user.name",
+                    &format!("gitoxide.{who}.nameFallback"),
+                ])?,
+                email: first(&[
+                    &format!("{who}.email"),
+                    "user.email",
+                    "gitoxide.user.emailFallback",
+                    &format!("gitoxide.{who}.emailFallback"),
+                ])?,
+                time: now,
+            })
+        };
+        return Ok((signature("committer")?, signature("author")?));
+    }
     let committer = repo
         .committer()
         .ok_or_else(missing)?

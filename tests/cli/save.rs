@@ -4,7 +4,8 @@
 use std::fs;
 
 use crate::common::{
-    Json, Repo, bin, id_epoch_seconds, is_id, json_get, notes_plus_commit, now_epoch_seconds,
+    IDENTITY_VARS, Json, Repo, bin, id_epoch_seconds, is_id, json_get, notes_plus_commit,
+    now_epoch_seconds,
 };
 
 /// Save (with `extra` arguments); check the tree against the oracle, that the user's state is
@@ -772,6 +773,119 @@ fn the_configured_identity_is_used() {
         ]),
         "A U Thor <author@example.com>|C O Mitter <committer@example.com>"
     );
+}
+
+/// Who a checkpoint names is who git would name, however it is configured: the environment,
+/// `committer.*`/`author.*`, `user.*`, `EMAIL`, and each of them missing (git itself is the
+/// oracle, through `git var`).
+#[test]
+fn the_identity_is_resolved_as_git_resolves_it() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let cases: &[(&[(&str, &str)], &[(&str, &str)])] = &[
+        (
+            &[("user.name", "U Ser"), ("user.email", "user@example.com")],
+            &[],
+        ),
+        (
+            &[("user.name", "U Ser"), ("user.email", "user@example.com")],
+            &[
+                ("EMAIL", "env@example.com"),
+                ("GIT_AUTHOR_NAME", "Env Author"),
+            ],
+        ),
+        (&[("user.name", "U Ser")], &[("EMAIL", "env@example.com")]),
+        (
+            &[
+                ("user.name", "U Ser"),
+                ("user.email", "user@example.com"),
+                ("committer.name", "Com Mitter"),
+                ("author.email", "author@example.com"),
+            ],
+            &[],
+        ),
+        (
+            &[
+                ("committer.name", "Com Mitter"),
+                ("committer.email", "c@example.com"),
+            ],
+            &[
+                ("GIT_AUTHOR_NAME", "Env Author"),
+                ("GIT_AUTHOR_EMAIL", "a@example.com"),
+            ],
+        ),
+        (
+            &[("user.name", "U Ser"), ("user.email", "user@example.com")],
+            &[
+                ("GIT_COMMITTER_NAME", "Env Committer"),
+                ("GIT_COMMITTER_EMAIL", "ec@example.com"),
+            ],
+        ),
+    ];
+    // Dated now, and dated by the environment, as the tests' environment dates every commit.
+    for ((config, env), dated) in cases.iter().flat_map(|c| [(c, false), (c, true)]) {
+        for key in [
+            "user.name",
+            "user.email",
+            "committer.name",
+            "committer.email",
+        ]
+        .iter()
+        .chain(&["author.name", "author.email"])
+        {
+            repo.git_ok(&["config", "--unset-all", key]);
+        }
+        for (key, value) in *config {
+            repo.git(&["config", key, value]);
+        }
+        let run = repo.cp_with(
+            |cmd| {
+                for var in IDENTITY_VARS.iter().chain(&["EMAIL"]) {
+                    cmd.env_remove(var);
+                }
+                if !dated {
+                    cmd.env_remove("GIT_AUTHOR_DATE")
+                        .env_remove("GIT_COMMITTER_DATE");
+                }
+                for (var, value) in *env {
+                    cmd.env(var, value);
+                }
+            },
+            &["save", "--allow-empty", "-q"],
+        );
+        let id = run.ok().id();
+        let ident = |var: &str| {
+            let mut git = std::process::Command::new("git");
+            repo.env(&mut git);
+            for unset in IDENTITY_VARS.iter().chain(&["EMAIL"]) {
+                git.env_remove(unset);
+            }
+            let out = git
+                .envs(env.iter().copied())
+                .current_dir(repo.path())
+                .args(["var", var])
+                .output()
+                .expect("git var runs");
+            assert!(out.status.success(), "git var {var} failed");
+            let line = String::from_utf8_lossy(&out.stdout).trim_end().to_string();
+            // "Name <email> seconds zone"
+            line.rsplitn(3, ' ').nth(2).unwrap_or_default().to_string()
+        };
+        let expected = format!(
+            "{}|{}",
+            ident("GIT_AUTHOR_IDENT"),
+            ident("GIT_COMMITTER_IDENT")
+        );
+        let recorded = repo.git(&[
+            "log",
+            "-1",
+            "--format=%an <%ae>|%cn <%ce>",
+            &format!("refs/checkpoints/{id}"),
+        ]);
+        assert_eq!(
+            recorded, expected,
+            "config {config:?}, environment {env:?}, dated by it: {dated}"
+        );
+    }
 }
 
 #[test]
