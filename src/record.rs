@@ -153,7 +153,10 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             added: snap.files,
             ..Default::default()
         },
-        Some(_) => crate::treediff::summary(repo, head_tree, Some(snap.tree))?,
+        Some(_) => match snap.summary_since(head_tree) {
+            Some(summary) => summary,
+            None => crate::treediff::summary(repo, head_tree, Some(snap.tree))?,
+        },
     };
     let stats = Stats {
         files: snap.files,

@@ -106,6 +106,34 @@ fn base_entry(entry: &gix::index::Entry) -> Option<Blob> {
 }
 
 impl Snapshot {
+    /// What differs from the tree `head` to the snapshot's, counted as
+    /// [`crate::treediff::summary`] counts it, without reading a tree: when the index holds
+    /// exactly `head`'s tree (nothing staged), what differs is what the snapshot overrides.
+    /// `None` when that does not hold (then compare the trees).
+    pub fn summary_since(&self, head: Option<ObjectId>) -> Option<crate::treediff::Summary> {
+        if head.is_none()
+            || self.index_tree != head
+            || self.index.is_sparse()
+            || !self.respelled.is_empty()
+        {
+            return None;
+        }
+        let mut summary = crate::treediff::Summary::default();
+        for (path, new) in &self.overrides {
+            let old = self
+                .index
+                .entry_by_path(path.as_bstr())
+                .and_then(base_entry);
+            match (old, new) {
+                (None, Some(_)) => summary.added += 1,
+                (Some(_), None) => summary.deleted += 1,
+                (Some(old), Some(new)) if old != *new => summary.modified += 1,
+                _ => {}
+            }
+        }
+        Some(summary)
+    }
+
     /// The index the snapshot was taken against (for the attributes files are hashed with).
     pub fn index(&self) -> &gix::index::State {
         &self.index

@@ -775,6 +775,80 @@ fn the_configured_identity_is_used() {
     );
 }
 
+/// The counts a note keeps (added, modified, deleted since HEAD) are `git diff`'s, whether
+/// something is staged or not, for every kind of change.
+#[test]
+fn the_counts_since_head_are_those_of_git_diff() {
+    let repo = Repo::with_commit(&[
+        ("edit.txt", "e\n"),
+        ("gone.txt", "g\n"),
+        ("run.sh", "echo\n"),
+        ("to-link", "l\n"),
+        ("to-dir", "d\n"),
+        ("dir/a.txt", "a\n"),
+        ("dir/b.txt", "b\n"),
+        ("kept/k.txt", "k\n"),
+        ("excluded.log", "x\n"),
+    ]);
+    // (Once `*.log` is excluded, `git add -A` is no oracle for the tree.)
+    let check = |repo: &Repo| {
+        let id = if repo.git_ok(&["config", "checkpoint.exclude"]) {
+            repo.save(&["--allow-empty"])
+        } else {
+            save_matches_oracle(repo, &["--allow-empty"])
+        };
+        let diff = repo.git(&[
+            "diff",
+            "--no-renames",
+            "--name-status",
+            "HEAD",
+            &format!("refs/checkpoints/{id}"),
+        ]);
+        let count = |letter: &str| {
+            diff.lines()
+                .filter(|l| l.split('\t').next() == Some(letter))
+                .count()
+                .to_string()
+        };
+        let modified = diff
+            .lines()
+            .filter(|l| matches!(l.split('\t').next(), Some("M" | "T")))
+            .count()
+            .to_string();
+        let note = repo.note_json(&id);
+        assert_eq!(
+            [
+                note.get("stats.added"),
+                note.get("stats.modified"),
+                note.get("stats.deleted")
+            ],
+            [count("A"), modified, count("D")],
+            "against git diff:\n{diff}"
+        );
+    };
+    check(&repo);
+    repo.write("edit.txt", "edited\n");
+    repo.remove("gone.txt");
+    repo.chmod_x("run.sh", true);
+    repo.remove("to-link");
+    repo.symlink("edit.txt", "to-link");
+    repo.remove("to-dir");
+    repo.write("to-dir/inside.txt", "now a directory\n");
+    repo.remove("dir/a.txt");
+    repo.write("new/deep/n.txt", "n\n");
+    repo.write("new.txt", "n\n");
+    check(&repo);
+    // Left out of checkpoints although tracked: a deletion since HEAD.
+    repo.git(&["config", "checkpoint.exclude", "*.log"]);
+    check(&repo);
+    // Staged changes: the index is no longer HEAD's tree.
+    repo.git(&["add", "edit.txt", "new.txt"]);
+    repo.write("edit.txt", "edited again\n");
+    check(&repo);
+    repo.git(&["rm", "-q", "--cached", "dir/b.txt"]);
+    check(&repo);
+}
+
 /// Who a checkpoint names is who git would name, however it is configured: the environment,
 /// `committer.*`/`author.*`, `user.*`, `EMAIL`, and each of them missing (git itself is the
 /// oracle, through `git var`).
@@ -1478,11 +1552,18 @@ fn tracked_files_edited_but_not_staged_are_remembered_and_never_trusted_wrongly(
             .map(str::to_string)
     };
     let cached = line("a.txt").expect("the edited tracked file is in the stat cache");
-    assert!(line("kept.txt").is_none(), "an unchanged tracked file is not");
+    assert!(
+        line("kept.txt").is_none(),
+        "an unchanged tracked file is not"
+    );
     let swapped = repo.git_stdin(&["hash-object", "-w", "--stdin"], b"swapped\n");
     let old = cached.split(' ').nth(1).unwrap().to_string();
     let path = repo.path().join(".git/checkpoint-stat-cache");
-    fs::write(&path, cache.replace(&cached, &cached.replacen(&old, &swapped, 1))).unwrap();
+    fs::write(
+        &path,
+        cache.replace(&cached, &cached.replacen(&old, &swapped, 1)),
+    )
+    .unwrap();
     let id = repo.save(&["--allow-empty"]);
     assert_eq!(
         repo.git(&["rev-parse", &format!("refs/checkpoints/{id}:a.txt")]),
