@@ -365,13 +365,14 @@ fn try_store(
     Some(())
 }
 
-/// The valid trees of a cache-tree, by directory path (`""` for the top).
+/// The valid trees of a cache-tree, by directory path (`""` for the top). An invalid node's
+/// children may still be valid: git invalidates only the directories on the way to a changed
+/// path (a file staged at the top invalidates the top alone).
 pub fn cache_tree_ids(root: &gix::index::extension::Tree) -> PathMap<ObjectId> {
     fn walk(node: &gix::index::extension::Tree, path: &mut BString, out: &mut PathMap<ObjectId>) {
-        if node.num_entries.is_none() {
-            return;
+        if node.num_entries.is_some() {
+            out.insert(path.clone(), node.id);
         }
-        out.insert(path.clone(), node.id);
         for child in &node.children {
             let len = path.len();
             if len > 0 {
@@ -445,6 +446,55 @@ mod tests {
         ] {
             assert_eq!(is_rule_file(path.into()), rule, "{path}");
         }
+    }
+
+    /// What git leaves valid in its cache-tree below a directory it invalidated is used: after
+    /// a file is staged at the top, only the top must be rebuilt.
+    #[test]
+    fn the_valid_trees_below_an_invalid_directory_count() -> TestResult {
+        let dir = tempfile::tempdir()?;
+        let git = |args: &[&str]| -> std::result::Result<String, Box<dyn std::error::Error>> {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=T", "-c", "user.email=t@example.com"])
+                .args(args)
+                .current_dir(dir.path())
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .output()?;
+            if !out.status.success() {
+                return Err(
+                    format!("git {args:?}: {}", String::from_utf8_lossy(&out.stderr)).into(),
+                );
+            }
+            Ok(String::from_utf8(out.stdout)?.trim().to_string())
+        };
+        git(&["init", "-q"])?;
+        for path in ["a/x.txt", "b/c/y.txt", "b/z.txt", "top.txt"] {
+            let file = dir.path().join(path);
+            std::fs::create_dir_all(file.parent().ok_or("a parent")?)?;
+            std::fs::write(file, path)?;
+        }
+        git(&["add", "."])?;
+        git(&["commit", "-qm", "base"])?;
+        std::fs::write(dir.path().join("new.txt"), "new")?;
+        std::fs::write(dir.path().join("b/z.txt"), "changed")?;
+        git(&["add", "new.txt", "b/z.txt"])?;
+        let repo = gix::open(dir.path())?;
+        let index = repo.index()?;
+        let trees = cache_tree_ids(index.tree().ok_or("git wrote a cache-tree")?);
+        // The top and `b` were invalidated; `a` and `b/c` were not.
+        assert_eq!(trees.get(b"".as_bstr()), None);
+        assert_eq!(trees.get(b"b".as_bstr()), None);
+        for valid in ["a", "b/c"] {
+            assert_eq!(
+                trees
+                    .get(valid.as_bytes().as_bstr())
+                    .map(ObjectId::to_string),
+                Some(git(&["rev-parse", &format!("HEAD:{valid}")])?),
+                "{valid}"
+            );
+        }
+        Ok(())
     }
 
     /// A stand-in is loaded with its key and its cache-tree while the checkpoint holding its
