@@ -1386,13 +1386,6 @@ fn index_key(index: &gix::worktree::Index) -> Option<ObjectId> {
 }
 
 /// Valid cache-tree entries of the index, by directory path (`""` for the root).
-fn cache_tree(index: &gix::index::State) -> PathMap<ObjectId> {
-    index
-        .tree()
-        .map(standin::cache_tree_ids)
-        .unwrap_or_default()
-}
-
 /// The tree of each directory of a tree that [`write_tree`] wrote (`None`: the directory is
 /// empty there, so left out), by path (`""`: the root).
 pub(crate) type DirTrees = HashMap<BString, Option<ObjectId>>;
@@ -1440,7 +1433,8 @@ struct TreeWriter<'a> {
     repo: &'a gix::Repository,
     index: &'a gix::index::State,
     overrides: &'a BTreeMap<BString, Option<Blob>>,
-    valid: PathMap<ObjectId>,
+    /// The index's cache-tree, whose valid trees are taken as they are.
+    valid: Option<&'a gix::index::extension::Tree>,
     /// Directories holding an override: their content differs from the index.
     dirty: HashSet<BString>,
     reuse: Reuse<'a>,
@@ -1460,7 +1454,7 @@ fn write_tree(
         repo,
         index,
         overrides,
-        valid: cache_tree(index),
+        valid: index.tree(),
         dirty: dirs_of(overrides.keys()),
         reuse,
         built: Default::default(),
@@ -1505,10 +1499,12 @@ impl TreeWriter<'_> {
         }
         let dirty = self.dirty.contains(dir);
         if !dirty
-            && let Some(id) = self.valid.get(dir)
+            && let Some(id) = self
+                .valid
+                .and_then(|root| standin::cache_tree_id(root, dir))
             && self.repo.has_object(id)
         {
-            return Ok(Some(*id));
+            return Ok(Some(id));
         }
         if !dirty
             && let Some((trees, exist)) = self.reuse.index_trees

@@ -388,6 +388,19 @@ pub fn cache_tree_ids(root: &gix::index::extension::Tree) -> PathMap<ObjectId> {
     out
 }
 
+/// The valid tree of the directory `dir` (`""`: the top) in a cache-tree, as
+/// [`cache_tree_ids`] has it, found by walking down to it: for the few directories a save
+/// looks up, cheaper than a map of all of them.
+pub fn cache_tree_id(root: &gix::index::extension::Tree, dir: &BStr) -> Option<ObjectId> {
+    let mut node = root;
+    if !dir.is_empty() {
+        for name in dir.split(|b| *b == b'/') {
+            node = node.children.iter().find(|c| c.name.as_slice() == name)?;
+        }
+    }
+    node.num_entries.map(|_| node.id)
+}
+
 /// The cache-tree node of the directory `dir` (its path, `""` for the top) named `name`,
 /// whose entries start at `start` in `state`'s sorted entries; and where they end. A directory
 /// whose tree `tree_of` does not know is marked invalid, as git marks one it must rebuild.
@@ -485,6 +498,13 @@ mod tests {
         // The top and `b` were invalidated; `a` and `b/c` were not.
         assert_eq!(trees.get(b"".as_bstr()), None);
         assert_eq!(trees.get(b"b".as_bstr()), None);
+        for dir in ["", "a", "b", "b/c", "b/missing", "top.txt"] {
+            assert_eq!(
+                cache_tree_id(index.tree().ok_or("a cache-tree")?, dir.into()),
+                trees.get(dir.as_bytes().as_bstr()).copied(),
+                "{dir}"
+            );
+        }
         for valid in ["a", "b/c"] {
             assert_eq!(
                 trees
