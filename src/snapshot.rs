@@ -667,8 +667,9 @@ fn take(
                     if (started.is_some() || options.stand_in.is_some())
                         && let Ok(md) = std::fs::symlink_metadata(worktree_path(&workdir, path)?)
                     {
-                        stamp = Some(Stamp::of(&md));
-                        stamps.insert(path.to_owned(), Stamp::of(&md));
+                        let found = Stamp::of(&md);
+                        stamp = Some(found);
+                        stamps.insert(path.to_owned(), found);
                         // In a plain directory every file is untracked: the size guard holds
                         // for the files the stand-in names too.
                         if options.stand_in.is_some()
@@ -1385,7 +1386,6 @@ fn index_key(index: &gix::worktree::Index) -> Option<ObjectId> {
     gix::objs::compute_hash(checksum.kind(), gix::objs::Kind::Blob, key.as_bytes()).ok()
 }
 
-/// Valid cache-tree entries of the index, by directory path (`""` for the root).
 /// The tree of each directory of a tree that [`write_tree`] wrote (`None`: the directory is
 /// empty there, so left out), by path (`""`: the root).
 pub(crate) type DirTrees = HashMap<BString, Option<ObjectId>>;

@@ -1,7 +1,8 @@
 //! A private cache of what a save found, so that the next save does not redo it: the blobs of
-//! untracked files that have not changed (git's index plays this role for tracked files), the
-//! trees of untracked directories whose files have not changed, and the trees of the index's
-//! directories as long as the index is the same file.
+//! untracked files that have not changed, and of tracked files edited but not staged (git's
+//! index plays this role for the other tracked files), the trees of untracked directories
+//! whose files have not changed, and the trees of the index's directories as long as the index
+//! is the same file.
 //!
 //! It lives in the worktree's git directory as `checkpoint-stat-cache`, is only ever a
 //! shortcut (deleting it is harmless), and is ignored wholesale when anything that changes how
