@@ -855,7 +855,9 @@ fn the_counts_since_head_are_those_of_git_diff() {
 #[test]
 fn the_identity_is_resolved_as_git_resolves_it() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
-    let cases: &[(&[(&str, &str)], &[(&str, &str)])] = &[
+    // (configuration, environment), each as pairs.
+    type Pairs = &'static [(&'static str, &'static str)];
+    let cases: &[(Pairs, Pairs)] = &[
         (
             &[("user.name", "U Ser"), ("user.email", "user@example.com")],
             &[],
