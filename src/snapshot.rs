@@ -55,6 +55,8 @@ pub struct Snapshot {
     /// The tree of each directory of `tree`, so that the trees derived from it rebuild only
     /// the directories they change.
     dirs: std::sync::Arc<DirTrees>,
+    /// The directories holding an override (`""` when there is any).
+    changed: std::sync::Arc<HashSet<BString>>,
     /// `HEAD`'s tree, which directories equal to their counterpart there are taken from.
     reference: Option<ObjectId>,
     /// When the capture began, by the file system's clock (see [`statcache::moment`]).
@@ -309,7 +311,7 @@ impl Snapshot {
                 stamps: &self.stamps,
                 started,
                 dirs: &self.dirs,
-                dirty: &dirs_of(self.overrides.keys()),
+                dirty: &self.changed,
             };
             standin::store(pending, &parts, holder);
         }
@@ -608,7 +610,7 @@ fn take(
     // again: the stat cache remembers its blob as it does an untracked file's. Only where the
     // file system alone decides its mode (else the index's mode, which may change while the
     // file does not, goes into it).
-    let tracked_from_cache = caps.executable_bit && caps.symlink;
+    let tracked_in_cache = caps.executable_bit && caps.symlink;
     let loaded = matches!(options.stand_in, Some(standin::Mode::Loaded(_)));
     let mut overrides: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
     let mut skipped = Vec::new();
@@ -687,20 +689,16 @@ fn take(
                             continue;
                         }
                     }
-                    // As for an untracked file: an entry whose holder is gone is used only if
-                    // its object is still there.
+                    let stamp = stamp.filter(|_| tracked_in_cache);
                     let cached = stamp
-                        .filter(|_| tracked_from_cache)
                         .zip(cache.as_ref())
-                        .and_then(|(stamp, cache)| cache.file_stamped(path, stamp))
-                        .filter(|(_, id, held)| *held || repo.has_object(id))
-                        .map(|(kind, id, _)| (kind, id));
+                        .and_then(|(stamp, cache)| usable(repo, cache.file_stamped(path, stamp)));
                     let found = match cached {
                         Some(found) => Some(found),
                         None => hasher.hash(path, Some(entry.mode))?,
                     };
-                    if let (Some(stamp), Some((kind, id)), Some(pending), true) =
-                        (stamp, found, pending.as_mut(), tracked_from_cache)
+                    if let (Some(stamp), Some((kind, id)), Some(pending)) =
+                        (stamp, found, pending.as_mut())
                     {
                         pending.file(path.to_owned(), stamp, kind, id, cached.is_some());
                     }
@@ -781,10 +779,7 @@ fn take(
                     });
                     continue;
                 }
-                // An entry whose holder is gone is used only if its object is still there.
-                let cached = cached
-                    .filter(|(_, id, held)| *held || repo.has_object(id))
-                    .map(|(kind, id, _)| (kind, id));
+                let cached = usable(repo, cached);
                 let found = match cached {
                     Some(found) => Some(found),
                     None => hasher.hash(path.as_bstr(), None)?,
@@ -859,7 +854,7 @@ fn take(
     // they are equal to it.
     let reference = repo.head_tree_id().ok().map(|id| id.detach());
     let index_trees = cache.as_ref().and_then(StatCache::index_trees);
-    let (tree, dirs) = write_tree(
+    let (tree, dirs, changed) = write_tree(
         repo,
         index,
         &overrides,
@@ -870,8 +865,8 @@ fn take(
             reference,
         },
     )?;
-    // The index alone: every directory without an override is the same as in `tree`.
-    let changed = dirs_of(overrides.keys());
+    // The index alone: every directory without an override (not in `changed`) is the same as
+    // in `tree`.
     // (A plain directory's stand-in is no index: there is none to record.)
     let index_tree = if unmerged || options.stand_in.is_some() {
         None
@@ -882,7 +877,7 @@ fn take(
             index_trees,
             reference,
         };
-        let (id, index_dirs) = write_tree(repo, index, &BTreeMap::new(), reuse)?;
+        let (id, index_dirs, _) = write_tree(repo, index, &BTreeMap::new(), reuse)?;
         if let Some(pending) = pending.as_mut() {
             for (dir, found) in index_dirs {
                 if let Some(id) = found {
@@ -920,6 +915,7 @@ fn take(
         index: index.clone(),
         overrides,
         dirs: std::sync::Arc::new(dirs),
+        changed: std::sync::Arc::new(changed),
         reference,
         started,
         stamps: std::sync::Arc::new(stamps),
@@ -936,6 +932,14 @@ fn take(
             })
         }),
     }))
+}
+
+/// A stat-cache entry (see [`StatCache::file_stamped`]) as a save may use it: one whose holder
+/// is gone only if its object is still there.
+fn usable(repo: &gix::Repository, cached: Option<(EntryKind, ObjectId, bool)>) -> Option<Blob> {
+    cached
+        .filter(|(_, id, held)| *held || repo.has_object(id))
+        .map(|(kind, id, _)| (kind, id))
 }
 
 /// What the file system says of one untracked file or symlink, and what the stat cache has
@@ -1442,14 +1446,14 @@ struct TreeWriter<'a> {
     built: std::cell::RefCell<DirTrees>,
 }
 
-/// Write the tree of `index` with `overrides` applied; return its id and the tree of each
-/// directory in it.
+/// Write the tree of `index` with `overrides` applied; return its id, the tree of each
+/// directory in it, and the directories holding an override (`""` when there is any).
 fn write_tree(
     repo: &gix::Repository,
     index: &gix::index::State,
     overrides: &BTreeMap<BString, Option<Blob>>,
     reuse: Reuse<'_>,
-) -> Result<(ObjectId, DirTrees)> {
+) -> Result<(ObjectId, DirTrees, HashSet<BString>)> {
     let writer = TreeWriter {
         repo,
         index,
@@ -1463,7 +1467,7 @@ fn write_tree(
         Some(id) => id,
         None => writer.write(Vec::new())?,
     };
-    Ok((id, writer.built.into_inner()))
+    Ok((id, writer.built.into_inner(), writer.dirty))
 }
 
 /// A direct child of a directory being written.

@@ -611,7 +611,6 @@ fn kind_of(mode: u32) -> Option<EntryKind> {
     })
 }
 
-/// FNV-1a, to fingerprint the settings that change how files are hashed.
 /// The `core` and `filter` sections of every configuration file, as written: the settings that
 /// change how a file is hashed into a blob (and, for `core.excludesFile`, what is ignored).
 pub fn hashing_settings(repo: &gix::Repository) -> Vec<Vec<u8>> {
@@ -635,6 +634,7 @@ pub fn git_config_home() -> Option<std::path::PathBuf> {
         .map(|home| home.join("git"))
 }
 
+/// FNV-1a, to fingerprint the settings that change how files are hashed.
 pub fn digest(parts: &[&[u8]]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for part in parts {
