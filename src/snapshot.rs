@@ -9,7 +9,6 @@ use gix::dir::entry::{Kind as DiskKind, Status as DirStatus};
 use gix::index::entry::{Flags, Mode, Stage};
 use gix::objs::tree::{self, EntryKind};
 use gix::status::plumbing::index_as_worktree::{Change, EntryStatus};
-use gix::status::plumbing::index_as_worktree_with_renames::{Entry as StatusEntry, Recorder};
 
 use crate::config::Capture;
 use crate::control::Control;
@@ -446,7 +445,7 @@ fn take(
     };
 
     // 1. What changed, and what is untracked: git's status, in process.
-    let mut recorder = Recorder::default();
+    let mut found = Found::default();
     let dirwalk = repo
         .dirwalk_options()
         .context(|| "cannot configure the directory walk".into())?
@@ -478,14 +477,14 @@ fn take(
             // ("failed to fill whole buffer"): look again, as the next save would.
             let mut tries = 0;
             loop {
-                let result = status(repo, &workdir, index, &rules, dirwalk, &mut recorder, ctl);
+                let result = status(repo, &workdir, index, &rules, dirwalk, &mut found, ctl);
                 match result {
                     Err(err) if read_short(&err) => {
                         if tries == STATUS_RETRIES {
                             break Err(still_changing(err));
                         }
                         tries += 1;
-                        recorder.records.clear();
+                        found.clear();
                         std::thread::sleep(std::time::Duration::from_millis(10 << tries));
                     }
                     result => break result,
@@ -509,54 +508,49 @@ fn take(
     // data of files found unchanged by content.
     let mut ignored_rule_files: Vec<&BStr> = Vec::new();
     let mut refreshed: PathMap<gix::index::entry::Stat> = PathMap::default();
-    for record in &recorder.records {
-        match record {
-            StatusEntry::Modification {
-                rela_path, status, ..
-            } => {
-                let action = match status {
-                    EntryStatus::Change(Change::Removed) => Action::Remove,
-                    EntryStatus::Change(
-                        Change::Type { .. }
-                        | Change::Modification { .. }
-                        | Change::SubmoduleModification(_),
-                    )
-                    | EntryStatus::IntentToAdd => Action::Rehash,
-                    EntryStatus::NeedsUpdate(stat) => {
-                        if options.stand_in.is_some() {
-                            refreshed.insert((*rela_path).to_owned(), *stat);
-                        }
-                        continue;
-                    }
-                    // Conflicts are read from the index below.
-                    EntryStatus::Conflict { .. } => continue,
-                };
-                actions.insert(rela_path, action);
+    for (rela_path, status) in &found.modified {
+        let action = match status {
+            EntryStatus::Change(Change::Removed) => Action::Remove,
+            EntryStatus::Change(
+                Change::Type { .. }
+                | Change::Modification { .. }
+                | Change::SubmoduleModification(_),
+            )
+            | EntryStatus::IntentToAdd => Action::Rehash,
+            EntryStatus::NeedsUpdate(stat) => {
+                if options.stand_in.is_some() {
+                    refreshed.insert((*rela_path).to_owned(), *stat);
+                }
+                continue;
             }
-            StatusEntry::DirectoryContents { entry, .. } => match (entry.status, entry.disk_kind) {
-                (DirStatus::Untracked, Some(kind)) => {
-                    untracked.push((entry.rela_path.clone(), kind));
+            // Conflicts are read from the index below.
+            EntryStatus::Conflict { .. } => continue,
+        };
+        actions.insert(rela_path, action);
+    }
+    for entry in &found.walked {
+        match (entry.status, entry.disk_kind) {
+            (DirStatus::Untracked, Some(kind)) => {
+                untracked.push((entry.rela_path.clone(), kind));
+            }
+            (DirStatus::Ignored(_), Some(DiskKind::File | DiskKind::Symlink))
+                if standin::is_rule_file(entry.rela_path.as_bstr())
+                    && !rules.included(entry.rela_path.as_bstr(), false) =>
+            {
+                ignored_rule_files.push(entry.rela_path.as_bstr());
+            }
+            // `checkpoint.include`: ignored, and captured anyway.
+            (DirStatus::Ignored(_), Some(DiskKind::Directory)) if rules.includes_any() => {
+                for path in rules.included_below(&workdir, entry.rela_path.as_bstr())? {
+                    untracked.push((path, DiskKind::File));
                 }
-                (DirStatus::Ignored(_), Some(DiskKind::File | DiskKind::Symlink))
-                    if standin::is_rule_file(entry.rela_path.as_bstr())
-                        && !rules.included(entry.rela_path.as_bstr(), false) =>
-                {
-                    ignored_rule_files.push(entry.rela_path.as_bstr());
-                }
-                // `checkpoint.include`: ignored, and captured anyway.
-                (DirStatus::Ignored(_), Some(DiskKind::Directory)) if rules.includes_any() => {
-                    for path in rules.included_below(&workdir, entry.rela_path.as_bstr())? {
-                        untracked.push((path, DiskKind::File));
-                    }
-                }
-                (DirStatus::Ignored(_), Some(kind @ (DiskKind::File | DiskKind::Symlink)))
-                    if rules.included(entry.rela_path.as_bstr(), false) =>
-                {
-                    untracked.push((entry.rela_path.clone(), kind));
-                }
-                _ => {}
-            },
-            StatusEntry::Rewrite { .. } => {}
+            }
+            (DirStatus::Ignored(_), Some(kind @ (DiskKind::File | DiskKind::Symlink)))
+                if rules.included(entry.rela_path.as_bstr(), false) =>
+            {
+                untracked.push((entry.rela_path.clone(), kind));
+            }
+            _ => {}
         }
     }
 
@@ -1225,13 +1219,74 @@ fn still_changing(err: Error) -> Error {
 /// git's status of the working tree against `index` (as `Repository::index_worktree_status`
 /// computes it), with `rules`' exclude patterns overriding every other ignore rule in the
 /// directory walk, so that an excluded directory is not even entered.
+/// What git's status finds, in process: the index entries whose files differ from them
+/// (or may: [`EntryStatus::NeedsUpdate`]) and what the walk of the working tree emits. The walk
+/// and the comparison of the index with the files run side by side, each collecting into its
+/// own list: no entry crosses between threads one by one (gix's combined status sends each
+/// through a channel to a third thread, a wake-up per untracked file).
+#[derive(Default)]
+struct Found<'index> {
+    modified: Vec<(&'index BStr, EntryStatus<(), ()>)>,
+    walked: Vec<gix::dir::Entry>,
+}
+
+impl Found<'_> {
+    fn clear(&mut self) {
+        self.modified.clear();
+        self.walked.clear();
+    }
+}
+
+/// Collects the index entries that differ from their files.
+struct Modified<'a, 'index>(&'a mut Vec<(&'index BStr, EntryStatus<(), ()>)>);
+
+impl<'index> gix::status::plumbing::index_as_worktree::VisitEntry<'index> for Modified<'_, 'index> {
+    type ContentChange = ();
+    type SubmoduleStatus = ();
+
+    fn visit_entry(
+        &mut self,
+        _entries: &'index [gix::index::Entry],
+        _entry: &'index gix::index::Entry,
+        _entry_index: usize,
+        rela_path: &'index BStr,
+        status: EntryStatus<(), ()>,
+    ) {
+        self.0.push((rela_path, status));
+    }
+}
+
+/// Collects what the directory walk emits, as git's status sees it.
+struct Walked<'a> {
+    entries: &'a mut Vec<gix::dir::Entry>,
+    interrupt: &'a std::sync::atomic::AtomicBool,
+}
+
+impl gix::dir::walk::Delegate for Walked<'_> {
+    fn emit(
+        &mut self,
+        entry: gix::dir::EntryRef<'_>,
+        _collapsed_directory_status: Option<DirStatus>,
+    ) -> gix::dir::walk::Action {
+        // As git's status: entries of a kind git cannot track are not shown.
+        if entry.disk_kind != Some(DiskKind::Untrackable) {
+            self.entries.push(entry.to_owned());
+        }
+        if self.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    }
+}
+
 fn status<'index>(
     repo: &gix::Repository,
     workdir: &std::path::Path,
     index: &'index gix::index::State,
     rules: &Rules,
     dirwalk: gix::dirwalk::Options,
-    recorder: &mut Recorder<'index, (), ()>,
+    found: &mut Found<'index>,
     ctl: &Control<'_>,
 ) -> Result<()> {
     use gix::worktree::stack::state::{attributes, ignore};
@@ -1241,14 +1296,19 @@ fn status<'index>(
             source: err,
         }
     };
-    let stack = repo
-        .attributes(
+    // The walk needs the ignore rules only; the comparison of the index with the files needs
+    // the attributes only (for the clean filters of files it must hash).
+    let mut excludes = repo
+        .excludes(
             index,
-            attributes::Source::WorktreeThenIdMapping,
-            ignore::Source::WorktreeThenIdMappingIfNotSkipped,
             rules.walk_overrides(),
+            ignore::Source::WorktreeThenIdMappingIfNotSkipped,
         )
         .map_err(|e| git("cannot read the ignore rules")(e.into()))?
+        .detach();
+    let attributes = repo
+        .attributes_only(index, attributes::Source::WorktreeThenIdMapping)
+        .map_err(|e| git("cannot read the attributes")(e.into()))?
         .detach();
     let pathspec = repo
         .pathspec(
@@ -1279,7 +1339,7 @@ fn status<'index>(
     let resource_cache = gix::diff::resource_cache(
         repo,
         gix::diff::blob::pipeline::Mode::ToGit,
-        stack,
+        attributes,
         gix::diff::blob::pipeline::WorktreeRoots {
             old_root: None,
             new_root: Some(workdir.to_owned()),
@@ -1291,40 +1351,76 @@ fn status<'index>(
         .clone()
         .into_arc()
         .map_err(|e| git("cannot share the object database")(e.into()))?;
-    use gix::status::plumbing::index_as_worktree_with_renames as status;
-    gix::status::plumbing::index_as_worktree_with_renames(
-        index,
-        workdir,
-        recorder,
-        gix::status::plumbing::index_as_worktree::traits::FastEq,
-        NoSubmoduleStatus,
-        objects,
-        &mut gix::progress::Discard,
-        status::Context {
-            pathspec,
-            resource_cache,
-            should_interrupt: ctl.flag(),
-            dirwalk: status::DirwalkContext {
-                git_dir_realpath: git_dir_realpath.as_path(),
-                current_dir: cwd,
-                ignore_case_index_lookup: icase.as_ref(),
+    let interrupt = ctl.flag();
+    let Found { modified, walked } = found;
+    let mut walk_pathspec = pathspec.clone();
+    std::thread::scope(|scope| -> Result<()> {
+        let walk = std::thread::Builder::new()
+            .name("walk".into())
+            .spawn_scoped(scope, {
+                let objects = objects.clone();
+                let pathspec = &mut walk_pathspec;
+                let excludes = &mut excludes;
+                let (git_dir_realpath, icase) = (git_dir_realpath.as_path(), icase.as_ref());
+                move || {
+                    // No pathspec here has attributes: this is never asked.
+                    let mut no_attributes = |_: &BStr, _, _, _: &mut _| false;
+                    gix::dir::walk(
+                        workdir,
+                        gix::dir::walk::Context {
+                            should_interrupt: Some(interrupt),
+                            git_dir_realpath,
+                            current_dir: cwd,
+                            index,
+                            ignore_case_index_lookup: icase,
+                            pathspec,
+                            pathspec_attributes: &mut no_attributes,
+                            excludes: Some(excludes),
+                            objects: &objects,
+                            explicit_traversal_root: Some(workdir),
+                        },
+                        dirwalk.into(),
+                        &mut Walked {
+                            entries: walked,
+                            interrupt,
+                        },
+                    )
+                    .map(drop)
+                    .map_err(|e| git("cannot walk the working tree")(e.into()))
+                }
+            })
+            .map_err(|e| git("cannot start the directory walk")(e.into()))?;
+        let compared = gix::status::plumbing::index_as_worktree(
+            index,
+            workdir,
+            &mut Modified(modified),
+            gix::status::plumbing::index_as_worktree::traits::FastEq,
+            NoSubmoduleStatus,
+            objects,
+            &mut gix::progress::Discard,
+            gix::status::plumbing::index_as_worktree::Context {
+                pathspec,
+                stack: resource_cache.attr_stack,
+                filter: resource_cache.filter.worktree_filter,
+                should_interrupt: interrupt,
             },
-        },
-        status::Options {
-            sorting: None,
-            tracked_file_modifications: gix::status::plumbing::index_as_worktree::Options {
+            gix::status::plumbing::index_as_worktree::Options {
                 fs,
                 thread_limit: None,
                 stat,
                 fscache,
             },
-            fscache,
-            dirwalk: Some(dirwalk.into()),
-            rewrites: None,
-        },
-    )
-    .map_err(|e| git("cannot compute the status of the working tree")(e.into()))?;
-    Ok(())
+        )
+        .map(drop)
+        .map_err(|e| git("cannot compute the status of the working tree")(e.into()));
+        let walked = walk.join().unwrap_or_else(|_| {
+            Err(Error::Git {
+                context: "cannot walk the working tree".into(),
+                source: "the directory walk stopped unexpectedly".into(),
+            })
+        });
+        compared.and(walked)
+    })
 }
 
 /// A fingerprint of everything that changes how a file is hashed into a blob: the
