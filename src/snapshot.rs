@@ -400,6 +400,7 @@ pub fn snapshot_plain(
                 stand_in,
                 ..options
             },
+            false,
             ctl,
         )? {
             return Ok(snap);
@@ -416,20 +417,27 @@ fn until_taken(
     mut options: Options<'_>,
     ctl: &Control<'_>,
 ) -> Result<Snapshot> {
+    let mut listings = true;
     loop {
-        if let Some(snap) = take(repo, index, options, ctl)? {
+        if let Some(snap) = take(repo, index, options, listings, ctl)? {
             return Ok(snap);
         }
-        options.stand_in = Some(standin::Mode::Fresh);
+        if options.stand_in.is_some() {
+            options.stand_in = Some(standin::Mode::Fresh);
+        }
+        listings = false;
     }
 }
 
 /// The snapshot of [`snapshot`]; `None` when `options` name a loaded stand-in that no longer
-/// stands (see [`standin::key`]).
+/// stands (see [`standin::key`]), or when a file of an untracked directory that was not walked
+/// (`listings`: the stat cache's listing of it was used) is not as listed: then take it again,
+/// walking everything.
 fn take(
     repo: &gix::Repository,
     index: &gix::worktree::Index,
     options: Options<'_>,
+    listings: bool,
     ctl: &Control<'_>,
 ) -> Result<Option<Snapshot>> {
     let workdir = repo.workdir().ok_or(Error::BareRepository)?.to_owned();
@@ -438,11 +446,12 @@ fn take(
         .context(|| "cannot read core.fileMode / core.symlinks".into())?;
     let rules = Rules::new(options.capture, caps.ignore_case);
     // Before anything is looked at: a file changed after this has a later stamp.
-    let started = if options.stat_cache {
+    let moment = if options.stat_cache {
         statcache::moment(repo)
     } else {
         None
     };
+    let started = moment.map(|(started, _)| started);
 
     // 1. What changed, and what is untracked: git's status, in process.
     let mut found = Found::default();
@@ -460,14 +469,43 @@ fn take(
         .emit_pruned(false)
         .emit_empty_directories(false)
         .recurse_repositories(false);
+    // Untracked directories whose listing the stat cache keeps need not be walked, where the
+    // walk emits each file as it is found (no collapsing, no respelling) and the directories'
+    // times are kept by the file system; not with a sparse index (`.gitignore` files read from
+    // the index).
+    let (cache_tx, cache_rx) = std::sync::mpsc::sync_channel(1);
+    let mut skipper = (listings
+        && moment.is_some_and(|(_, dirs_kept)| dirs_kept)
+        && options.stand_in.is_none()
+        && !rules.includes_any()
+        && !caps.ignore_case
+        && !index.is_sparse()
+        && !index
+            .entries()
+            .iter()
+            .any(|e| e.flags.contains(Flags::SKIP_WORKTREE)))
+    .then(|| Skipper {
+        workdir: &workdir,
+        key: walk_key(repo, &rules, &dirwalk),
+        cache: cache_rx,
+        read: None,
+        ignores: PathMap::default(),
+        skipped: Vec::new(),
+        entered: Vec::new(),
+    });
     // While the working tree is walked, another thread reads the stat cache and looks at the
     // untracked files it names, which are most often the untracked files the walk finds.
     let (git_dir, hash) = (repo.git_dir().to_owned(), repo.object_hash());
     let (walked, prefetched) = std::thread::scope(|scope| {
         let prefetch = options.stat_cache.then(|| {
-            scope.spawn(|| {
-                let read = statcache::Read::of(&git_dir, hash)?;
-                let looks = look_all(&workdir, read.paths(), ctl.flag());
+            let workdir = &workdir;
+            scope.spawn(move || {
+                let read = statcache::Read::of(&git_dir, hash).map(std::sync::Arc::new);
+                // The walk waits for it at the first untracked directory (or never, when
+                // nothing is skipped: then this is dropped unread).
+                let _ = cache_tx.send(read.clone());
+                let read = read?;
+                let looks = look_all(workdir, read.paths(), ctl.flag());
                 Some((read, looks))
             })
         });
@@ -477,7 +515,15 @@ fn take(
             // ("failed to fill whole buffer"): look again, as the next save would.
             let mut tries = 0;
             loop {
-                let result = status(repo, &workdir, index, &rules, dirwalk, &mut found, ctl);
+                if let Some(skipper) = skipper.as_mut() {
+                    skipper.skipped.clear();
+                    skipper.entered.clear();
+                }
+                let walk = Walk {
+                    options: dirwalk,
+                    skipper: skipper.as_mut(),
+                };
+                let result = status(repo, &workdir, index, &rules, walk, &mut found, ctl);
                 match result {
                     Err(err) if read_short(&err) => {
                         if tries == STATUS_RETRIES {
@@ -498,6 +544,13 @@ fn take(
         Ok(()) => err,
     })?;
     let (read, looks) = prefetched.unzip();
+    let (walk_key, skipped_dirs, entered) = match skipper {
+        Some(s) => (Some(s.key), s.skipped, s.entered),
+        None => (None, Vec::new(), Vec::new()),
+    };
+    // The walk's handles on the cache (and the one it did not take from the channel) are gone
+    // with the skipper.
+    let read = read.and_then(|read| std::sync::Arc::try_unwrap(read).ok());
 
     // Looked up for every index entry: hashed as the stat cache hashes paths, not with SipHash
     // (20 M instructions at 100,000 files).
@@ -528,10 +581,23 @@ fn take(
         };
         actions.insert(rela_path, action);
     }
-    for entry in &found.walked {
+    // Which of `untracked` come from a listing rather than the walk.
+    let mut listed: Vec<bool> = Vec::new();
+    let mut ranges = skipped_dirs
+        .iter()
+        .map(|(_, range)| range.clone())
+        .peekable();
+    for (at, entry) in found.walked.iter().enumerate() {
+        while ranges.peek().is_some_and(|r| r.end <= at) {
+            ranges.next();
+        }
         match (entry.status, entry.disk_kind) {
             (DirStatus::Untracked, Some(kind)) => {
                 untracked.push((entry.rela_path.clone(), kind));
+                if !skipped_dirs.is_empty() {
+                    listed.resize(untracked.len() - 1, false);
+                    listed.push(ranges.peek().is_some_and(|r| r.contains(&at)));
+                }
             }
             (DirStatus::Ignored(_), Some(DiskKind::File | DiskKind::Symlink))
                 if standin::is_rule_file(entry.rela_path.as_bstr())
@@ -751,6 +817,22 @@ fn take(
                     )?,
                     probe => probe,
                 };
+                // A file of a directory that was not walked must still be the file or
+                // symlink listed: if not, the listing was wrong (a file system that did not
+                // change the directory's times), and everything is walked again.
+                if listed.get(done).copied().unwrap_or(false) {
+                    let as_listed = match &probe {
+                        Probe::Found { looked, .. } => {
+                            looked.kind != LookedKind::Other
+                                && (looked.kind == LookedKind::Symlink)
+                                    == (disk_kind == DiskKind::Symlink)
+                        }
+                        _ => false,
+                    };
+                    if !as_listed {
+                        return Ok(None);
+                    }
+                }
                 let (Looked { stamp, len, kind }, cached) = match probe {
                     Probe::Found { looked, cached } => (looked, cached),
                     // Gone since the walk: nothing to save.
@@ -898,6 +980,18 @@ fn take(
                 if let Some(id) = found {
                     pending.dir(dir.clone(), id, files);
                 }
+            }
+            if let (Some(key), Some(started), Some(cache)) = (walk_key, started, cache.as_ref()) {
+                pending.walk_key(key);
+                list_untracked_dirs(
+                    pending,
+                    &workdir,
+                    tally,
+                    cache,
+                    started,
+                    &skipped_dirs,
+                    &entered,
+                );
             }
         }
     }
@@ -1256,20 +1350,29 @@ impl<'index> gix::status::plumbing::index_as_worktree::VisitEntry<'index> for Mo
     }
 }
 
-/// Collects what the directory walk emits, as git's status sees it.
-struct Walked<'a> {
+/// Collects what the directory walk emits, as git's status sees it; with a [`Skipper`], the
+/// files of the untracked directories it skips instead of those directories.
+struct Walked<'a, 's> {
     entries: &'a mut Vec<gix::dir::Entry>,
     interrupt: &'a std::sync::atomic::AtomicBool,
+    skipper: Option<&'a mut Skipper<'s>>,
 }
 
-impl gix::dir::walk::Delegate for Walked<'_> {
+impl gix::dir::walk::Delegate for Walked<'_, '_> {
     fn emit(
         &mut self,
         entry: gix::dir::EntryRef<'_>,
         _collapsed_directory_status: Option<DirStatus>,
     ) -> gix::dir::walk::Action {
+        // A skipped directory is emitted right after it was declined: its files stand for it.
+        let skipped = entry.disk_kind == Some(DiskKind::Directory)
+            && self.skipper.as_ref().is_some_and(|s| {
+                s.skipped
+                    .last()
+                    .is_some_and(|(dir, _)| dir.as_bstr() == entry.rela_path.as_ref())
+            });
         // As git's status: entries of a kind git cannot track are not shown.
-        if entry.disk_kind != Some(DiskKind::Untrackable) {
+        if entry.disk_kind != Some(DiskKind::Untrackable) && !skipped {
             self.entries.push(entry.to_owned());
         }
         if self.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
@@ -1278,6 +1381,246 @@ impl gix::dir::walk::Delegate for Walked<'_> {
             std::ops::ControlFlow::Continue(())
         }
     }
+
+    fn can_recurse(
+        &mut self,
+        entry: gix::dir::EntryRef<'_>,
+        for_deletion: Option<gix::dir::walk::ForDeletionMode>,
+        worktree_root_is_repository: bool,
+    ) -> bool {
+        let can = entry.status.can_recurse(
+            entry.disk_kind,
+            entry.pathspec_match,
+            for_deletion,
+            worktree_root_is_repository,
+        );
+        if !can
+            || entry.status != DirStatus::Untracked
+            || entry.disk_kind != Some(DiskKind::Directory)
+        {
+            return can;
+        }
+        if let Some(skipper) = self.skipper.as_mut() {
+            if skipper.skip(entry.rela_path.as_ref(), self.entries) {
+                return false;
+            }
+            skipper.entered.push(entry.rela_path.clone().into_owned());
+        }
+        true
+    }
+}
+
+/// What a save's walk needs to skip the untracked directories the stat cache lists (see
+/// [`statcache::Listing`]), and what it found: the directories it skipped (with where their
+/// files went among the walk's entries) and the untracked directories it entered.
+struct Skipper<'a> {
+    workdir: &'a std::path::Path,
+    /// The [`walk_key`] of this save.
+    key: u64,
+    /// The stat cache, as another thread reads it.
+    cache: std::sync::mpsc::Receiver<Option<std::sync::Arc<statcache::Read>>>,
+    read: Option<Option<std::sync::Arc<statcache::Read>>>,
+    /// Whether the `.gitignore` of each directory looked at is as cached.
+    ignores: PathMap<bool>,
+    skipped: Vec<(BString, std::ops::Range<usize>)>,
+    entered: Vec<BString>,
+}
+
+impl Skipper<'_> {
+    /// Whether the untracked directory `dir` is as its listing says: if so, its files are
+    /// appended to `out` as the walk would have emitted them.
+    fn skip(&mut self, dir: &BStr, out: &mut Vec<gix::dir::Entry>) -> bool {
+        let read = match &self.read {
+            Some(read) => read.clone(),
+            None => {
+                let read = self.cache.recv().ok().flatten();
+                self.read = Some(read.clone());
+                read
+            }
+        };
+        let Some(read) = read else {
+            return false;
+        };
+        let Some(listing) = read.listing(dir, self.key) else {
+            return false;
+        };
+        for above in statcache::above(dir) {
+            let same = match self.ignores.get(above) {
+                Some(same) => *same,
+                None => {
+                    let same = read.ignore_stamp(above).is_some_and(|cached| {
+                        stamp_at(self.workdir, ignore_file(above).as_bstr()) == Ok(cached)
+                    });
+                    self.ignores.insert(above.to_owned(), same);
+                    same
+                }
+            };
+            if !same {
+                return false;
+            }
+        }
+        for (sub, (stamp, ignore)) in &listing.dirs {
+            let below = sub == dir
+                || (sub.len() > dir.len() && sub.starts_with(dir) && sub[dir.len()] == b'/');
+            if !below
+                || stamp_at(self.workdir, sub.as_bstr()) != Ok(Some(*stamp))
+                || stamp_at(self.workdir, ignore_file(sub.as_bstr()).as_bstr()) != Ok(*ignore)
+            {
+                return false;
+            }
+        }
+        let Some(files) = read.listed_files(dir, listing) else {
+            return false;
+        };
+        let start = out.len();
+        out.extend(files.into_iter().map(|(path, link)| gix::dir::Entry {
+            rela_path: path.to_owned(),
+            status: DirStatus::Untracked,
+            property: None,
+            disk_kind: Some(if link {
+                DiskKind::Symlink
+            } else {
+                DiskKind::File
+            }),
+            index_kind: None,
+            pathspec_match: Some(gix::dir::entry::PathspecMatch::Always),
+        }));
+        self.skipped.push((dir.to_owned(), start..out.len()));
+        true
+    }
+}
+
+/// The `.gitignore` of the directory `dir` (`""`: the top of the working tree).
+fn ignore_file(dir: &BStr) -> BString {
+    let mut path = BString::from(dir);
+    if !path.is_empty() {
+        path.push(b'/');
+    }
+    path.extend_from_slice(b".gitignore");
+    path
+}
+
+/// The stamp of what is at `rela` in the working tree, `None` if nothing is; `Err` if it
+/// cannot be looked at.
+fn stamp_at(workdir: &std::path::Path, rela: &BStr) -> std::result::Result<Option<Stamp>, ()> {
+    let path = if rela.is_empty() {
+        workdir.to_owned()
+    } else {
+        worktree_path(workdir, rela).map_err(drop)?
+    };
+    match std::fs::symlink_metadata(path) {
+        Ok(md) => Ok(Some(Stamp::of(&md))),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(_) => Err(()),
+    }
+}
+
+/// What decides the listings of untracked directories besides the directories themselves: the
+/// settings (`core.*`, among them `core.excludesFile` and `core.ignoreCase`), the walk's
+/// options, `checkpoint.exclude`, and the ignore files outside the working tree
+/// (`info/exclude`, the global excludes file).
+fn walk_key(repo: &gix::Repository, rules: &Rules, dirwalk: &gix::dirwalk::Options) -> u64 {
+    let mut parts: Vec<Vec<u8>> = vec![repo.object_hash().to_string().into_bytes()];
+    parts.extend(statcache::hashing_settings(repo));
+    parts.push(format!("{dirwalk:?}").into_bytes());
+    parts.push(format!("{:?}", rules.walk_overrides()).into_bytes());
+    let stamp_of = |path: &std::path::Path| {
+        std::fs::symlink_metadata(path)
+            .map(|md| format!("{:?}", Stamp::of(&md)).into_bytes())
+            .unwrap_or_default()
+    };
+    parts.push(stamp_of(&repo.git_dir().join("info").join("exclude")));
+    parts.push(stamp_of(&repo.common_dir().join("info").join("exclude")));
+    match repo.config_snapshot().trusted_path("core.excludesFile") {
+        Ok(Some(path)) => parts.push(stamp_of(&path)),
+        Ok(None) => parts.push(Vec::new()),
+        // Unreadable: a key no save can match.
+        Err(_) => parts.push(std::process::id().to_string().into_bytes()),
+    }
+    if let Some(home) = statcache::git_config_home() {
+        parts.push(stamp_of(&home.join("ignore")));
+    }
+    let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    statcache::digest(&refs)
+}
+
+/// Keep, in `pending`, the listings of the outermost untracked directories that hold only files
+/// and symlinks of the snapshot: the stamps of each and of every directory the walk entered
+/// below it, and the `.gitignore` stamps of the directories above it, all settled before
+/// `started` (the racy rule, as for files). A directory that was skipped keeps its listing
+/// (every stamp in it was found the same).
+fn list_untracked_dirs(
+    pending: &mut statcache::Pending,
+    workdir: &std::path::Path,
+    tally: &Tally<'_>,
+    cache: &StatCache,
+    started: Moment,
+    skipped: &[(BString, std::ops::Range<usize>)],
+    entered: &[BString],
+) {
+    let settled = |stamp: Option<Stamp>| stamp.is_none_or(|s| s.settled_before(started));
+    let is_below = |path: &BStr, dir: &BStr| {
+        path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
+    };
+    let cacheable: PathMap<()> = tally.cacheable().map(|(d, _)| (d.clone(), ())).collect();
+    let entered_at: PathMap<usize> = entered
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.clone(), i))
+        .collect();
+    let mut ignores: PathMap<Option<Option<Stamp>>> = PathMap::default();
+    for dir in cacheable.keys() {
+        let dir = dir.as_bstr();
+        if dir
+            .rfind_byte(b'/')
+            .is_some_and(|slash| cacheable.contains_key(&dir[..slash]))
+        {
+            continue;
+        }
+        let above: Option<Vec<(BString, Option<Stamp>)>> = statcache::above(dir)
+            .map(|a| {
+                let found = ignores.entry(a.to_owned()).or_insert_with(|| {
+                    stamp_at(workdir, ignore_file(a).as_bstr())
+                        .ok()
+                        .filter(|s| settled(*s))
+                });
+                found.map(|stamp| (a.to_owned(), stamp))
+            })
+            .collect();
+        let Some(above) = above else {
+            continue;
+        };
+        if skipped.iter().any(|(d, _)| d == dir) {
+            if let Some(listing) = cache.old_listing(dir) {
+                pending.listing(dir.to_owned(), listing.dirs.clone(), above);
+            }
+            continue;
+        }
+        if skipped.iter().any(|(d, _)| is_below(d.as_bstr(), dir)) {
+            continue;
+        }
+        let Some(&first) = entered_at.get(dir) else {
+            continue;
+        };
+        let stamps: Option<Vec<(BString, statcache::DirStamps)>> = entered[first..]
+            .iter()
+            .take_while(|d| d.as_bstr() == dir || is_below(d.as_bstr(), dir))
+            .map(|d| {
+                let stamp = stamp_at(workdir, d.as_bstr()).ok().flatten()?;
+                let ignore = stamp_at(workdir, ignore_file(d.as_bstr()).as_bstr()).ok()?;
+                (settled(Some(stamp)) && settled(ignore)).then(|| (d.clone(), (stamp, ignore)))
+            })
+            .collect();
+        if let Some(stamps) = stamps {
+            pending.listing(dir.to_owned(), stamps, above);
+        }
+    }
+}
+
+/// How the working tree is walked: gix's options, and the untracked directories to skip.
+struct Walk<'a, 's> {
+    options: gix::dirwalk::Options,
+    skipper: Option<&'a mut Skipper<'s>>,
 }
 
 fn status<'index>(
@@ -1285,10 +1628,14 @@ fn status<'index>(
     workdir: &std::path::Path,
     index: &'index gix::index::State,
     rules: &Rules,
-    dirwalk: gix::dirwalk::Options,
+    walk: Walk<'_, '_>,
     found: &mut Found<'index>,
     ctl: &Control<'_>,
 ) -> Result<()> {
+    let Walk {
+        options: dirwalk,
+        skipper,
+    } = walk;
     use gix::worktree::stack::state::{attributes, ignore};
     let git = |context: &'static str| {
         move |err: Box<dyn std::error::Error + Send + Sync>| Error::Git {
@@ -1383,6 +1730,7 @@ fn status<'index>(
                         &mut Walked {
                             entries: walked,
                             interrupt,
+                            skipper,
                         },
                     )
                     .map(drop)

@@ -32,7 +32,7 @@ use gix::objs::tree::EntryKind;
 /// File name in the git directory.
 const FILE: &str = "checkpoint-stat-cache";
 /// First line of the file.
-const MAGIC: &[u8] = b"git-checkpoint stat cache 2";
+const MAGIC: &[u8] = b"git-checkpoint stat cache 3";
 
 /// A hasher for paths (FxHash's multiply-rotate, a word at a time): much cheaper than SipHash
 /// for the tens of thousands of paths a save looks up, and no input here is adversarial (they
@@ -69,16 +69,29 @@ pub type Moment = (i64, u32);
 /// times come from the kernel's coarse clock, or a network file system's server, either of
 /// which may lag the process's clock). `None` when no file can be written there: then nothing
 /// is trusted.
-pub fn moment(repo: &gix::Repository) -> Option<Moment> {
-    let path = repo
-        .git_dir()
-        .join(format!("{FILE}.now{}", std::process::id()));
+///
+/// And whether creating that file changed the git directory's stamp: whether this file system
+/// keeps a directory's times as the directory changes, which the listings of untracked
+/// directories rely on (a network file system's cached attributes may not, nor a file system
+/// that keeps whole seconds when the directory changed within this one; then no listing is
+/// trusted).
+pub fn moment(repo: &gix::Repository) -> Option<(Moment, bool)> {
+    let git_dir = repo.git_dir();
+    let dir_stamp = || {
+        std::fs::symlink_metadata(git_dir)
+            .ok()
+            .map(|md| Stamp::of(&md))
+    };
+    let before = dir_stamp();
+    let path = git_dir.join(format!("{FILE}.now{}", std::process::id()));
     let file = std::fs::File::create(&path).ok()?;
     let md = file.metadata();
     drop(file);
+    let after = dir_stamp();
     let _ = std::fs::remove_file(&path);
     let stamp = Stamp::of(&md.ok()?);
-    Some(stamp.ctime.min(stamp.mtime))
+    let dirs_kept = before.is_some() && after.is_some() && before != after;
+    Some((stamp.ctime.min(stamp.mtime), dirs_kept))
 }
 
 /// What identifies an unchanged file.
@@ -186,6 +199,22 @@ impl Stamp {
 /// A cached untracked file: its stamp, mode and blob.
 type FileEntry = (Stamp, EntryKind, ObjectId);
 
+/// A directory's stamp, and its `.gitignore`'s (`None`: it has none).
+pub type DirStamps = (Stamp, Option<Stamp>);
+
+/// The listing of an untracked directory, so that the next save need not walk it: its files are
+/// `count` consecutive entries of the cache's files from `start`, and `dirs` holds the stamps of
+/// the directory (first) and of every directory the walk entered below it. While each is the
+/// same (and settled: no listing is written otherwise), no entry was added, removed or renamed
+/// anywhere below it, and no `.gitignore` below it changed; [`Read::ignore_stamp`] keeps those
+/// of the directories above it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing {
+    pub start: usize,
+    pub count: usize,
+    pub dirs: Vec<(BString, DirStamps)>,
+}
+
 /// What a cache file holds.
 #[derive(Default)]
 struct Content {
@@ -203,6 +232,13 @@ struct Content {
     files: Vec<(BString, FileEntry)>,
     /// Each file's position in `files`.
     positions: PathMap<usize>,
+    /// What decided the listings (see [`walk_key`]): the ignore rules outside the working
+    /// tree and the walk's options.
+    walk_key: Option<u64>,
+    /// Untracked directories the next save need not walk.
+    listings: PathMap<Listing>,
+    /// The `.gitignore` stamps of the directories above those in `listings`.
+    ignores: PathMap<Option<Stamp>>,
 }
 
 /// A cache file as read, before it is known to fit the save (its digest is checked when the
@@ -223,6 +259,39 @@ impl Read {
     /// The paths of the files it has, in its order (see [`StatCache::position`]).
     pub fn paths(&self) -> impl ExactSizeIterator<Item = &BStr> {
         self.content.files.iter().map(|(path, _)| path.as_bstr())
+    }
+
+    /// The listing of the untracked directory `dir`, if the cache has one made under
+    /// `walk_key`.
+    pub fn listing(&self, dir: &BStr, walk_key: u64) -> Option<&Listing> {
+        if self.content.walk_key != Some(walk_key) {
+            return None;
+        }
+        let listing = self.content.listings.get(dir)?;
+        (listing.dirs.first().map(|(first, _)| first.as_bstr()) == Some(dir)).then_some(listing)
+    }
+
+    /// The files of `listing` (that of `dir`), each path with whether it is a symlink; `None`
+    /// unless they are all below `dir` (a damaged cache).
+    pub fn listed_files(&self, dir: &BStr, listing: &Listing) -> Option<Vec<(&BStr, bool)>> {
+        let files = self
+            .content
+            .files
+            .get(listing.start..listing.start.checked_add(listing.count)?)?;
+        files
+            .iter()
+            .map(|(path, (_, kind, _))| {
+                let below =
+                    path.len() > dir.len() + 1 && path.starts_with(dir) && path[dir.len()] == b'/';
+                below.then_some((path.as_bstr(), *kind == EntryKind::Link))
+            })
+            .collect()
+    }
+
+    /// The stamp of the `.gitignore` of `dir`, a directory above a listed one, when the cache
+    /// was written: `None` if unknown, `Some(None)` if it had none.
+    pub fn ignore_stamp(&self, dir: &BStr) -> Option<Option<Stamp>> {
+        self.content.ignores.get(dir).copied()
     }
 }
 
@@ -311,6 +380,11 @@ impl StatCache {
             .then_some((&self.old.index_trees, self.held))
     }
 
+    /// The listing of the untracked directory `dir` the cache was read with.
+    pub fn old_listing(&self, dir: &BStr) -> Option<&Listing> {
+        self.old.listings.get(dir)
+    }
+
     /// Start the cache this save leaves.
     pub fn pending(&self) -> Pending {
         Pending {
@@ -329,8 +403,22 @@ impl StatCache {
             old_index_trees: self.old.index_trees.clone(),
             old_holder: self.old.holder.clone(),
             old_held: self.held,
+            walk_key: None,
+            listings: Vec::new(),
+            ignores: PathMap::default(),
+            old_walk_key: self.old.walk_key,
+            old_listings: self.old.listings.clone(),
+            old_ignores: self.old.ignores.clone(),
         }
     }
+}
+
+/// The directories above `dir` (a path relative to the top of the working tree), from the top
+/// (`""`) down to its parent.
+pub fn above(dir: &BStr) -> impl Iterator<Item = &BStr> {
+    std::iter::once(&dir[..0])
+        .chain(dir.find_iter(b"/").map(move |slash| &dir[..slash]))
+        .map(|d| d.as_bstr())
 }
 
 /// What a save found, to be written as the cache once its checkpoint is recorded.
@@ -352,6 +440,13 @@ pub struct Pending {
     old_holder: Option<(BString, ObjectId)>,
     /// Whether the old holder still exists as it was.
     old_held: bool,
+    walk_key: Option<u64>,
+    /// Untracked directories to list, with the stamps of the directories in them.
+    listings: Vec<(BString, Vec<(BString, DirStamps)>)>,
+    ignores: PathMap<Option<Stamp>>,
+    old_walk_key: Option<u64>,
+    old_listings: PathMap<Listing>,
+    old_ignores: PathMap<Option<Stamp>>,
 }
 
 impl std::fmt::Debug for Pending {
@@ -381,6 +476,65 @@ impl Pending {
         self.index_trees.insert(dir, tree);
     }
 
+    /// Listings are kept under `key` (see [`Read::listing`]).
+    pub fn walk_key(&mut self, key: u64) {
+        self.walk_key = Some(key);
+    }
+
+    /// List the untracked directory `dir`: `dirs` has the stamps of it (first) and of every
+    /// directory below it the walk entered, `ignores` the `.gitignore` stamps of the
+    /// directories above it; its files are those remembered below it, which must be
+    /// consecutive (else it is not listed).
+    pub fn listing(
+        &mut self,
+        dir: BString,
+        dirs: Vec<(BString, DirStamps)>,
+        ignores: Vec<(BString, Option<Stamp>)>,
+    ) {
+        self.ignores.extend(ignores);
+        self.listings.push((dir, dirs));
+    }
+
+    /// The listings, with where their files are among `files`: only those whose files are
+    /// consecutive, and only under a walk key.
+    fn placed_listings(&self) -> PathMap<Listing> {
+        let mut out = PathMap::default();
+        if self.walk_key.is_none() || self.listings.is_empty() {
+            return out;
+        }
+        let index: PathMap<usize> = self
+            .listings
+            .iter()
+            .enumerate()
+            .map(|(i, (dir, _))| (dir.clone(), i))
+            .collect();
+        // For each listed directory: the first and last file below it, and how many.
+        let mut spans: Vec<Option<(usize, usize, usize)>> = vec![None; self.listings.len()];
+        for (at, (path, _)) in self.files.iter().enumerate() {
+            for dir in above(path.as_bstr()).skip(1) {
+                if let Some(&i) = index.get(dir) {
+                    let span = spans[i].get_or_insert((at, at, 0));
+                    span.1 = at;
+                    span.2 += 1;
+                    break;
+                }
+            }
+        }
+        for ((dir, dirs), span) in self.listings.iter().zip(spans) {
+            if let Some((first, last, count)) = span
+                && last - first + 1 == count
+            {
+                let listing = Listing {
+                    start: first,
+                    count,
+                    dirs: dirs.clone(),
+                };
+                out.insert(dir.clone(), listing);
+            }
+        }
+        out
+    }
+
     /// Write the cache, naming `holder` (a checkpoint ref and its commit) as holding every
     /// object in it, atomically, unless it is what the file already holds. Failures are
     /// ignored: the cache is only a shortcut.
@@ -401,11 +555,21 @@ impl Pending {
                 .dirs
                 .iter()
                 .all(|(d, t, n)| self.old_dirs.get(d) == Some(&(*t, *n)));
+        let listings = self.placed_listings();
+        let ignores: PathMap<Option<Stamp>> = if listings.is_empty() {
+            PathMap::default()
+        } else {
+            self.ignores.clone()
+        };
+        let same_listings = self.walk_key == self.old_walk_key
+            && listings == self.old_listings
+            && ignores == self.old_ignores;
         // The file is left as it is when it would say the same, naming another holder: the
         // one it names still holds every object in it (nothing new was hashed).
         if settled
             && same_files
             && same_dirs
+            && same_listings
             && (holder == self.old_holder || self.old_held)
             && self.index == self.old_index
             && self.index_trees == self.old_index_trees
@@ -443,6 +607,39 @@ impl Pending {
                 out.push(b'\n');
             }
         }
+        if let Some(key) = self.walk_key
+            && !listings.is_empty()
+            && self.files.iter().all(|(path, _)| clean(path))
+        {
+            out.extend_from_slice(format!("x {key:016x}\n").as_bytes());
+            for (dir, stamp) in &ignores {
+                if clean(dir) {
+                    out.extend_from_slice(b"g");
+                    push_optional_stamp(&mut out, *stamp);
+                    out.push(b' ');
+                    out.extend_from_slice(dir);
+                    out.push(b'\n');
+                }
+            }
+            for (dir, listing) in &listings {
+                if !clean(dir) || listing.dirs.iter().any(|(d, _)| !clean(d)) {
+                    continue;
+                }
+                out.extend_from_slice(format!("w {} {} ", listing.start, listing.count).as_bytes());
+                out.extend_from_slice(dir);
+                out.push(b'\n');
+                for (sub, (stamp, ignore)) in &listing.dirs {
+                    out.extend_from_slice(b"s");
+                    push_stamp(&mut out, stamp);
+                    push_optional_stamp(&mut out, *ignore);
+                    out.push(b' ');
+                    out.extend_from_slice(sub);
+                    out.push(b'\n');
+                }
+            }
+        }
+        // A file whose path cannot be written would shift the positions of the listings: then
+        // none is written (above, `clean` leaves out only such paths).
         for (path, (s, kind, id)) in &self.files {
             if !clean(path) {
                 continue;
@@ -471,6 +668,55 @@ impl Pending {
         if std::fs::write(&tmp, out).is_ok() && std::fs::rename(&tmp, &self.path).is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
+    }
+}
+
+/// Append a stamp's six numbers, each after a space.
+fn push_stamp(out: &mut Vec<u8>, s: &Stamp) {
+    for n in [
+        s.size,
+        s.mtime.0 as u64,
+        u64::from(s.mtime.1),
+        s.ctime.0 as u64,
+        u64::from(s.ctime.1),
+        s.ino,
+    ] {
+        out.push(b' ');
+        push_number(out, n);
+    }
+}
+
+/// Append ` 1` and the stamp, or ` 0` and six zeros for none.
+fn push_optional_stamp(out: &mut Vec<u8>, s: Option<Stamp>) {
+    match s {
+        Some(s) => {
+            out.extend_from_slice(b" 1");
+            push_stamp(out, &s);
+        }
+        None => out.extend_from_slice(b" 0 0 0 0 0 0 0"),
+    }
+}
+
+/// A stamp from its six fields (as [`push_stamp`] writes them).
+fn stamp_of(f: &[&[u8]]) -> Option<Stamp> {
+    let [size, ms, mn, cs, cn, ino] = f else {
+        return None;
+    };
+    Some(Stamp {
+        size: number(size)?,
+        mtime: (number(ms)? as i64, u32::try_from(number(mn)?).ok()?),
+        ctime: (number(cs)? as i64, u32::try_from(number(cn)?).ok()?),
+        ino: number(ino)?,
+    })
+}
+
+/// An optional stamp from its seven fields (as [`push_optional_stamp`] writes them).
+fn optional_stamp_of(f: &[&[u8]]) -> Option<Option<Stamp>> {
+    let (present, rest) = f.split_first()?;
+    match *present {
+        b"1" => Some(Some(stamp_of(rest)?)),
+        b"0" => Some(None),
+        _ => None,
     }
 }
 
@@ -543,6 +789,8 @@ fn parse_any(data: &[u8], hash: gix::hash::Kind) -> Option<(u64, Content)> {
     content.files.reserve(lines_count);
     content.positions.reserve(lines_count);
     let id = |hex: &[u8]| ObjectId::from_hex(hex).ok().filter(|id| id.kind() == hash);
+    // The listing the `s` lines that follow a `w` line belong to.
+    let mut listing_open: Option<BString> = None;
     for line in lines {
         if line.is_empty() {
             continue;
@@ -585,6 +833,33 @@ fn parse_any(data: &[u8], hash: gix::hash::Kind) -> Option<(u64, Content)> {
             b't' => {
                 let ([hex], dir) = fields::<1>(rest)?;
                 content.index_trees.insert(dir.into(), id(hex)?);
+            }
+            b'x' => {
+                content.walk_key = Some(u64::from_str_radix(rest.to_str().ok()?, 16).ok()?);
+            }
+            b'g' => {
+                let (f, dir) = fields::<7>(rest)?;
+                content.ignores.insert(dir.into(), optional_stamp_of(&f)?);
+            }
+            b'w' => {
+                let ([start, count], dir) = fields::<2>(rest)?;
+                let listing = Listing {
+                    start: usize::try_from(number(start)?).ok()?,
+                    count: usize::try_from(number(count)?).ok()?,
+                    dirs: Vec::new(),
+                };
+                content.listings.insert(dir.into(), listing);
+                listing_open = Some(BString::from(dir));
+            }
+            b's' => {
+                let (f, sub) = fields::<13>(rest)?;
+                let stamps = (stamp_of(&f[..6])?, optional_stamp_of(&f[6..])?);
+                let dir = listing_open.as_ref()?;
+                content
+                    .listings
+                    .get_mut(dir.as_bstr())?
+                    .dirs
+                    .push((sub.into(), stamps));
             }
             _ => return None,
         }
@@ -678,10 +953,25 @@ mod tests {
             old_index: None,
             old_index_trees: PathMap::default(),
             old_holder: None,
+            walk_key: None,
+            listings: Vec::new(),
+            ignores: PathMap::default(),
+            old_walk_key: None,
+            old_listings: PathMap::default(),
+            old_ignores: PathMap::default(),
         };
         pending.file("a b/c".into(), stamp, EntryKind::BlobExecutable, id, false);
         pending.dir("a b".into(), tree, 1);
         pending.index_tree("".into(), tree);
+        pending.walk_key(5);
+        let dirs = vec![("a b".into(), (stamp, None))];
+        pending.listing("a b".into(), dirs.clone(), vec![("".into(), Some(stamp))]);
+        // Not listed: no file below it.
+        pending.listing(
+            "empty".into(),
+            vec![("empty".into(), (stamp, None))],
+            Vec::new(),
+        );
         let path = pending.path.clone();
         pending.store(Some(("refs/checkpoints/x y", tree)));
         let data = std::fs::read(&path).unwrap_or_default();
@@ -701,6 +991,17 @@ mod tests {
         assert_eq!(content.index_trees.get(b"".as_bstr()), Some(&tree));
         assert_eq!(content.index, Some(id));
         assert_eq!(content.holder, Some(("refs/checkpoints/x y".into(), tree)));
+        assert_eq!(content.walk_key, Some(5));
+        assert_eq!(
+            content.listings.get(b"a b".as_bstr()),
+            Some(&Listing {
+                start: 0,
+                count: 1,
+                dirs
+            })
+        );
+        assert_eq!(content.listings.len(), 1);
+        assert_eq!(content.ignores.get(b"".as_bstr()), Some(&Some(stamp)));
         assert!(parse(&data, 8, sha1).is_none(), "another digest");
         assert!(parse(b"garbage", 7, sha1).is_none());
         assert!(

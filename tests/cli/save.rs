@@ -1487,8 +1487,9 @@ fn settle_all_files(repo: &Repo) {
     );
 }
 
-/// [`settled_cache`], which names the tree of each untracked directory (checked), so the next
-/// save takes them without reading or building anything.
+/// [`settled_cache`], which names the tree of each untracked directory and lists `gen/`
+/// (checked), so the next save takes them without walking, reading or building anything: each
+/// change a test makes after this must be seen although `gen/` is not walked.
 #[track_caller]
 fn settle(repo: &Repo) {
     let cache = settled_cache(repo);
@@ -1498,6 +1499,173 @@ fn settle(repo: &Repo) {
             .any(|l| l.starts_with("d ") && l.ends_with(" gen")),
         "no cached tree for gen/:\n{cache}"
     );
+    assert!(
+        cache
+            .lines()
+            .any(|l| l.starts_with("w ") && l.ends_with(" gen")),
+        "no listing of gen/:\n{cache}"
+    );
+}
+
+/// The stat cache's listing of `dir`, with one file fewer (the last one of its range, whose
+/// path is returned) or one more (a file that does not exist, `ghost`): a save that uses it
+/// instead of walking `dir` misses the one or looks for the other.
+fn tamper_listing(repo: &Repo, dir: &str, ghost: Option<&str>) -> String {
+    let path = repo.path().join(".git/checkpoint-stat-cache");
+    let cache = fs::read_to_string(&path).unwrap();
+    let (start, count) = cache
+        .lines()
+        .find_map(|l| {
+            let rest = l.strip_prefix("w ")?.strip_suffix(&format!(" {dir}"))?;
+            let (start, count) = rest.split_once(' ')?;
+            Some((start.parse::<usize>().ok()?, count.parse::<usize>().ok()?))
+        })
+        .expect("a listing");
+    let files: Vec<&str> = cache.lines().filter(|l| l.starts_with("f ")).collect();
+    let last = files[start + count - 1];
+    let last_path = last.splitn(10, ' ').nth(9).unwrap().to_string();
+    let mut out = String::new();
+    for l in cache.lines() {
+        if l.starts_with("w ") && l.ends_with(&format!(" {dir}")) {
+            let count = if ghost.is_some() {
+                count + 1
+            } else {
+                count - 1
+            };
+            out.push_str(&format!("w {start} {count} {dir}\n"));
+        } else if l == last {
+            if let Some(ghost) = ghost {
+                out.push_str(&format!("{l}\n"));
+                let fields: Vec<&str> = l.splitn(10, ' ').collect();
+                out.push_str(&format!("{} {ghost}\n", fields[..9].join(" ")));
+            }
+        } else {
+            out.push_str(&format!("{l}\n"));
+        }
+    }
+    fs::write(&path, out).unwrap();
+    last_path
+}
+
+#[test]
+fn untracked_directories_listed_in_the_stat_cache_are_not_walked() {
+    // Not vacuous: a listing with a file left out leaves it out of the next save, so a listed
+    // directory is not walked (every other test of the cache would pass without the listings).
+    let repo = Repo::with_commit(&[("tracked", "t\n")]);
+    untracked_tree(&repo);
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    settle(&repo);
+    let missing = tamper_listing(&repo, "gen", None);
+    let id = repo.save(&["--allow-empty"]);
+    assert_ne!(repo.checkpoint_tree(&id), repo.oracle_tree());
+    assert!(
+        !repo.git_ok(&[
+            "cat-file",
+            "-e",
+            &format!("refs/checkpoints/{id}:{missing}")
+        ]),
+        "{missing} was listed out, and the save took the listing"
+    );
+    // A listing naming a file that is not there (the directory's times not kept by the file
+    // system): the save walks everything again, and is exact.
+    fs::remove_file(repo.path().join(".git/checkpoint-stat-cache")).unwrap();
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    settle(&repo);
+    tamper_listing(&repo, "gen", Some("gen/a/b0/ghost.txt"));
+    save_matches_oracle(&repo, &["--allow-empty"]);
+}
+
+#[test]
+fn listed_untracked_directories_see_every_change_below_and_above_them() {
+    // `src/` is tracked; `src/gen/` and everything below it untracked, listed after `settle`.
+    let repo = Repo::with_commit(&[("tracked", "t\n"), ("src/lib.txt", "lib\n")]);
+    let layout = |repo: &Repo| {
+        for i in 0..9 {
+            repo.write(&format!("src/gen/d{}/f{i}.txt", i % 3), &format!("f{i}\n"));
+        }
+        repo.write("src/gen/empty-later/.keep-out.log", "ignored\n");
+        repo.write("src/gen/x.log", "ignored below\n");
+    };
+    layout(&repo);
+    repo.write(".gitignore", "*.log\n");
+    repo.git(&["add", ".gitignore"]);
+    repo.git(&["commit", "-qm", "ignore logs"]);
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    let settle_gen = |repo: &Repo| {
+        let cache = settled_cache(repo);
+        assert!(
+            cache
+                .lines()
+                .any(|l| l.starts_with("w ") && l.ends_with(" src/gen")),
+            "no listing of src/gen:\n{cache}"
+        );
+    };
+    // A file added, then the directory's modification time put back: its change time still
+    // moves, and the file is seen.
+    settle_gen(&repo);
+    let dir = repo.path().join("src/gen/d1");
+    let mtime = fs::metadata(&dir).unwrap().modified().unwrap();
+    repo.write("src/gen/d1/new.txt", "new\n");
+    fs::File::open(&dir).unwrap().set_modified(mtime).unwrap();
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "src/gen/d1/new.txt"), "new");
+    // A file in a directory that held only ignored files.
+    settle_gen(&repo);
+    repo.write("src/gen/empty-later/seen.txt", "seen\n");
+    save_matches_oracle(&repo, &[]);
+    // The tracked .gitignore above it, edited without staging: reveals x.log, hides f0.txt.
+    settle_gen(&repo);
+    repo.write(".gitignore", "f0.txt\n");
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "src/gen/x.log"), "ignored below");
+    // An untracked .gitignore in the tracked directory above it.
+    settle_gen(&repo);
+    repo.write("src/.gitignore", "d2/\n");
+    save_matches_oracle(&repo, &[]);
+    // Its content alone, at the same size.
+    settle_gen(&repo);
+    repo.write("src/.gitignore", "d1/\n");
+    save_matches_oracle(&repo, &[]);
+    // The global excludes file (`$XDG_CONFIG_HOME/git/ignore`), created, then edited.
+    settle_gen(&repo);
+    let global = repo.home().join(".config/git/ignore");
+    fs::create_dir_all(global.parent().unwrap()).unwrap();
+    fs::write(&global, "f3.txt\n").unwrap();
+    save_matches_oracle(&repo, &[]);
+    settle_gen(&repo);
+    fs::write(&global, "f4.txt\n").unwrap();
+    save_matches_oracle(&repo, &[]);
+    // `checkpoint.exclude` leaves a file of it out.
+    settle_gen(&repo);
+    repo.git(&["config", "checkpoint.exclude", "src/gen/d2/f5.txt"]);
+    let id = repo.save(&[]);
+    assert_eq!(
+        repo.checkpoint_tree(&id),
+        repo.oracle_tree_without(&["src/gen/d2/f5.txt"])
+    );
+    repo.git(&["config", "--unset", "checkpoint.exclude"]);
+    save_matches_oracle(&repo, &[]);
+    // A listed file staged and unstaged; the directory renamed, and back.
+    settle_gen(&repo);
+    repo.git(&["add", "src/gen/d2/f2.txt"]);
+    save_matches_oracle(&repo, &[]);
+    repo.git(&["rm", "-q", "--cached", "src/gen/d2/f2.txt"]);
+    save_matches_oracle(&repo, &[]);
+    settle_gen(&repo);
+    fs::rename(repo.path().join("src/gen"), repo.path().join("src/gen2")).unwrap();
+    save_matches_oracle(&repo, &[]);
+    fs::rename(repo.path().join("src/gen2"), repo.path().join("src/gen")).unwrap();
+    save_matches_oracle(&repo, &[]);
+    // And a restore through listed directories puts back what the checkpoint had, undoably.
+    settle_gen(&repo);
+    let before = save_matches_oracle(&repo, &["--allow-empty"]);
+    repo.write("src/gen/d0/f0.txt", "edited\n");
+    repo.write("src/gen/d2/added.txt", "added\n");
+    repo.remove("src/gen/d1/f1.txt");
+    repo.cp(&["restore", &before]).ok();
+    assert_eq!(repo.oracle_tree(), repo.checkpoint_tree(&before));
+    repo.cp(&["undo"]).ok();
+    assert_eq!(repo.read("src/gen/d2/added.txt"), "added\n");
 }
 
 #[test]
