@@ -452,6 +452,8 @@ fn take(
         None
     };
     let started = moment.map(|(started, _)| started);
+    // The index as a file: tracked directories' listings hold only for the same one.
+    let index_id = options.stat_cache.then(|| index_key(index)).flatten();
 
     // 1. What changed, and what is untracked: git's status, in process.
     let mut found = Found::default();
@@ -487,6 +489,7 @@ fn take(
     .then(|| Skipper {
         workdir: &workdir,
         key: walk_key(repo, &rules, &dirwalk),
+        index: index_id,
         cache: cache_rx,
         read: None,
         ignores: PathMap::default(),
@@ -585,7 +588,7 @@ fn take(
     let mut listed: Vec<bool> = Vec::new();
     let mut ranges = skipped_dirs
         .iter()
-        .map(|(_, range)| range.clone())
+        .map(|(_, _, range)| range.clone())
         .peekable();
     for (at, entry) in found.walked.iter().enumerate() {
         while ranges.peek().is_some_and(|r| r.end <= at) {
@@ -662,7 +665,7 @@ fn take(
             read,
             hashing_digest(repo, index, &untracked),
             started,
-            index_key(index),
+            index_id,
         )
     });
     let mut pending = cache.as_ref().map(StatCache::pending);
@@ -774,6 +777,11 @@ fn take(
     }
 
     let total = untracked.len();
+    // Untracked entries a listing cannot hold (not a file or symlink of the snapshot).
+    let mut others: Vec<BString> = Vec::new();
+    if let Some(pending) = pending.as_mut() {
+        pending.untracked_start();
+    }
     // `core.ignoreCase`: new files go into the directories the index knows, in its spelling,
     // added in the order git adds them.
     let mut dir_case = caps.ignore_case.then(|| DirCase::new(index));
@@ -848,6 +856,7 @@ fn take(
                     if let Some(tally) = tally.as_mut() {
                         tally.count(path.as_bstr(), None);
                     }
+                    others.push(path.clone());
                     skipped.push(Skipped {
                         path: path.to_string(),
                         reason: SKIP_TOO_LARGE.into(),
@@ -862,6 +871,9 @@ fn take(
                 };
                 if let Some(tally) = tally.as_mut() {
                     tally.count(path.as_bstr(), found.map(|_| cached.is_some()));
+                }
+                if found.is_none() {
+                    others.push(path.clone());
                 }
                 if let Some((kind, id)) = found {
                     if let Some(pending) = pending.as_mut() {
@@ -878,6 +890,7 @@ fn take(
                 if let Some(tally) = tally.as_mut() {
                     tally.count(path.as_bstr(), None);
                 }
+                others.push(path.clone());
                 match hasher.hash(path.as_bstr(), None)? {
                     Some(found) => added.push((fold(path), Some(found))),
                     None => skipped.push(Skipped {
@@ -891,6 +904,7 @@ fn take(
                 if let Some(tally) = tally.as_mut() {
                     tally.count(path.as_bstr(), None);
                 }
+                others.push(path.clone());
             }
         }
     }
@@ -981,18 +995,15 @@ fn take(
                     pending.dir(dir.clone(), id, files);
                 }
             }
-            if let (Some(key), Some(started), Some(cache)) = (walk_key, started, cache.as_ref()) {
-                pending.walk_key(key);
-                list_untracked_dirs(
-                    pending,
-                    &workdir,
-                    tally,
-                    cache,
-                    started,
-                    &skipped_dirs,
-                    &entered,
-                );
-            }
+        }
+        if let (Some(key), Some(started), Some(cache)) = (walk_key, started, cache.as_ref()) {
+            pending.walk_key(key);
+            let seen = Seen {
+                skipped: &skipped_dirs,
+                entered: &entered,
+                others: &others,
+            };
+            list_dirs(pending, &workdir, cache, started, &seen);
         }
     }
     Ok(Some(Snapshot {
@@ -1369,7 +1380,7 @@ impl gix::dir::walk::Delegate for Walked<'_, '_> {
             && self.skipper.as_ref().is_some_and(|s| {
                 s.skipped
                     .last()
-                    .is_some_and(|(dir, _)| dir.as_bstr() == entry.rela_path.as_ref())
+                    .is_some_and(|(dir, _, _)| dir.as_bstr() == entry.rela_path.as_ref())
             });
         // As git's status: entries of a kind git cannot track are not shown.
         if entry.disk_kind != Some(DiskKind::Untrackable) && !skipped {
@@ -1394,17 +1405,22 @@ impl gix::dir::walk::Delegate for Walked<'_, '_> {
             for_deletion,
             worktree_root_is_repository,
         );
-        if !can
-            || entry.status != DirStatus::Untracked
-            || entry.disk_kind != Some(DiskKind::Directory)
-        {
+        let tracked = match entry.status {
+            DirStatus::Untracked => false,
+            DirStatus::Tracked => true,
+            _ => return can,
+        };
+        // The top of the working tree is always walked (the walk asks about it too).
+        if !can || entry.disk_kind != Some(DiskKind::Directory) || entry.rela_path.is_empty() {
             return can;
         }
         if let Some(skipper) = self.skipper.as_mut() {
-            if skipper.skip(entry.rela_path.as_ref(), self.entries) {
+            if skipper.skip(entry.rela_path.as_ref(), tracked, self.entries) {
                 return false;
             }
-            skipper.entered.push(entry.rela_path.clone().into_owned());
+            skipper
+                .entered
+                .push((entry.rela_path.clone().into_owned(), tracked));
         }
         true
     }
@@ -1417,19 +1433,29 @@ struct Skipper<'a> {
     workdir: &'a std::path::Path,
     /// The [`walk_key`] of this save.
     key: u64,
+    /// The index's [`index_key`]: tracked directories are skipped only while it is the same.
+    index: Option<ObjectId>,
     /// The stat cache, as another thread reads it.
     cache: std::sync::mpsc::Receiver<Option<std::sync::Arc<statcache::Read>>>,
     read: Option<Option<std::sync::Arc<statcache::Read>>>,
     /// Whether the `.gitignore` of each directory looked at is as cached.
     ignores: PathMap<bool>,
-    skipped: Vec<(BString, std::ops::Range<usize>)>,
-    entered: Vec<BString>,
+    /// The directories skipped: each, whether it is tracked, and where its untracked files
+    /// are among the walk's entries.
+    skipped: Vec<Skip>,
+    /// The directories entered, in the walk's order, and whether each is tracked.
+    entered: Vec<(BString, bool)>,
 }
 
+/// A directory the walk skipped, whether it is tracked, and where its untracked files are among
+/// the walk's entries.
+type Skip = (BString, bool, std::ops::Range<usize>);
+
 impl Skipper<'_> {
-    /// Whether the untracked directory `dir` is as its listing says: if so, its files are
-    /// appended to `out` as the walk would have emitted them.
-    fn skip(&mut self, dir: &BStr, out: &mut Vec<gix::dir::Entry>) -> bool {
+    /// Whether the directory `dir` (`tracked`: with tracked files below it) is as its listing
+    /// says: if so, its untracked files are appended to `out` as the walk would have emitted
+    /// them.
+    fn skip(&mut self, dir: &BStr, tracked: bool, out: &mut Vec<gix::dir::Entry>) -> bool {
         let read = match &self.read {
             Some(read) => read.clone(),
             None => {
@@ -1444,6 +1470,12 @@ impl Skipper<'_> {
         let Some(listing) = read.listing(dir, self.key) else {
             return false;
         };
+        // Which files below a tracked directory are untracked is the index's to say.
+        if listing.tracked != tracked
+            || (tracked && (self.index.is_none() || read.index() != self.index))
+        {
+            return false;
+        }
         for above in statcache::above(dir) {
             let same = match self.ignores.get(above) {
                 Some(same) => *same,
@@ -1485,7 +1517,8 @@ impl Skipper<'_> {
             index_kind: None,
             pathspec_match: Some(gix::dir::entry::PathspecMatch::Always),
         }));
-        self.skipped.push((dir.to_owned(), start..out.len()));
+        self.skipped
+            .push((dir.to_owned(), tracked, start..out.len()));
         true
     }
 }
@@ -1544,40 +1577,55 @@ fn walk_key(repo: &gix::Repository, rules: &Rules, dirwalk: &gix::dirwalk::Optio
     statcache::digest(&refs)
 }
 
-/// Keep, in `pending`, the listings of the outermost untracked directories that hold only files
-/// and symlinks of the snapshot: the stamps of each and of every directory the walk entered
-/// below it, and the `.gitignore` stamps of the directories above it, all settled before
-/// `started` (the racy rule, as for files). A directory that was skipped keeps its listing
-/// (every stamp in it was found the same).
-fn list_untracked_dirs(
+/// What one walk saw, for the listings it leaves: the directories it skipped, those it entered,
+/// and the untracked entries no listing can hold (anything but a file or symlink of the
+/// snapshot).
+struct Seen<'a> {
+    skipped: &'a [Skip],
+    entered: &'a [(BString, bool)],
+    others: &'a [BString],
+}
+
+/// Keep, in `pending`, the listings of the outermost directories that have nothing below them a
+/// listing cannot hold: the stamps of each and of every directory the walk entered below it,
+/// and the `.gitignore` stamps of the directories above it, all settled before `started` (the
+/// racy rule, as for files). A directory that was skipped keeps its listing (every stamp in it
+/// was found the same), and so does one skipped below a directory now listed.
+fn list_dirs(
     pending: &mut statcache::Pending,
     workdir: &std::path::Path,
-    tally: &Tally<'_>,
     cache: &StatCache,
     started: Moment,
-    skipped: &[(BString, std::ops::Range<usize>)],
-    entered: &[BString],
+    seen: &Seen<'_>,
 ) {
     let settled = |stamp: Option<Stamp>| stamp.is_none_or(|s| s.settled_before(started));
     let is_below = |path: &BStr, dir: &BStr| {
         path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
     };
-    let cacheable: PathMap<()> = tally.cacheable().map(|(d, _)| (d.clone(), ())).collect();
-    let entered_at: PathMap<usize> = entered
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.clone(), i))
-        .collect();
-    let mut ignores: PathMap<Option<Option<Stamp>>> = PathMap::default();
-    for dir in cacheable.keys() {
-        let dir = dir.as_bstr();
-        if dir
-            .rfind_byte(b'/')
-            .is_some_and(|slash| cacheable.contains_key(&dir[..slash]))
-        {
-            continue;
+    let mut blocked: PathMap<()> = PathMap::default();
+    for path in seen.others {
+        for dir in statcache::above(path.as_bstr()).skip(1) {
+            blocked.insert(dir.to_owned(), ());
         }
-        let above: Option<Vec<(BString, Option<Stamp>)>> = statcache::above(dir)
+        // A directory or repository itself.
+        blocked.insert(path.clone(), ());
+    }
+    let walked: PathMap<()> = seen
+        .entered
+        .iter()
+        .map(|(d, _)| (d.clone(), ()))
+        .chain(seen.skipped.iter().map(|(d, _, _)| (d.clone(), ())))
+        .collect();
+    let listable = |dir: &BStr| walked.contains_key(dir) && !blocked.contains_key(dir);
+    let outermost = |dir: &BStr| {
+        listable(dir)
+            && dir
+                .rfind_byte(b'/')
+                .is_none_or(|slash| !listable(dir[..slash].as_bstr()))
+    };
+    let mut ignores: PathMap<Option<Option<Stamp>>> = PathMap::default();
+    let mut above_of = |dir: &BStr| -> Option<Vec<(BString, Option<Stamp>)>> {
+        statcache::above(dir)
             .map(|a| {
                 let found = ignores.entry(a.to_owned()).or_insert_with(|| {
                     stamp_at(workdir, ignore_file(a).as_bstr())
@@ -1586,34 +1634,47 @@ fn list_untracked_dirs(
                 });
                 found.map(|stamp| (a.to_owned(), stamp))
             })
-            .collect();
-        let Some(above) = above else {
-            continue;
-        };
-        if skipped.iter().any(|(d, _)| d == dir) {
-            if let Some(listing) = cache.old_listing(dir) {
-                pending.listing(dir.to_owned(), listing.dirs.clone(), above);
-            }
+            .collect()
+    };
+    for (dir, tracked, _) in seen.skipped {
+        if outermost(dir.as_bstr())
+            && let Some(listing) = cache.old_listing(dir.as_bstr())
+            && let Some(above) = above_of(dir.as_bstr())
+        {
+            pending.listing(dir.clone(), *tracked, listing.dirs.clone(), above);
+        }
+    }
+    for (first, (dir, tracked)) in seen.entered.iter().enumerate() {
+        let dir = dir.as_bstr();
+        if !outermost(dir) {
             continue;
         }
-        if skipped.iter().any(|(d, _)| is_below(d.as_bstr(), dir)) {
-            continue;
-        }
-        let Some(&first) = entered_at.get(dir) else {
+        let Some(above) = above_of(dir) else {
             continue;
         };
-        let stamps: Option<Vec<(BString, statcache::DirStamps)>> = entered[first..]
+        let entered = seen.entered[first..]
             .iter()
+            .map(|(d, _)| d)
             .take_while(|d| d.as_bstr() == dir || is_below(d.as_bstr(), dir))
             .map(|d| {
                 let stamp = stamp_at(workdir, d.as_bstr()).ok().flatten()?;
                 let ignore = stamp_at(workdir, ignore_file(d.as_bstr()).as_bstr()).ok()?;
                 (settled(Some(stamp)) && settled(ignore)).then(|| (d.clone(), (stamp, ignore)))
-            })
-            .collect();
-        if let Some(stamps) = stamps {
-            pending.listing(dir.to_owned(), stamps, above);
-        }
+            });
+        // Directories skipped below it: their stamps were found as listed.
+        let skipped = seen
+            .skipped
+            .iter()
+            .filter(|(d, _, _)| is_below(d.as_bstr(), dir))
+            .map(|(d, _, _)| cache.old_listing(d.as_bstr()).map(|l| l.dirs.clone()));
+        let Some(mut stamps) = entered.collect::<Option<Vec<_>>>() else {
+            continue;
+        };
+        let Some(skipped) = skipped.collect::<Option<Vec<_>>>() else {
+            continue;
+        };
+        stamps.extend(skipped.into_iter().flatten());
+        pending.listing(dir.to_owned(), *tracked, stamps, above);
     }
 }
 

@@ -17,6 +17,15 @@
 //!   none was added, removed or renamed, and no `.gitignore` change hid or revealed one).
 //! - **The index's directories**: reused only while the index file has the same checksum (the
 //!   same content) and the same stamp; never for an index without a checksum (`index.skipHash`).
+//! - **Listings of directories** (see [`Listing`]), so that a save's walk of the working tree
+//!   need not enter them: the untracked files below the outermost directories that hold
+//!   nothing else a snapshot takes from the walk (no embedded repository, no file too large),
+//!   with the stamps of every directory the walk entered below each and of each one's
+//!   `.gitignore`, and the `.gitignore` stamps of the directories above it. Used while every
+//!   one of those stamps is the same and settled (a directory's times change whenever an entry
+//!   in it is added, removed or renamed), the ignore rules from outside the working tree and
+//!   the settings are the same, and, for a directory with tracked files below it, the index
+//!   is the same file. The files themselves are still looked at one by one.
 //!
 //! Objects the cache names are used without checking that they still exist only while the
 //! checkpoint that held all of them (the one its save made or found) still exists; otherwise
@@ -202,16 +211,22 @@ type FileEntry = (Stamp, EntryKind, ObjectId);
 /// A directory's stamp, and its `.gitignore`'s (`None`: it has none).
 pub type DirStamps = (Stamp, Option<Stamp>);
 
-/// The listing of an untracked directory, so that the next save need not walk it: its files are
-/// `count` consecutive entries of the cache's files from `start`, and `dirs` holds the stamps of
-/// the directory (first) and of every directory the walk entered below it. While each is the
-/// same (and settled: no listing is written otherwise), no entry was added, removed or renamed
-/// anywhere below it, and no `.gitignore` below it changed; [`Read::ignore_stamp`] keeps those
-/// of the directories above it.
+/// A directory of a [`Listing`] and its stamps.
+pub type ListedDir = (BString, DirStamps);
+
+/// The listing of a directory, so that the next save need not walk it: the untracked files
+/// below it are `count` consecutive entries of the cache's files from `start`, and `dirs` holds
+/// the stamps of the directory (first) and of every directory the walk entered below it. While
+/// each is the same (and settled: no listing is written otherwise), no entry was added, removed
+/// or renamed anywhere below it, and no `.gitignore` below it changed; [`Read::ignore_stamp`]
+/// keeps those of the directories above it. A `tracked` directory's listing (one with tracked
+/// files below it) also depends on which files the index tracks: it holds only while the index
+/// is the one the cache was written with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
     pub start: usize,
     pub count: usize,
+    pub tracked: bool,
     pub dirs: Vec<(BString, DirStamps)>,
 }
 
@@ -261,8 +276,12 @@ impl Read {
         self.content.files.iter().map(|(path, _)| path.as_bstr())
     }
 
-    /// The listing of the untracked directory `dir`, if the cache has one made under
-    /// `walk_key`.
+    /// What identifies the index the cache was written with (see [`StatCache::of_read`]).
+    pub fn index(&self) -> Option<ObjectId> {
+        self.content.index
+    }
+
+    /// The listing of the directory `dir`, if the cache has one made under `walk_key`.
     pub fn listing(&self, dir: &BStr, walk_key: u64) -> Option<&Listing> {
         if self.content.walk_key != Some(walk_key) {
             return None;
@@ -405,6 +424,7 @@ impl StatCache {
             old_held: self.held,
             walk_key: None,
             listings: Vec::new(),
+            first_untracked: 0,
             ignores: PathMap::default(),
             old_walk_key: self.old.walk_key,
             old_listings: self.old.listings.clone(),
@@ -441,8 +461,12 @@ pub struct Pending {
     /// Whether the old holder still exists as it was.
     old_held: bool,
     walk_key: Option<u64>,
-    /// Untracked directories to list, with the stamps of the directories in them.
-    listings: Vec<(BString, Vec<(BString, DirStamps)>)>,
+    /// Directories to list, whether each is tracked, and the stamps of the directories in
+    /// them.
+    listings: Vec<(BString, bool, Vec<ListedDir>)>,
+    /// Where the untracked files begin in `files` (tracked files edited but not staged come
+    /// first): only those are listed.
+    first_untracked: usize,
     ignores: PathMap<Option<Stamp>>,
     old_walk_key: Option<u64>,
     old_listings: PathMap<Listing>,
@@ -481,18 +505,25 @@ impl Pending {
         self.walk_key = Some(key);
     }
 
-    /// List the untracked directory `dir`: `dirs` has the stamps of it (first) and of every
-    /// directory below it the walk entered, `ignores` the `.gitignore` stamps of the
-    /// directories above it; its files are those remembered below it, which must be
-    /// consecutive (else it is not listed).
+    /// The files remembered from now on are untracked ones (those before were tracked files
+    /// edited but not staged).
+    pub fn untracked_start(&mut self) {
+        self.first_untracked = self.files.len();
+    }
+
+    /// List the directory `dir` (`tracked`: with tracked files below it): `dirs` has the stamps
+    /// of it (first) and of every directory below it the walk entered, `ignores` the
+    /// `.gitignore` stamps of the directories above it; its files are the untracked ones
+    /// remembered below it, which must be consecutive (else it is not listed).
     pub fn listing(
         &mut self,
         dir: BString,
+        tracked: bool,
         dirs: Vec<(BString, DirStamps)>,
         ignores: Vec<(BString, Option<Stamp>)>,
     ) {
         self.ignores.extend(ignores);
-        self.listings.push((dir, dirs));
+        self.listings.push((dir, tracked, dirs));
     }
 
     /// The listings, with where their files are among `files`: only those whose files are
@@ -506,11 +537,12 @@ impl Pending {
             .listings
             .iter()
             .enumerate()
-            .map(|(i, (dir, _))| (dir.clone(), i))
+            .map(|(i, (dir, _, _))| (dir.clone(), i))
             .collect();
         // For each listed directory: the first and last file below it, and how many.
         let mut spans: Vec<Option<(usize, usize, usize)>> = vec![None; self.listings.len()];
-        for (at, (path, _)) in self.files.iter().enumerate() {
+        let untracked = self.files.iter().enumerate().skip(self.first_untracked);
+        for (at, (path, _)) in untracked {
             for dir in above(path.as_bstr()).skip(1) {
                 if let Some(&i) = index.get(dir) {
                     let span = spans[i].get_or_insert((at, at, 0));
@@ -520,13 +552,14 @@ impl Pending {
                 }
             }
         }
-        for ((dir, dirs), span) in self.listings.iter().zip(spans) {
-            if let Some((first, last, count)) = span
-                && last - first + 1 == count
-            {
+        for ((dir, tracked, dirs), span) in self.listings.iter().zip(spans) {
+            // No file below it (a tracked directory without untracked files): an empty range.
+            let (first, last, count) = span.unwrap_or((0, 0, 0));
+            if count == 0 || last - first + 1 == count {
                 let listing = Listing {
                     start: first,
                     count,
+                    tracked: *tracked,
                     dirs: dirs.clone(),
                 };
                 out.insert(dir.clone(), listing);
@@ -625,7 +658,9 @@ impl Pending {
                 if !clean(dir) || listing.dirs.iter().any(|(d, _)| !clean(d)) {
                     continue;
                 }
-                out.extend_from_slice(format!("w {} {} ", listing.start, listing.count).as_bytes());
+                let kind = if listing.tracked { "t" } else { "u" };
+                let line = format!("w {} {} {kind} ", listing.start, listing.count);
+                out.extend_from_slice(line.as_bytes());
                 out.extend_from_slice(dir);
                 out.push(b'\n');
                 for (sub, (stamp, ignore)) in &listing.dirs {
@@ -842,10 +877,15 @@ fn parse_any(data: &[u8], hash: gix::hash::Kind) -> Option<(u64, Content)> {
                 content.ignores.insert(dir.into(), optional_stamp_of(&f)?);
             }
             b'w' => {
-                let ([start, count], dir) = fields::<2>(rest)?;
+                let ([start, count, kind], dir) = fields::<3>(rest)?;
                 let listing = Listing {
                     start: usize::try_from(number(start)?).ok()?,
                     count: usize::try_from(number(count)?).ok()?,
+                    tracked: match kind {
+                        b"t" => true,
+                        b"u" => false,
+                        _ => return None,
+                    },
                     dirs: Vec::new(),
                 };
                 content.listings.insert(dir.into(), listing);
@@ -955,6 +995,7 @@ mod tests {
             old_holder: None,
             walk_key: None,
             listings: Vec::new(),
+            first_untracked: 0,
             ignores: PathMap::default(),
             old_walk_key: None,
             old_listings: PathMap::default(),
@@ -965,13 +1006,15 @@ mod tests {
         pending.index_tree("".into(), tree);
         pending.walk_key(5);
         let dirs = vec![("a b".into(), (stamp, None))];
-        pending.listing("a b".into(), dirs.clone(), vec![("".into(), Some(stamp))]);
-        // Not listed: no file below it.
         pending.listing(
-            "empty".into(),
-            vec![("empty".into(), (stamp, None))],
-            Vec::new(),
+            "a b".into(),
+            false,
+            dirs.clone(),
+            vec![("".into(), Some(stamp))],
         );
+        // A tracked directory without untracked files: an empty listing.
+        let empty = vec![("empty".into(), (stamp, Some(stamp)))];
+        pending.listing("empty".into(), true, empty.clone(), Vec::new());
         let path = pending.path.clone();
         pending.store(Some(("refs/checkpoints/x y", tree)));
         let data = std::fs::read(&path).unwrap_or_default();
@@ -997,10 +1040,19 @@ mod tests {
             Some(&Listing {
                 start: 0,
                 count: 1,
+                tracked: false,
                 dirs
             })
         );
-        assert_eq!(content.listings.len(), 1);
+        assert_eq!(
+            content.listings.get(b"empty".as_bstr()),
+            Some(&Listing {
+                start: 0,
+                count: 0,
+                tracked: true,
+                dirs: empty
+            })
+        );
         assert_eq!(content.ignores.get(b"".as_bstr()), Some(&Some(stamp)));
         assert!(parse(&data, 8, sha1).is_none(), "another digest");
         assert!(parse(b"garbage", 7, sha1).is_none());

@@ -1513,12 +1513,15 @@ fn settle(repo: &Repo) {
 fn tamper_listing(repo: &Repo, dir: &str, ghost: Option<&str>) -> String {
     let path = repo.path().join(".git/checkpoint-stat-cache");
     let cache = fs::read_to_string(&path).unwrap();
-    let (start, count) = cache
+    let is_listing = |l: &str| l.starts_with("w ") && l.ends_with(&format!(" {dir}"));
+    let (start, count, kind) = cache
         .lines()
-        .find_map(|l| {
-            let rest = l.strip_prefix("w ")?.strip_suffix(&format!(" {dir}"))?;
-            let (start, count) = rest.split_once(' ')?;
-            Some((start.parse::<usize>().ok()?, count.parse::<usize>().ok()?))
+        .find(|l| is_listing(l))
+        .and_then(|l| {
+            let mut fields = l.split(' ').skip(1);
+            let start = fields.next()?.parse::<usize>().ok()?;
+            let count = fields.next()?.parse::<usize>().ok()?;
+            Some((start, count, fields.next()?.to_string()))
         })
         .expect("a listing");
     let files: Vec<&str> = cache.lines().filter(|l| l.starts_with("f ")).collect();
@@ -1526,13 +1529,13 @@ fn tamper_listing(repo: &Repo, dir: &str, ghost: Option<&str>) -> String {
     let last_path = last.splitn(10, ' ').nth(9).unwrap().to_string();
     let mut out = String::new();
     for l in cache.lines() {
-        if l.starts_with("w ") && l.ends_with(&format!(" {dir}")) {
+        if is_listing(l) {
             let count = if ghost.is_some() {
                 count + 1
             } else {
                 count - 1
             };
-            out.push_str(&format!("w {start} {count} {dir}\n"));
+            out.push_str(&format!("w {start} {count} {kind} {dir}\n"));
         } else if l == last {
             if let Some(ghost) = ghost {
                 out.push_str(&format!("{l}\n"));
@@ -1576,6 +1579,74 @@ fn untracked_directories_listed_in_the_stat_cache_are_not_walked() {
 }
 
 #[test]
+fn tracked_directories_listed_in_the_stat_cache_are_not_walked_while_the_index_is_the_same() {
+    // A tracked directory's listing names its untracked files; which files are untracked is
+    // the index's to say, so the listing holds only while the index is the same file.
+    let repo = Repo::with_commit(&[
+        ("tracked", "t\n"),
+        ("src/a.txt", "a\n"),
+        ("src/deep/b.txt", "b\n"),
+        ("src/deep/c.txt", "c\n"),
+    ]);
+    repo.write("src/deep/new.txt", "untracked in a tracked directory\n");
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    let settle_src = |repo: &Repo| {
+        let cache = settled_cache(repo);
+        assert!(
+            cache
+                .lines()
+                .any(|l| l.starts_with("w ") && l.ends_with(" t src")),
+            "no listing of src/:\n{cache}"
+        );
+    };
+    // Not vacuous: a listing with its untracked file left out leaves it out of the next save.
+    settle_src(&repo);
+    let missing = tamper_listing(&repo, "src", None);
+    assert_eq!(missing, "src/deep/new.txt");
+    let id = repo.save(&["--allow-empty"]);
+    assert!(
+        !repo.git_ok(&[
+            "cat-file",
+            "-e",
+            &format!("refs/checkpoints/{id}:{missing}")
+        ]),
+        "the listing was not used"
+    );
+    fs::remove_file(repo.path().join(".git/checkpoint-stat-cache")).unwrap();
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    // Untracked by the index alone: no directory changes, the file must still be saved.
+    settle_src(&repo);
+    repo.git(&["rm", "-q", "--cached", "src/deep/b.txt"]);
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "src/deep/b.txt"), "b");
+    // Tracked again by the index alone.
+    settle_src(&repo);
+    repo.git(&["add", "src/deep/b.txt", "src/deep/new.txt"]);
+    save_matches_oracle(&repo, &[]);
+    repo.git(&["commit", "-qm", "more"]);
+    save_matches_oracle(&repo, &[]);
+    // Edited, deleted, and made executable while listed: the comparison with the index sees
+    // them as before.
+    settle_src(&repo);
+    repo.write("src/a.txt", "A\n");
+    repo.remove("src/deep/c.txt");
+    repo.chmod_x("src/deep/b.txt", true);
+    save_matches_oracle(&repo, &[]);
+    // The .gitignore at the top, tracked, edited without staging: hides an untracked file.
+    settle_src(&repo);
+    repo.write("src/deep/x.log", "log\n");
+    save_matches_oracle(&repo, &[]);
+    settle_src(&repo);
+    repo.write(".gitignore", "*.log\n");
+    repo.git(&["add", ".gitignore"]);
+    repo.git(&["commit", "-qm", "ignore"]);
+    save_matches_oracle(&repo, &[]);
+    settle_src(&repo);
+    repo.write(".gitignore", "*.txt\n");
+    save_matches_oracle(&repo, &[]);
+}
+
+#[test]
 fn listed_untracked_directories_see_every_change_below_and_above_them() {
     // `src/` is tracked; `src/gen/` and everything below it untracked, listed after `settle`.
     let repo = Repo::with_commit(&[("tracked", "t\n"), ("src/lib.txt", "lib\n")]);
@@ -1590,13 +1661,19 @@ fn listed_untracked_directories_see_every_change_below_and_above_them() {
     repo.write(".gitignore", "*.log\n");
     repo.git(&["add", ".gitignore"]);
     repo.git(&["commit", "-qm", "ignore logs"]);
+    // A repository embedded in `src/`: its commit can change with no directory's times, so
+    // `src/` is not listed, and `src/gen/` is the outermost listed directory.
+    repo.git(&["init", "-q", "src/embedded"]);
+    repo.write("src/embedded/x", "x\n");
+    repo.git(&["-C", "src/embedded", "add", "x"]);
+    repo.git(&["-C", "src/embedded", "commit", "-qm", "x"]);
     save_matches_oracle(&repo, &["--allow-empty"]);
     let settle_gen = |repo: &Repo| {
         let cache = settled_cache(repo);
         assert!(
             cache
                 .lines()
-                .any(|l| l.starts_with("w ") && l.ends_with(" src/gen")),
+                .any(|l| l.starts_with("w ") && l.ends_with(" u src/gen")),
             "no listing of src/gen:\n{cache}"
         );
     };
@@ -1666,6 +1743,21 @@ fn listed_untracked_directories_see_every_change_below_and_above_them() {
     assert_eq!(repo.oracle_tree(), repo.checkpoint_tree(&before));
     repo.cp(&["undo"]).ok();
     assert_eq!(repo.read("src/gen/d2/added.txt"), "added\n");
+    // Without the embedded repository `src/` is listed, from `src/gen/`'s listing and what the
+    // walk found around it: a change deep inside `src/gen/` is still seen.
+    settle_gen(&repo);
+    fs::remove_dir_all(repo.path().join("src/embedded")).unwrap();
+    // The first save after it skips `src/gen/` and lists `src/` (settled by then).
+    let cache = settled_cache(&repo);
+    assert!(
+        cache
+            .lines()
+            .any(|l| l.starts_with("w ") && l.ends_with(" t src")),
+        "no listing of src/:\n{cache}"
+    );
+    repo.write("src/gen/d0/later.txt", "later\n");
+    let id = save_matches_oracle(&repo, &[]);
+    assert_eq!(blob(&repo, &id, "src/gen/d0/later.txt"), "later");
 }
 
 #[test]
