@@ -493,6 +493,7 @@ fn take(
         cache: cache_rx,
         read: None,
         ignores: PathMap::default(),
+        looked: PathMap::default(),
         skipped: Vec::new(),
         entered: Vec::new(),
     });
@@ -1440,6 +1441,9 @@ struct Skipper<'a> {
     read: Option<Option<std::sync::Arc<statcache::Read>>>,
     /// Whether the `.gitignore` of each directory looked at is as cached.
     ignores: PathMap<bool>,
+    /// What was found at each path looked at (a listing that fails is followed by those of
+    /// the directories inside it, which name the same directories).
+    looked: PathMap<std::result::Result<Option<Stamp>, ()>>,
     /// The directories skipped: each, whether it is tracked, and where its untracked files
     /// are among the walk's entries.
     skipped: Vec<Skip>,
@@ -1495,8 +1499,8 @@ impl Skipper<'_> {
             let below = sub == dir
                 || (sub.len() > dir.len() && sub.starts_with(dir) && sub[dir.len()] == b'/');
             if !below
-                || stamp_at(self.workdir, sub.as_bstr()) != Ok(Some(*stamp))
-                || stamp_at(self.workdir, ignore_file(sub.as_bstr()).as_bstr()) != Ok(*ignore)
+                || self.look(sub.as_bstr()) != Ok(Some(*stamp))
+                || self.look(ignore_file(sub.as_bstr()).as_bstr()) != Ok(*ignore)
             {
                 return false;
             }
@@ -1520,6 +1524,18 @@ impl Skipper<'_> {
         self.skipped
             .push((dir.to_owned(), tracked, start..out.len()));
         true
+    }
+}
+
+impl Skipper<'_> {
+    /// [`stamp_at`], once per path.
+    fn look(&mut self, rela: &BStr) -> std::result::Result<Option<Stamp>, ()> {
+        if let Some(found) = self.looked.get(rela) {
+            return *found;
+        }
+        let found = stamp_at(self.workdir, rela);
+        self.looked.insert(rela.to_owned(), found);
+        found
     }
 }
 
@@ -1586,11 +1602,13 @@ struct Seen<'a> {
     others: &'a [BString],
 }
 
-/// Keep, in `pending`, the listings of the outermost directories that have nothing below them a
-/// listing cannot hold: the stamps of each and of every directory the walk entered below it,
-/// and the `.gitignore` stamps of the directories above it, all settled before `started` (the
-/// racy rule, as for files). A directory that was skipped keeps its listing (every stamp in it
-/// was found the same), and so does one skipped below a directory now listed.
+/// Keep, in `pending`, the listings of the directories that have nothing below them a listing
+/// cannot hold: the stamps of each and of every directory the walk entered below it, and the
+/// `.gitignore` stamps of the directories above it, all settled before `started` (the racy
+/// rule, as for files). Directories inside listed ones are listed too, so that when a change
+/// deep inside makes the outer listing fail, the walk that enters it can still skip the
+/// directories beside the change. A directory that was skipped keeps its listing and those
+/// below it (every stamp in them was found the same).
 fn list_dirs(
     pending: &mut statcache::Pending,
     workdir: &std::path::Path,
@@ -1610,19 +1628,6 @@ fn list_dirs(
         // A directory or repository itself.
         blocked.insert(path.clone(), ());
     }
-    let walked: PathMap<()> = seen
-        .entered
-        .iter()
-        .map(|(d, _)| (d.clone(), ()))
-        .chain(seen.skipped.iter().map(|(d, _, _)| (d.clone(), ())))
-        .collect();
-    let listable = |dir: &BStr| walked.contains_key(dir) && !blocked.contains_key(dir);
-    let outermost = |dir: &BStr| {
-        listable(dir)
-            && dir
-                .rfind_byte(b'/')
-                .is_none_or(|slash| !listable(dir[..slash].as_bstr()))
-    };
     let mut ignores: PathMap<Option<Option<Stamp>>> = PathMap::default();
     let mut above_of = |dir: &BStr| -> Option<Vec<(BString, Option<Stamp>)>> {
         statcache::above(dir)
@@ -1636,44 +1641,62 @@ fn list_dirs(
             })
             .collect()
     };
-    for (dir, tracked, _) in seen.skipped {
-        if outermost(dir.as_bstr())
-            && let Some(listing) = cache.old_listing(dir.as_bstr())
-            && let Some(above) = above_of(dir.as_bstr())
+    // Skipped directories: their listings, and those below them, hold as they were.
+    let skipped: std::collections::BTreeSet<&BStr> =
+        seen.skipped.iter().map(|(d, _, _)| d.as_bstr()).collect();
+    for (dir, listing) in cache.old_listings() {
+        let kept =
+            skipped.contains(dir) || statcache::above(dir).skip(1).any(|a| skipped.contains(a));
+        if kept
+            && !blocked.contains_key(dir)
+            && let Some(above) = above_of(dir)
         {
-            pending.listing(dir.clone(), *tracked, listing.dirs.clone(), above);
+            pending.listing(dir.to_owned(), listing.tracked, listing.dirs.clone(), above);
         }
+    }
+    // The stamps of each directory entered and of its `.gitignore`, looked at once.
+    let mut dir_stamps: Vec<Option<statcache::DirStamps>> = Vec::with_capacity(seen.entered.len());
+    for (d, _) in seen.entered {
+        let found = (|| {
+            let stamp = stamp_at(workdir, d.as_bstr()).ok().flatten()?;
+            let ignore = stamp_at(workdir, ignore_file(d.as_bstr()).as_bstr()).ok()?;
+            (settled(Some(stamp)) && settled(ignore)).then_some((stamp, ignore))
+        })();
+        dir_stamps.push(found);
     }
     for (first, (dir, tracked)) in seen.entered.iter().enumerate() {
         let dir = dir.as_bstr();
-        if !outermost(dir) {
+        if blocked.contains_key(dir) {
             continue;
         }
         let Some(above) = above_of(dir) else {
             continue;
         };
-        let entered = seen.entered[first..]
+        let stamps: Option<Vec<statcache::ListedDir>> = seen.entered[first..]
             .iter()
-            .map(|(d, _)| d)
-            .take_while(|d| d.as_bstr() == dir || is_below(d.as_bstr(), dir))
-            .map(|d| {
-                let stamp = stamp_at(workdir, d.as_bstr()).ok().flatten()?;
-                let ignore = stamp_at(workdir, ignore_file(d.as_bstr()).as_bstr()).ok()?;
-                (settled(Some(stamp)) && settled(ignore)).then(|| (d.clone(), (stamp, ignore)))
-            });
+            .zip(&dir_stamps[first..])
+            .take_while(|((d, _), _)| d.as_bstr() == dir || is_below(d.as_bstr(), dir))
+            .map(|((d, _), found)| found.map(|found| (d.clone(), found)))
+            .collect();
+        let Some(mut stamps) = stamps else {
+            continue;
+        };
         // Directories skipped below it: their stamps were found as listed.
-        let skipped = seen
-            .skipped
-            .iter()
-            .filter(|(d, _, _)| is_below(d.as_bstr(), dir))
-            .map(|(d, _, _)| cache.old_listing(d.as_bstr()).map(|l| l.dirs.clone()));
-        let Some(mut stamps) = entered.collect::<Option<Vec<_>>>() else {
+        let mut prefix = BString::from(dir);
+        prefix.push(b'/');
+        let mut end = BString::from(dir);
+        end.push(b'/' + 1);
+        let below = skipped
+            .range::<BStr, _>((
+                std::ops::Bound::Included(prefix.as_bstr()),
+                std::ops::Bound::Excluded(end.as_bstr()),
+            ))
+            .map(|d| cache.old_listing(d).map(|l| l.dirs.clone()))
+            .collect::<Option<Vec<_>>>();
+        let Some(below) = below else {
             continue;
         };
-        let Some(skipped) = skipped.collect::<Option<Vec<_>>>() else {
-            continue;
-        };
-        stamps.extend(skipped.into_iter().flatten());
+        stamps.extend(below.into_iter().flatten());
         pending.listing(dir.to_owned(), *tracked, stamps, above);
     }
 }

@@ -399,9 +399,14 @@ impl StatCache {
             .then_some((&self.old.index_trees, self.held))
     }
 
-    /// The listing of the untracked directory `dir` the cache was read with.
+    /// The listing of the directory `dir` the cache was read with.
     pub fn old_listing(&self, dir: &BStr) -> Option<&Listing> {
         self.old.listings.get(dir)
+    }
+
+    /// Every listing the cache was read with.
+    pub fn old_listings(&self) -> impl Iterator<Item = (&BStr, &Listing)> {
+        self.old.listings.iter().map(|(dir, l)| (dir.as_bstr(), l))
     }
 
     /// Start the cache this save leaves.
@@ -543,12 +548,12 @@ impl Pending {
         let mut spans: Vec<Option<(usize, usize, usize)>> = vec![None; self.listings.len()];
         let untracked = self.files.iter().enumerate().skip(self.first_untracked);
         for (at, (path, _)) in untracked {
+            // Listings nest: a file counts in each listed directory above it.
             for dir in above(path.as_bstr()).skip(1) {
                 if let Some(&i) = index.get(dir) {
                     let span = spans[i].get_or_insert((at, at, 0));
                     span.1 = at;
                     span.2 += 1;
-                    break;
                 }
             }
         }
