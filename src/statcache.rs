@@ -418,7 +418,8 @@ impl StatCache {
             index: self.index,
             index_trees: PathMap::default(),
             dirs: Vec::new(),
-            files: Vec::new(),
+            // Most often the files of the old cache again: sized once rather than grown.
+            files: Vec::with_capacity(self.old.files.len()),
             hits: 0,
             old_files: self.old.files.len(),
             old_started: self.old.started,
