@@ -1498,9 +1498,12 @@ impl Skipper<'_> {
         for (sub, (stamp, ignore)) in &listing.dirs {
             let below = sub == dir
                 || (sub.len() > dir.len() && sub.starts_with(dir) && sub[dir.len()] == b'/');
+            // A `.gitignore` that was not there cannot appear without changing the stamp of
+            // its directory: only one that was is looked at again.
             if !below
                 || self.look(sub.as_bstr()) != Ok(Some(*stamp))
-                || self.look(ignore_file(sub.as_bstr()).as_bstr()) != Ok(*ignore)
+                || (ignore.is_some()
+                    && self.look(ignore_file(sub.as_bstr()).as_bstr()) != Ok(*ignore))
             {
                 return false;
             }
@@ -1628,18 +1631,20 @@ fn list_dirs(
         // A directory or repository itself.
         blocked.insert(path.clone(), ());
     }
+    // The `.gitignore` stamps of the directories above listed ones (`None`: unusable), each
+    // looked at once; kept in `pending` at the end.
     let mut ignores: PathMap<Option<Option<Stamp>>> = PathMap::default();
-    let mut above_of = |dir: &BStr| -> Option<Vec<(BString, Option<Stamp>)>> {
-        statcache::above(dir)
-            .map(|a| {
-                let found = ignores.entry(a.to_owned()).or_insert_with(|| {
-                    stamp_at(workdir, ignore_file(a).as_bstr())
-                        .ok()
-                        .filter(|s| settled(*s))
-                });
-                found.map(|stamp| (a.to_owned(), stamp))
-            })
-            .collect()
+    let mut above_settled = |dir: &BStr| {
+        statcache::above(dir).all(|a| match ignores.get(a) {
+            Some(found) => found.is_some(),
+            None => {
+                let found = stamp_at(workdir, ignore_file(a).as_bstr())
+                    .ok()
+                    .filter(|s| settled(*s));
+                ignores.insert(a.to_owned(), found);
+                found.is_some()
+            }
+        })
     };
     // Skipped directories: their listings, and those below them, hold as they were.
     let skipped: std::collections::BTreeSet<&BStr> =
@@ -1647,11 +1652,8 @@ fn list_dirs(
     for (dir, listing) in cache.old_listings() {
         let kept =
             skipped.contains(dir) || statcache::above(dir).skip(1).any(|a| skipped.contains(a));
-        if kept
-            && !blocked.contains_key(dir)
-            && let Some(above) = above_of(dir)
-        {
-            pending.listing(dir.to_owned(), listing.tracked, listing.dirs.clone(), above);
+        if kept && !blocked.contains_key(dir) && above_settled(dir) {
+            pending.listing(dir.to_owned(), listing.tracked, listing.dirs.clone());
         }
     }
     // The stamps of each directory entered and of its `.gitignore`, looked at once.
@@ -1669,9 +1671,9 @@ fn list_dirs(
         if blocked.contains_key(dir) {
             continue;
         }
-        let Some(above) = above_of(dir) else {
+        if !above_settled(dir) {
             continue;
-        };
+        }
         let stamps: Option<Vec<statcache::ListedDir>> = seen.entered[first..]
             .iter()
             .zip(&dir_stamps[first..])
@@ -1697,7 +1699,12 @@ fn list_dirs(
             continue;
         };
         stamps.extend(below.into_iter().flatten());
-        pending.listing(dir.to_owned(), *tracked, stamps, above);
+        pending.listing(dir.to_owned(), *tracked, stamps);
+    }
+    for (dir, found) in ignores {
+        if let Some(stamp) = found {
+            pending.ignore(dir, stamp);
+        }
     }
 }
 

@@ -518,18 +518,17 @@ impl Pending {
     }
 
     /// List the directory `dir` (`tracked`: with tracked files below it): `dirs` has the stamps
-    /// of it (first) and of every directory below it the walk entered, `ignores` the
-    /// `.gitignore` stamps of the directories above it; its files are the untracked ones
-    /// remembered below it, which must be consecutive (else it is not listed).
-    pub fn listing(
-        &mut self,
-        dir: BString,
-        tracked: bool,
-        dirs: Vec<(BString, DirStamps)>,
-        ignores: Vec<(BString, Option<Stamp>)>,
-    ) {
-        self.ignores.extend(ignores);
+    /// of it (first) and of every directory below it the walk entered; the `.gitignore` stamps
+    /// of the directories above it must be given with [`Pending::ignore`]. Its files are the
+    /// untracked ones remembered below it, which must be consecutive (else it is not listed).
+    pub fn listing(&mut self, dir: BString, tracked: bool, dirs: Vec<ListedDir>) {
         self.listings.push((dir, tracked, dirs));
+    }
+
+    /// The stamp of the `.gitignore` of `dir`, a directory above a listed one (`None`: it has
+    /// none).
+    pub fn ignore(&mut self, dir: BString, stamp: Option<Stamp>) {
+        self.ignores.insert(dir, stamp);
     }
 
     /// The listings, with where their files are among `files`: only those whose files are
@@ -1012,15 +1011,11 @@ mod tests {
         pending.index_tree("".into(), tree);
         pending.walk_key(5);
         let dirs = vec![("a b".into(), (stamp, None))];
-        pending.listing(
-            "a b".into(),
-            false,
-            dirs.clone(),
-            vec![("".into(), Some(stamp))],
-        );
+        pending.listing("a b".into(), false, dirs.clone());
+        pending.ignore("".into(), Some(stamp));
         // A tracked directory without untracked files: an empty listing.
         let empty = vec![("empty".into(), (stamp, Some(stamp)))];
-        pending.listing("empty".into(), true, empty.clone(), Vec::new());
+        pending.listing("empty".into(), true, empty.clone());
         let path = pending.path.clone();
         pending.store(Some(("refs/checkpoints/x y", tree)));
         let data = std::fs::read(&path).unwrap_or_default();
