@@ -686,18 +686,9 @@ impl Pending {
             }
             out.extend_from_slice(b"f ");
             let _ = id.write_hex_to(&mut out);
-            for n in [
-                u64::from(mode_of(*kind)),
-                s.size,
-                s.mtime.0 as u64,
-                u64::from(s.mtime.1),
-                s.ctime.0 as u64,
-                u64::from(s.ctime.1),
-                s.ino,
-            ] {
-                out.push(b' ');
-                push_number(&mut out, n);
-            }
+            out.push(b' ');
+            push_number(&mut out, u64::from(mode_of(*kind)));
+            push_stamp(&mut out, s);
             out.push(b' ');
             out.extend_from_slice(path);
             out.push(b'\n');
@@ -849,12 +840,7 @@ fn parse_any(data: &[u8], hash: gix::hash::Kind) -> Option<(u64, Content)> {
         match kind {
             b'f' => {
                 let ([hex, mode, size, ms, mn, cs, cn, ino], path) = fields::<8>(rest)?;
-                let stamp = Stamp {
-                    size: number(size)?,
-                    mtime: (number(ms)? as i64, u32::try_from(number(mn)?).ok()?),
-                    ctime: (number(cs)? as i64, u32::try_from(number(cn)?).ok()?),
-                    ino: number(ino)?,
-                };
+                let stamp = stamp_of(&[size, ms, mn, cs, cn, ino])?;
                 let kind = kind_of(u32::try_from(number(mode)?).ok()?)?;
                 let entry = (stamp, kind, id(hex)?);
                 // A path twice: the later line counts, as a map's insert would have it.

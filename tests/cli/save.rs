@@ -1507,6 +1507,20 @@ fn settle(repo: &Repo) {
     );
 }
 
+/// [`settled_cache`], which lists `dir` (`kind`: `t` with tracked files below it, `u` without;
+/// checked).
+#[track_caller]
+fn settle_listing(repo: &Repo, kind: &str, dir: &str) {
+    let cache = settled_cache(repo);
+    let suffix = format!(" {kind} {dir}");
+    assert!(
+        cache
+            .lines()
+            .any(|l| l.starts_with("w ") && l.ends_with(&suffix)),
+        "no listing of {dir}/:\n{cache}"
+    );
+}
+
 /// The stat cache's listing of `dir`, with one file fewer (the last one of its range, whose
 /// path is returned) or one more (a file that does not exist, `ghost`): a save that uses it
 /// instead of walking `dir` misses the one or looks for the other.
@@ -1550,6 +1564,23 @@ fn tamper_listing(repo: &Repo, dir: &str, ghost: Option<&str>) -> String {
     last_path
 }
 
+/// With `dir`'s listing short of its last file, the next save leaves that file out: it took the
+/// listing rather than walking `dir`. Then, the cache deleted, a save is exact again. The file
+/// left out is returned.
+#[track_caller]
+fn listing_is_used(repo: &Repo, dir: &str) -> String {
+    let missing = tamper_listing(repo, dir, None);
+    let id = repo.save(&["--allow-empty"]);
+    let object = format!("refs/checkpoints/{id}:{missing}");
+    assert!(
+        !repo.git_ok(&["cat-file", "-e", &object]),
+        "{missing} was listed out, and the save did not take the listing"
+    );
+    fs::remove_file(repo.path().join(".git/checkpoint-stat-cache")).unwrap();
+    save_matches_oracle(repo, &["--allow-empty"]);
+    missing
+}
+
 #[test]
 fn untracked_directories_listed_in_the_stat_cache_are_not_walked() {
     // Not vacuous: a listing with a file left out leaves it out of the next save, so a listed
@@ -1558,21 +1589,9 @@ fn untracked_directories_listed_in_the_stat_cache_are_not_walked() {
     untracked_tree(&repo);
     save_matches_oracle(&repo, &["--allow-empty"]);
     settle(&repo);
-    let missing = tamper_listing(&repo, "gen", None);
-    let id = repo.save(&["--allow-empty"]);
-    assert_ne!(repo.checkpoint_tree(&id), repo.oracle_tree());
-    assert!(
-        !repo.git_ok(&[
-            "cat-file",
-            "-e",
-            &format!("refs/checkpoints/{id}:{missing}")
-        ]),
-        "{missing} was listed out, and the save took the listing"
-    );
+    listing_is_used(&repo, "gen");
     // A listing naming a file that is not there (the directory's times not kept by the file
     // system): the save walks everything again, and is exact.
-    fs::remove_file(repo.path().join(".git/checkpoint-stat-cache")).unwrap();
-    save_matches_oracle(&repo, &["--allow-empty"]);
     settle(&repo);
     tamper_listing(&repo, "gen", Some("gen/a/b0/ghost.txt"));
     save_matches_oracle(&repo, &["--allow-empty"]);
@@ -1590,30 +1609,10 @@ fn tracked_directories_listed_in_the_stat_cache_are_not_walked_while_the_index_i
     ]);
     repo.write("src/deep/new.txt", "untracked in a tracked directory\n");
     save_matches_oracle(&repo, &["--allow-empty"]);
-    let settle_src = |repo: &Repo| {
-        let cache = settled_cache(repo);
-        assert!(
-            cache
-                .lines()
-                .any(|l| l.starts_with("w ") && l.ends_with(" t src")),
-            "no listing of src/:\n{cache}"
-        );
-    };
+    let settle_src = |repo: &Repo| settle_listing(repo, "t", "src");
     // Not vacuous: a listing with its untracked file left out leaves it out of the next save.
     settle_src(&repo);
-    let missing = tamper_listing(&repo, "src", None);
-    assert_eq!(missing, "src/deep/new.txt");
-    let id = repo.save(&["--allow-empty"]);
-    assert!(
-        !repo.git_ok(&[
-            "cat-file",
-            "-e",
-            &format!("refs/checkpoints/{id}:{missing}")
-        ]),
-        "the listing was not used"
-    );
-    fs::remove_file(repo.path().join(".git/checkpoint-stat-cache")).unwrap();
-    save_matches_oracle(&repo, &["--allow-empty"]);
+    assert_eq!(listing_is_used(&repo, "src"), "src/deep/new.txt");
     // Untracked by the index alone: no directory changes, the file must still be saved.
     settle_src(&repo);
     repo.git(&["rm", "-q", "--cached", "src/deep/b.txt"]);
@@ -1668,15 +1667,7 @@ fn listed_untracked_directories_see_every_change_below_and_above_them() {
     repo.git(&["-C", "src/embedded", "add", "x"]);
     repo.git(&["-C", "src/embedded", "commit", "-qm", "x"]);
     save_matches_oracle(&repo, &["--allow-empty"]);
-    let settle_gen = |repo: &Repo| {
-        let cache = settled_cache(repo);
-        assert!(
-            cache
-                .lines()
-                .any(|l| l.starts_with("w ") && l.ends_with(" u src/gen")),
-            "no listing of src/gen:\n{cache}"
-        );
-    };
+    let settle_gen = |repo: &Repo| settle_listing(repo, "u", "src/gen");
     // A file added, then the directory's modification time put back: its change time still
     // moves, and the file is seen.
     settle_gen(&repo);
@@ -1748,13 +1739,7 @@ fn listed_untracked_directories_see_every_change_below_and_above_them() {
     settle_gen(&repo);
     fs::remove_dir_all(repo.path().join("src/embedded")).unwrap();
     // The first save after it skips `src/gen/` and lists `src/` (settled by then).
-    let cache = settled_cache(&repo);
-    assert!(
-        cache
-            .lines()
-            .any(|l| l.starts_with("w ") && l.ends_with(" t src")),
-        "no listing of src/:\n{cache}"
-    );
+    settle_listing(&repo, "t", "src");
     repo.write("src/gen/d0/later.txt", "later\n");
     let id = save_matches_oracle(&repo, &[]);
     assert_eq!(blob(&repo, &id, "src/gen/d0/later.txt"), "later");
