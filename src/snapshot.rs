@@ -471,10 +471,10 @@ fn take(
         .emit_pruned(false)
         .emit_empty_directories(false)
         .recurse_repositories(false);
-    // Untracked directories whose listing the stat cache keeps need not be walked, where the
-    // walk emits each file as it is found (no collapsing, no respelling) and the directories'
-    // times are kept by the file system; not with a sparse index (`.gitignore` files read from
-    // the index).
+    // Directories whose listing the stat cache keeps need not be walked, where the walk emits
+    // each file as it is found (no collapsing, no respelling) and the directories' times are
+    // kept by the file system; not with a sparse index (`.gitignore` files read from the
+    // index).
     let (cache_tx, cache_rx) = std::sync::mpsc::sync_channel(1);
     let mut skipper = (listings
         && moment.is_some_and(|(_, dirs_kept)| dirs_kept)
@@ -505,8 +505,8 @@ fn take(
             let workdir = &workdir;
             scope.spawn(move || {
                 let read = statcache::Read::of(&git_dir, hash).map(std::sync::Arc::new);
-                // The walk waits for it at the first untracked directory (or never, when
-                // nothing is skipped: then this is dropped unread).
+                // The walk waits for it at the first directory it could skip (or never, when
+                // there is none: then this is dropped unread).
                 let _ = cache_tx.send(read.clone());
                 let read = read?;
                 let looks = look_all(workdir, read.paths(), ctl.flag());
@@ -1363,7 +1363,7 @@ impl<'index> gix::status::plumbing::index_as_worktree::VisitEntry<'index> for Mo
 }
 
 /// Collects what the directory walk emits, as git's status sees it; with a [`Skipper`], the
-/// files of the untracked directories it skips instead of those directories.
+/// untracked files of the directories it skips instead of what is below those directories.
 struct Walked<'a, 's> {
     entries: &'a mut Vec<gix::dir::Entry>,
     interrupt: &'a std::sync::atomic::AtomicBool,
@@ -1427,9 +1427,9 @@ impl gix::dir::walk::Delegate for Walked<'_, '_> {
     }
 }
 
-/// What a save's walk needs to skip the untracked directories the stat cache lists (see
+/// What a save's walk needs to skip the directories the stat cache lists (see
 /// [`statcache::Listing`]), and what it found: the directories it skipped (with where their
-/// files went among the walk's entries) and the untracked directories it entered.
+/// files went among the walk's entries) and the directories it entered.
 struct Skipper<'a> {
     workdir: &'a std::path::Path,
     /// The [`walk_key`] of this save.
@@ -1567,7 +1567,7 @@ fn stamp_at(workdir: &std::path::Path, rela: &BStr) -> std::result::Result<Optio
     }
 }
 
-/// What decides the listings of untracked directories besides the directories themselves: the
+/// What decides the listings of directories besides the directories themselves: the
 /// settings (`core.*`, among them `core.excludesFile` and `core.ignoreCase`), the walk's
 /// options, `checkpoint.exclude`, and the ignore files outside the working tree
 /// (`info/exclude`, the global excludes file).
@@ -1708,7 +1708,7 @@ fn list_dirs(
     }
 }
 
-/// How the working tree is walked: gix's options, and the untracked directories to skip.
+/// How the working tree is walked: gix's options, and the directories to skip.
 struct Walk<'a, 's> {
     options: gix::dirwalk::Options,
     skipper: Option<&'a mut Skipper<'s>>,

@@ -18,9 +18,9 @@
 //! - **The index's directories**: reused only while the index file has the same checksum (the
 //!   same content) and the same stamp; never for an index without a checksum (`index.skipHash`).
 //! - **Listings of directories** (see [`Listing`]), so that a save's walk of the working tree
-//!   need not enter them: the untracked files below the outermost directories that hold
+//!   need not enter them: the untracked files below each directory (at every depth) that holds
 //!   nothing else a snapshot takes from the walk (no embedded repository, no file too large),
-//!   with the stamps of every directory the walk entered below each and of each one's
+//!   with the stamps of every directory the walk entered below it and of each one's
 //!   `.gitignore`, and the `.gitignore` stamps of the directories above it. Used while every
 //!   one of those stamps is the same and settled (a directory's times change whenever an entry
 //!   in it is added, removed or renamed), the ignore rules from outside the working tree and
@@ -80,8 +80,8 @@ pub type Moment = (i64, u32);
 /// is trusted.
 ///
 /// And whether creating that file changed the git directory's stamp: whether this file system
-/// keeps a directory's times as the directory changes, which the listings of untracked
-/// directories rely on (a network file system's cached attributes may not, nor a file system
+/// keeps a directory's times as the directory changes, which the listings of directories rely
+/// on (a network file system's cached attributes may not, nor a file system
 /// that keeps whole seconds when the directory changed within this one; then no listing is
 /// trusted).
 pub fn moment(repo: &gix::Repository) -> Option<(Moment, bool)> {
@@ -247,10 +247,10 @@ struct Content {
     files: Vec<(BString, FileEntry)>,
     /// Each file's position in `files`.
     positions: PathMap<usize>,
-    /// What decided the listings (see [`walk_key`]): the ignore rules outside the working
-    /// tree and the walk's options.
+    /// What decided the listings (the snapshot's walk key): the ignore rules outside the
+    /// working tree, the settings and the walk's options.
     walk_key: Option<u64>,
-    /// Untracked directories the next save need not walk.
+    /// Directories the next save need not walk.
     listings: PathMap<Listing>,
     /// The `.gitignore` stamps of the directories above those in `listings`.
     ignores: PathMap<Option<Stamp>>,
