@@ -430,7 +430,7 @@ fn until_taken(
 }
 
 /// The snapshot of [`snapshot`]; `None` when `options` name a loaded stand-in that no longer
-/// stands (see [`standin::key`]), or when a file of an untracked directory that was not walked
+/// stands (see [`standin::key`]), or when a file of a directory that was not walked
 /// (`listings`: the stat cache's listing of it was used) is not as listed: then take it again,
 /// walking everything.
 fn take(
@@ -492,7 +492,6 @@ fn take(
         index: index_id,
         cache: cache_rx,
         read: None,
-        ignores: PathMap::default(),
         looked: PathMap::default(),
         skipped: Vec::new(),
         entered: Vec::new(),
@@ -803,6 +802,16 @@ fn take(
     // Untracked directories (no tracked file below them), to reuse the trees of those whose
     // files are all unchanged; not with `core.ignoreCase`, where paths are respelled.
     let mut tally = (!caps.ignore_case).then(|| Tally::new(index));
+    // Each untracked entry, counted in the untracked directories above it (`Some(hit)`: a file
+    // or symlink of the snapshot); anything else is also one no listing can hold.
+    let mut count = |path: &BStr, found: Option<bool>| {
+        if let Some(tally) = tally.as_mut() {
+            tally.count(path, found);
+        }
+        if found.is_none() {
+            others.push(path.to_owned());
+        }
+    };
     let mut added: Vec<(BString, Option<Blob>)> = Vec::with_capacity(untracked.len());
     // The stat of every untracked file and its stat-cache entry, on every core: the one cost a
     // save pays per untracked file when nothing changed.
@@ -854,10 +863,7 @@ fn take(
                     }
                 };
                 if kind == LookedKind::File && len > options.capture.max_file_size {
-                    if let Some(tally) = tally.as_mut() {
-                        tally.count(path.as_bstr(), None);
-                    }
-                    others.push(path.clone());
+                    count(path.as_bstr(), None);
                     skipped.push(Skipped {
                         path: path.to_string(),
                         reason: SKIP_TOO_LARGE.into(),
@@ -870,12 +876,7 @@ fn take(
                     Some(found) => Some(found),
                     None => hasher.hash(path.as_bstr(), None)?,
                 };
-                if let Some(tally) = tally.as_mut() {
-                    tally.count(path.as_bstr(), found.map(|_| cached.is_some()));
-                }
-                if found.is_none() {
-                    others.push(path.clone());
-                }
+                count(path.as_bstr(), found.map(|_| cached.is_some()));
                 if let Some((kind, id)) = found {
                     if let Some(pending) = pending.as_mut() {
                         pending.file(path.clone(), stamp, kind, id, cached.is_some());
@@ -888,10 +889,7 @@ fn take(
                 }
             }
             DiskKind::Repository => {
-                if let Some(tally) = tally.as_mut() {
-                    tally.count(path.as_bstr(), None);
-                }
-                others.push(path.clone());
+                count(path.as_bstr(), None);
                 match hasher.hash(path.as_bstr(), None)? {
                     Some(found) => added.push((fold(path), Some(found))),
                     None => skipped.push(Skipped {
@@ -902,10 +900,7 @@ fn take(
                 }
             }
             DiskKind::Directory | DiskKind::Untrackable => {
-                if let Some(tally) = tally.as_mut() {
-                    tally.count(path.as_bstr(), None);
-                }
-                others.push(path.clone());
+                count(path.as_bstr(), None);
             }
         }
     }
@@ -1322,9 +1317,6 @@ fn still_changing(err: Error) -> Error {
     }
 }
 
-/// git's status of the working tree against `index` (as `Repository::index_worktree_status`
-/// computes it), with `rules`' exclude patterns overriding every other ignore rule in the
-/// directory walk, so that an excluded directory is not even entered.
 /// What git's status finds, in process: the index entries whose files differ from them
 /// (or may: [`EntryStatus::NeedsUpdate`]) and what the walk of the working tree emits. The walk
 /// and the comparison of the index with the files run side by side, each collecting into its
@@ -1439,10 +1431,8 @@ struct Skipper<'a> {
     /// The stat cache, as another thread reads it.
     cache: std::sync::mpsc::Receiver<Option<std::sync::Arc<statcache::Read>>>,
     read: Option<Option<std::sync::Arc<statcache::Read>>>,
-    /// Whether the `.gitignore` of each directory looked at is as cached.
-    ignores: PathMap<bool>,
     /// What was found at each path looked at (a listing that fails is followed by those of
-    /// the directories inside it, which name the same directories).
+    /// the directories inside it, which name the same directories and ignore files).
     looked: PathMap<std::result::Result<Option<Stamp>, ()>>,
     /// The directories skipped: each, whether it is tracked, and where its untracked files
     /// are among the walk's entries.
@@ -1481,26 +1471,17 @@ impl Skipper<'_> {
             return false;
         }
         for above in statcache::above(dir) {
-            let same = match self.ignores.get(above) {
-                Some(same) => *same,
-                None => {
-                    let same = read.ignore_stamp(above).is_some_and(|cached| {
-                        stamp_at(self.workdir, ignore_file(above).as_bstr()) == Ok(cached)
-                    });
-                    self.ignores.insert(above.to_owned(), same);
-                    same
-                }
+            let Some(cached) = read.ignore_stamp(above) else {
+                return false;
             };
-            if !same {
+            if self.look(ignore_file(above).as_bstr()) != Ok(cached) {
                 return false;
             }
         }
         for (sub, (stamp, ignore)) in &listing.dirs {
-            let below = sub == dir
-                || (sub.len() > dir.len() && sub.starts_with(dir) && sub[dir.len()] == b'/');
             // A `.gitignore` that was not there cannot appear without changing the stamp of
             // its directory: only one that was is looked at again.
-            if !below
+            if !crate::treediff::is_at_or_below(sub.as_bstr(), dir)
                 || self.look(sub.as_bstr()) != Ok(Some(*stamp))
                 || (ignore.is_some()
                     && self.look(ignore_file(sub.as_bstr()).as_bstr()) != Ok(*ignore))
@@ -1528,9 +1509,7 @@ impl Skipper<'_> {
             .push((dir.to_owned(), tracked, start..out.len()));
         true
     }
-}
 
-impl Skipper<'_> {
     /// [`stamp_at`], once per path.
     fn look(&mut self, rela: &BStr) -> std::result::Result<Option<Stamp>, ()> {
         if let Some(found) = self.looked.get(rela) {
@@ -1567,6 +1546,13 @@ fn stamp_at(workdir: &std::path::Path, rela: &BStr) -> std::result::Result<Optio
     }
 }
 
+/// The stamp of the file at `path`, as bytes for a fingerprint (none when it is not there).
+fn stamp_bytes(path: &std::path::Path) -> Vec<u8> {
+    std::fs::symlink_metadata(path)
+        .map(|md| format!("{:?}", Stamp::of(&md)).into_bytes())
+        .unwrap_or_default()
+}
+
 /// What decides the listings of directories besides the directories themselves: the
 /// settings (`core.*`, among them `core.excludesFile` and `core.ignoreCase`), the walk's
 /// options, `checkpoint.exclude`, and the ignore files outside the working tree
@@ -1576,21 +1562,16 @@ fn walk_key(repo: &gix::Repository, rules: &Rules, dirwalk: &gix::dirwalk::Optio
     parts.extend(statcache::hashing_settings(repo));
     parts.push(format!("{dirwalk:?}").into_bytes());
     parts.push(format!("{:?}", rules.walk_overrides()).into_bytes());
-    let stamp_of = |path: &std::path::Path| {
-        std::fs::symlink_metadata(path)
-            .map(|md| format!("{:?}", Stamp::of(&md)).into_bytes())
-            .unwrap_or_default()
-    };
-    parts.push(stamp_of(&repo.git_dir().join("info").join("exclude")));
-    parts.push(stamp_of(&repo.common_dir().join("info").join("exclude")));
+    parts.push(stamp_bytes(&repo.git_dir().join("info").join("exclude")));
+    parts.push(stamp_bytes(&repo.common_dir().join("info").join("exclude")));
     match repo.config_snapshot().trusted_path("core.excludesFile") {
-        Ok(Some(path)) => parts.push(stamp_of(&path)),
+        Ok(Some(path)) => parts.push(stamp_bytes(&path)),
         Ok(None) => parts.push(Vec::new()),
         // Unreadable: a key no save can match.
         Err(_) => parts.push(std::process::id().to_string().into_bytes()),
     }
     if let Some(home) = statcache::git_config_home() {
-        parts.push(stamp_of(&home.join("ignore")));
+        parts.push(stamp_bytes(&home.join("ignore")));
     }
     let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     statcache::digest(&refs)
@@ -1620,9 +1601,6 @@ fn list_dirs(
     seen: &Seen<'_>,
 ) {
     let settled = |stamp: Option<Stamp>| stamp.is_none_or(|s| s.settled_before(started));
-    let is_below = |path: &BStr, dir: &BStr| {
-        path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/'
-    };
     let mut blocked: PathMap<()> = PathMap::default();
     for path in seen.others {
         for dir in statcache::above(path.as_bstr()).skip(1) {
@@ -1677,7 +1655,7 @@ fn list_dirs(
         let stamps: Option<Vec<statcache::ListedDir>> = seen.entered[first..]
             .iter()
             .zip(&dir_stamps[first..])
-            .take_while(|((d, _), _)| d.as_bstr() == dir || is_below(d.as_bstr(), dir))
+            .take_while(|((d, _), _)| crate::treediff::is_at_or_below(d.as_bstr(), dir))
             .map(|((d, _), found)| found.map(|found| (d.clone(), found)))
             .collect();
         let Some(mut stamps) = stamps else {
@@ -1714,6 +1692,9 @@ struct Walk<'a, 's> {
     skipper: Option<&'a mut Skipper<'s>>,
 }
 
+/// git's status of the working tree against `index` (as `Repository::index_worktree_status`
+/// computes it), with `rules`' exclude patterns overriding every other ignore rule in the
+/// directory walk, so that an excluded directory is not even entered.
 fn status<'index>(
     repo: &gix::Repository,
     workdir: &std::path::Path,
@@ -1873,11 +1854,6 @@ fn hashing_digest(
     let mut parts: Vec<Vec<u8>> = vec![repo.object_hash().to_string().into_bytes()];
     parts.extend(statcache::hashing_settings(repo));
     let config = repo.config_snapshot();
-    let stamp_of = |path: &std::path::Path| {
-        std::fs::symlink_metadata(path)
-            .map(|md| format!("{:?}", Stamp::of(&md)).into_bytes())
-            .unwrap_or_default()
-    };
     for entry in index.entries() {
         let path = entry.path(index);
         if path.ends_with(b".gitattributes") {
@@ -1887,7 +1863,7 @@ fn hashing_digest(
             if let Some(workdir) = repo.workdir()
                 && let Ok(fs_path) = worktree_path(workdir, path)
             {
-                parts.push(stamp_of(&fs_path));
+                parts.push(stamp_bytes(&fs_path));
             }
         }
     }
@@ -1897,18 +1873,20 @@ fn hashing_digest(
                 && let Ok(fs_path) = worktree_path(workdir, path.as_bstr())
             {
                 parts.push(path.to_vec());
-                parts.push(stamp_of(&fs_path));
+                parts.push(stamp_bytes(&fs_path));
             }
         }
     }
-    parts.push(stamp_of(&repo.common_dir().join("info").join("attributes")));
+    parts.push(stamp_bytes(
+        &repo.common_dir().join("info").join("attributes"),
+    ));
     if let Some(global) = config.string("core.attributesFile") {
-        parts.push(stamp_of(std::path::Path::new(
+        parts.push(stamp_bytes(std::path::Path::new(
             &global.to_str_lossy().into_owned(),
         )));
     }
     if let Some(home) = statcache::git_config_home() {
-        parts.push(stamp_of(&home.join("attributes")));
+        parts.push(stamp_bytes(&home.join("attributes")));
     }
     let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     crate::statcache::digest(&refs)

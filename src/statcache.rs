@@ -300,8 +300,7 @@ impl Read {
         files
             .iter()
             .map(|(path, (_, kind, _))| {
-                let below =
-                    path.len() > dir.len() + 1 && path.starts_with(dir) && path[dir.len()] == b'/';
+                let below = path != dir && crate::treediff::is_at_or_below(path.as_bstr(), dir);
                 below.then_some((path.as_bstr(), *kind == EntryKind::Link))
             })
             .collect()
