@@ -763,7 +763,7 @@ fn take(
                     if let (Some(stamp), Some((kind, id)), Some(pending)) =
                         (stamp, found, pending.as_mut())
                     {
-                        pending.file(path.to_owned(), stamp, kind, id, cached.is_some());
+                        pending.file(path, stamp, kind, id, cached.is_some());
                     }
                     found
                 }
@@ -879,7 +879,7 @@ fn take(
                 count(path.as_bstr(), found.map(|_| cached.is_some()));
                 if let Some((kind, id)) = found {
                     if let Some(pending) = pending.as_mut() {
-                        pending.file(path.clone(), stamp, kind, id, cached.is_some());
+                        pending.file(path.as_bstr(), stamp, kind, id, cached.is_some());
                     }
                     let path = fold(path);
                     if started.is_some() {

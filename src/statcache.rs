@@ -208,6 +208,114 @@ impl Stamp {
 /// A cached untracked file: its stamp, mode and blob.
 type FileEntry = (Stamp, EntryKind, ObjectId);
 
+/// Files and their entries, their paths kept in one buffer rather than one allocation each: a
+/// save reads and writes tens of thousands of them. Read from a cache file, the buffer is the
+/// file's text, and a table finds each path's position.
+#[derive(Default)]
+struct Files {
+    /// The bytes the paths are ranges of.
+    text: Vec<u8>,
+    /// Each file: where its path is in `text`, and its entry.
+    entries: Vec<(std::ops::Range<usize>, FileEntry)>,
+    /// Open addressing over `entries`, by path: a position plus one in the low half, 0 for an
+    /// empty slot, and bits of the path's hash in the high half (most paths that are not the
+    /// one sought are told apart without reading them). A power of two long and at most half
+    /// full; empty while no path is looked up.
+    slots: Vec<u64>,
+}
+
+impl Files {
+    /// The files `entries`, whose paths are ranges of `text`, with their table; `None` if a
+    /// path is there twice or out of `text` (no cache file written holds such).
+    fn of_text(text: Vec<u8>, entries: Vec<(std::ops::Range<usize>, FileEntry)>) -> Option<Files> {
+        if entries.len() >= u32::MAX as usize / 2 {
+            return None;
+        }
+        let mut files = Files {
+            text,
+            entries,
+            slots: Vec::new(),
+        };
+        files.slots = vec![0; (files.entries.len().max(4) * 2).next_power_of_two()];
+        for at in 0..files.entries.len() {
+            let (slot, tag) = files.slot(files.text.get(files.entries[at].0.clone())?);
+            if files.slots[slot] != 0 {
+                return None;
+            }
+            files.slots[slot] = tag | (at as u64 + 1);
+        }
+        Some(files)
+    }
+
+    /// Room for `capacity` files, added with [`Files::push`].
+    fn with_capacity(capacity: usize) -> Files {
+        Files {
+            text: Vec::with_capacity(capacity * 48),
+            entries: Vec::with_capacity(capacity),
+            slots: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The file at `at`.
+    fn get(&self, at: usize) -> Option<(&BStr, &FileEntry)> {
+        let (range, entry) = self.entries.get(at)?;
+        Some((self.text.get(range.clone())?.as_bstr(), entry))
+    }
+
+    fn iter(&self) -> impl ExactSizeIterator<Item = (&BStr, &FileEntry)> {
+        self.entries
+            .iter()
+            .map(|(range, entry)| (self.text[range.clone()].as_bstr(), entry))
+    }
+
+    /// Add a file (without the table: see [`Files::of_text`]).
+    fn push(&mut self, path: &BStr, entry: FileEntry) {
+        let start = self.text.len();
+        self.text.extend_from_slice(path);
+        self.entries.push((start..self.text.len(), entry));
+    }
+
+    /// The slot `path` is in, or the empty one it would go into; and its hash bits as a slot
+    /// keeps them.
+    fn slot(&self, path: &[u8]) -> (usize, u64) {
+        let mut hasher = PathHasher::default();
+        hasher.write(path);
+        // Spread, then the high bits (a multiply-rotate hash's low bits are its weakest).
+        let hash = hasher.finish().wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let tag = hash << 32;
+        let mask = self.slots.len() - 1;
+        let mut at = (hash >> (64 - self.slots.len().trailing_zeros())) as usize;
+        loop {
+            let slot = self.slots[at];
+            if slot == 0 {
+                return (at, tag);
+            }
+            if slot & !0xffff_ffff == tag {
+                let (range, _) = &self.entries[(slot & 0xffff_ffff) as usize - 1];
+                if self.text[range.clone()] == *path {
+                    return (at, tag);
+                }
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Where `path` is among the files (only for files from [`Files::of_text`]).
+    fn position(&self, path: &BStr) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        match self.slots[self.slot(path).0] & 0xffff_ffff {
+            0 => None,
+            n => Some(n as usize - 1),
+        }
+    }
+}
+
 /// A directory's stamp, and its `.gitignore`'s (`None`: it has none).
 pub type DirStamps = (Stamp, Option<Stamp>);
 
@@ -244,9 +352,7 @@ struct Content {
     dirs: PathMap<(ObjectId, u64)>,
     /// Untracked files, in the order the save that wrote them found them (the walk's: the
     /// files of a directory together).
-    files: Vec<(BString, FileEntry)>,
-    /// Each file's position in `files`.
-    positions: PathMap<usize>,
+    files: Files,
     /// What decided the listings (the snapshot's walk key): the ignore rules outside the
     /// working tree, the settings and the walk's options.
     walk_key: Option<u64>,
@@ -268,12 +374,12 @@ impl Read {
     /// the format `hash`.
     pub fn of(git_dir: &std::path::Path, hash: gix::hash::Kind) -> Option<Read> {
         let data = std::fs::read(git_dir.join(FILE)).ok()?;
-        parse_any(&data, hash).map(|(digest, content)| Read { digest, content })
+        parse_any(data, hash).map(|(digest, content)| Read { digest, content })
     }
 
     /// The paths of the files it has, in its order (see [`StatCache::position`]).
     pub fn paths(&self) -> impl ExactSizeIterator<Item = &BStr> {
-        self.content.files.iter().map(|(path, _)| path.as_bstr())
+        self.content.files.iter().map(|(path, _)| path)
     }
 
     /// What identifies the index the cache was written with (see [`StatCache::of_read`]).
@@ -293,15 +399,11 @@ impl Read {
     /// The files of `listing` (that of `dir`), each path with whether it is a symlink; `None`
     /// unless they are all below `dir` (a damaged cache).
     pub fn listed_files(&self, dir: &BStr, listing: &Listing) -> Option<Vec<(&BStr, bool)>> {
-        let files = self
-            .content
-            .files
-            .get(listing.start..listing.start.checked_add(listing.count)?)?;
-        files
-            .iter()
-            .map(|(path, (_, kind, _))| {
-                let below = path != dir && crate::treediff::is_at_or_below(path.as_bstr(), dir);
-                below.then_some((path.as_bstr(), *kind == EntryKind::Link))
+        (listing.start..listing.start.checked_add(listing.count)?)
+            .map(|at| {
+                let (path, (_, kind, _)) = self.content.files.get(at)?;
+                let below = path != dir && crate::treediff::is_at_or_below(path, dir);
+                below.then_some((path, *kind == EntryKind::Link))
             })
             .collect()
     }
@@ -372,7 +474,7 @@ impl StatCache {
     /// The position of the untracked file `path` among the files of the cache (the order of
     /// [`Read::paths`]).
     pub fn position(&self, path: &BStr) -> Option<usize> {
-        self.old.positions.get(path).copied()
+        self.old.files.position(path)
     }
 
     /// [`StatCache::file_stamped`] of the file at `position`.
@@ -418,7 +520,7 @@ impl StatCache {
             index_trees: PathMap::default(),
             dirs: Vec::new(),
             // Most often the files of the old cache again: sized once rather than grown.
-            files: Vec::with_capacity(self.old.files.len()),
+            files: Files::with_capacity(self.old.files.len()),
             hits: 0,
             old_files: self.old.files.len(),
             old_started: self.old.started,
@@ -454,7 +556,7 @@ pub struct Pending {
     index: Option<ObjectId>,
     index_trees: PathMap<ObjectId>,
     dirs: Vec<(BString, ObjectId, u64)>,
-    files: Vec<(BString, FileEntry)>,
+    files: Files,
     /// How many of `files` were found in the old cache, unchanged.
     hits: usize,
     old_files: usize,
@@ -490,9 +592,9 @@ impl std::fmt::Debug for Pending {
 impl Pending {
     /// Remember what the untracked file `path` hashed to; `hit`: it came from the old cache
     /// unchanged.
-    pub fn file(&mut self, path: BString, stamp: Stamp, kind: EntryKind, id: ObjectId, hit: bool) {
+    pub fn file(&mut self, path: &BStr, stamp: Stamp, kind: EntryKind, id: ObjectId, hit: bool) {
         self.hits += usize::from(hit);
-        self.files.push((path, (stamp, kind, id)));
+        self.files.push(path, (stamp, kind, id));
     }
 
     /// Remember the tree of the untracked directory `dir`, with `files` files below it.
@@ -548,7 +650,7 @@ impl Pending {
         let untracked = self.files.iter().enumerate().skip(self.first_untracked);
         for (at, (path, _)) in untracked {
             // Listings nest: a file counts in each listed directory above it.
-            for dir in above(path.as_bstr()).skip(1) {
+            for dir in above(path).skip(1) {
                 if let Some(&i) = index.get(dir) {
                     let span = spans[i].get_or_insert((at, at, 0));
                     span.1 = at;
@@ -679,7 +781,7 @@ impl Pending {
         }
         // A file whose path cannot be written would shift the positions of the listings: then
         // none is written (above, `clean` leaves out only such paths).
-        for (path, (s, kind, id)) in &self.files {
+        for (path, (s, kind, id)) in self.files.iter() {
             if !clean(path) {
                 continue;
             }
@@ -796,14 +898,17 @@ fn fields<const N: usize>(line: &[u8]) -> Option<([&[u8]; N], &[u8])> {
 /// of another format than `hash`.
 #[cfg(test)]
 fn parse(data: &[u8], digest: u64, hash: gix::hash::Kind) -> Option<Content> {
-    parse_any(data, hash)
+    parse_any(data.to_vec(), hash)
         .filter(|(d, _)| *d == digest)
         .map(|(_, content)| content)
 }
 
 /// Parse the cache file, and the digest it was written under; `None` when it is damaged or
 /// names an object id of another format than `hash`.
-fn parse_any(data: &[u8], hash: gix::hash::Kind) -> Option<(u64, Content)> {
+fn parse_any(text: Vec<u8>, hash: gix::hash::Kind) -> Option<(u64, Content)> {
+    // Most lines are files: sized once rather than grown.
+    let mut found = Vec::with_capacity(text.iter().filter(|b| **b == b'\n').count());
+    let data = text.as_slice();
     let mut lines = data.split(|b| *b == b'\n');
     if lines.next()? != MAGIC {
         return None;
@@ -814,10 +919,6 @@ fn parse_any(data: &[u8], hash: gix::hash::Kind) -> Option<(u64, Content)> {
         started: (number(secs)? as i64, u32::try_from(number(nanos)?).ok()?),
         ..Content::default()
     };
-    // Most lines are files: sized once rather than grown by rehashing.
-    let lines_count = data.iter().filter(|b| **b == b'\n').count();
-    content.files.reserve(lines_count);
-    content.positions.reserve(lines_count);
     let id = |hex: &[u8]| ObjectId::from_hex(hex).ok().filter(|id| id.kind() == hash);
     // The listing the `s` lines that follow a `w` line belong to.
     let mut listing_open: Option<BString> = None;
@@ -842,14 +943,9 @@ fn parse_any(data: &[u8], hash: gix::hash::Kind) -> Option<(u64, Content)> {
                 let stamp = stamp_of(&[size, ms, mn, cs, cn, ino])?;
                 let kind = kind_of(u32::try_from(number(mode)?).ok()?)?;
                 let entry = (stamp, kind, id(hex)?);
-                // A path twice: the later line counts, as a map's insert would have it.
-                match content.positions.get(path.as_bstr()) {
-                    Some(&at) => content.files[at].1 = entry,
-                    None => {
-                        content.positions.insert(path.into(), content.files.len());
-                        content.files.push((path.into(), entry));
-                    }
-                }
+                // The path where it is in the text (the file is kept as read: no copy of each).
+                let start = path.as_ptr() as usize - data.as_ptr() as usize;
+                found.push((start..start + path.len(), entry));
             }
             b'd' => {
                 let ([hex, count], dir) = fields::<2>(rest)?;
@@ -894,6 +990,7 @@ fn parse_any(data: &[u8], hash: gix::hash::Kind) -> Option<(u64, Content)> {
             _ => return None,
         }
     }
+    content.files = Files::of_text(text, found)?;
     Some((digest, content))
 }
 
@@ -974,7 +1071,7 @@ mod tests {
             index: Some(id),
             index_trees: PathMap::default(),
             dirs: Vec::new(),
-            files: Vec::new(),
+            files: Files::default(),
             hits: 0,
             old_files: 0,
             old_started: (0, 0),
@@ -991,7 +1088,13 @@ mod tests {
             old_listings: PathMap::default(),
             old_ignores: PathMap::default(),
         };
-        pending.file("a b/c".into(), stamp, EntryKind::BlobExecutable, id, false);
+        pending.file(
+            b"a b/c".as_bstr(),
+            stamp,
+            EntryKind::BlobExecutable,
+            id,
+            false,
+        );
         pending.dir("a b".into(), tree, 1);
         pending.index_tree("".into(), tree);
         pending.walk_key(5);
@@ -1011,10 +1114,10 @@ mod tests {
         assert_eq!(content.started, (100, 9));
         assert_eq!(
             content
-                .positions
-                .get(b"a b/c".as_bstr())
-                .map(|at| &content.files[*at]),
-            Some(&("a b/c".into(), (stamp, EntryKind::BlobExecutable, id)))
+                .files
+                .position(b"a b/c".as_bstr())
+                .and_then(|at| content.files.get(at)),
+            Some((b"a b/c".as_bstr(), &(stamp, EntryKind::BlobExecutable, id)))
         );
         assert_eq!(content.dirs.get(b"a b".as_bstr()), Some(&(tree, 1)));
         assert_eq!(content.index_trees.get(b"".as_bstr()), Some(&tree));
@@ -1050,6 +1153,58 @@ mod tests {
         damaged.extend_from_slice(b"f 12 nonsense\n");
         assert!(parse(&damaged, 7, sha1).is_none(), "a damaged line");
         assert_ne!(digest(&[b"a", b"b"]), digest(&[b"ab"]));
+    }
+
+    /// The table of a cache file's paths finds each path at its position and no path it
+    /// lacks; a path twice makes the file damaged.
+    #[test]
+    fn files_read_from_text_are_found_by_path() {
+        let id = ObjectId::empty_blob(gix::hash::Kind::Sha1);
+        let entry = |n: u64| {
+            let stamp = Stamp {
+                size: n,
+                mtime: (1, 0),
+                ctime: (1, 0),
+                ino: n,
+            };
+            (stamp, EntryKind::Blob, id)
+        };
+        let of = |paths: &[String]| {
+            let text = paths.join("\n").into_bytes();
+            let mut entries = Vec::new();
+            let mut start = 0;
+            for (n, path) in paths.iter().enumerate() {
+                entries.push((start..start + path.len(), entry(n as u64)));
+                start += path.len() + 1;
+            }
+            Files::of_text(text, entries)
+        };
+        let mut paths: Vec<String> = (0..5000)
+            .map(|n| format!("d{}/f{n}.txt", n % 7))
+            .chain(["".into(), "a".into()])
+            .collect();
+        let Some(files) = of(&paths) else {
+            unreachable!("no path is there twice")
+        };
+        assert_eq!(files.len(), paths.len());
+        for (n, path) in paths.iter().enumerate() {
+            let path = path.as_bytes().as_bstr();
+            assert_eq!(files.position(path), Some(n), "{path:?}");
+            assert_eq!(files.get(n), Some((path, &entry(n as u64))));
+        }
+        for absent in ["d0", "d0/f0.tx", "d0/f0.txt/", "b", "d0/f1.txt"] {
+            assert_eq!(files.position(absent.as_bytes().as_bstr()), None);
+        }
+        paths.push("d0/f7.txt".into());
+        assert!(of(&paths).is_none(), "a path twice");
+        // Files kept without a table are found by position only.
+        let mut pushed = Files::with_capacity(1);
+        pushed.push(b"x/y".as_bstr(), entry(1));
+        pushed.push(b"z".as_bstr(), entry(2));
+        assert_eq!(pushed.get(1), Some((b"z".as_bstr(), &entry(2))));
+        assert_eq!(pushed.position(b"z".as_bstr()), None);
+        let all: Vec<&BStr> = pushed.iter().map(|(path, _)| path).collect();
+        assert_eq!(all, [b"x/y".as_bstr(), b"z".as_bstr()]);
     }
 
     #[test]
