@@ -98,6 +98,23 @@ pub struct Leaf {
     pub id: ObjectId,
 }
 
+/// The position of the first entry of `index` from `at` on whose path is not before `path`
+/// (the entries are in path order). Galloping from `at`: a walk through sorted paths costs what
+/// the gaps between them cost, not a search of the whole index each.
+fn first_not_before(index: &gix::index::State, at: usize, path: &BStr) -> usize {
+    let entries = index.entries();
+    let before = |e: &gix::index::Entry| e.path(index) < path;
+    // Every entry before `lo` is before `path`; the one at `hi` (if any) is not.
+    let (mut lo, mut hi, mut step) = (at, at, 1);
+    while entries.get(hi).is_some_and(before) {
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    let hi = hi.min(entries.len());
+    lo + entries[lo..hi].partition_point(before)
+}
+
 /// The index entry a snapshot starts from: stage 0 and not intent-to-add.
 fn base_entry(entry: &gix::index::Entry) -> Option<Blob> {
     if entry.stage() != Stage::Unconflicted || entry.flags.contains(Flags::INTENT_TO_ADD) {
@@ -120,11 +137,17 @@ impl Snapshot {
             return None;
         }
         let mut summary = crate::treediff::Summary::default();
+        // The overrides and the index's entries are both in path order: one walk over both,
+        // rather than a search of the whole index per override (tens of thousands of new
+        // files).
+        let entries = self.index.entries();
+        let mut at = 0;
         for (path, new) in &self.overrides {
-            let old = self
-                .index
-                .entry_by_path(path.as_bstr())
-                .and_then(base_entry);
+            at = first_not_before(&self.index, at, path.as_bstr());
+            let old = entries[at..]
+                .iter()
+                .take_while(|e| e.path(&self.index) == path.as_bstr())
+                .find_map(base_entry);
             match (old, new) {
                 (None, Some(_)) => summary.added += 1,
                 (Some(_), None) => summary.deleted += 1,
