@@ -646,6 +646,16 @@ fn take(
         }
     }
 
+    // In path order (the walk's is the order directories list their entries in): the order of
+    // the overrides they become and of the stat cache's files, which the next save's listings
+    // give back, so that it finds them in order and has nothing to sort.
+    if !untracked.is_sorted_by(|a, b| a.0 <= b.0) {
+        listed.resize(untracked.len(), false);
+        let mut both: Vec<_> = untracked.into_iter().zip(listed).collect();
+        both.sort_by(|a, b| a.0.0.cmp(&b.0.0));
+        (untracked, listed) = both.into_iter().unzip();
+    }
+
     // A loaded stand-in stands only while what decided it is the same (see [`standin::key`]).
     let stand_in_key = options.stand_in.map(|mode| {
         let mut rule_files = ignored_rule_files;
@@ -808,9 +818,6 @@ fn take(
     // `core.ignoreCase`: new files go into the directories the index knows, in its spelling,
     // added in the order git adds them.
     let mut dir_case = caps.ignore_case.then(|| DirCase::new(index));
-    if dir_case.is_some() {
-        untracked.sort_by(|a, b| a.0.cmp(&b.0));
-    }
     let mut respelled = BTreeMap::new();
     let mut fold = |path: BString| match dir_case.as_mut() {
         Some(dir_case) => {
