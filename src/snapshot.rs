@@ -1032,6 +1032,8 @@ fn take(
             list_dirs(pending, &workdir, cache, started, &seen);
         }
     }
+    // What is left of the walk and of the old cache: tens of thousands of paths.
+    drop_aside((cache, std::mem::take(&mut found.walked)));
     Ok(Some(Snapshot {
         tree,
         index_tree,
@@ -1057,6 +1059,27 @@ fn take(
             })
         }),
     }))
+}
+
+/// Drop `value` on a thread of its own: freeing the tens of thousands of paths a large save
+/// holds takes milliseconds nobody need wait for (a process that exits first leaves it to the
+/// system). Where no thread can start, it is dropped here.
+fn drop_aside<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("drop".into())
+        .spawn(move || drop(value));
+}
+
+impl Drop for Snapshot {
+    fn drop(&mut self) {
+        drop_aside((
+            std::mem::take(&mut self.overrides),
+            std::mem::take(&mut self.stamps),
+            std::mem::take(&mut self.dirs),
+            std::mem::take(&mut self.changed),
+            self.cache.take(),
+        ));
+    }
 }
 
 /// A stat-cache entry (see [`StatCache::file_stamped`]) as a save may use it: one whose holder
