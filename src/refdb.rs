@@ -264,7 +264,13 @@ pub(crate) fn edit(repo: &gix::Repository, edits: &[Edit]) -> std::result::Resul
                 .map(gix_edit)
                 .collect::<Result<Vec<_>>>()
                 .map_err(EditError::Failed)?;
-            match repo.edit_references(edits) {
+            // The identity of a reflog entry, should one be written, as commits resolve it:
+            // gix's own would first date it through the system's time-zone database (a
+            // millisecond per transaction).
+            let committer = crate::repo::signatures(repo).ok().map(|(_, c)| c);
+            let mut time = gix::date::parse::TimeBuf::default();
+            let committer = committer.as_ref().map(|c| c.to_ref(&mut time));
+            match repo.edit_references_as(edits, committer) {
                 Ok(_) => Ok(()),
                 Err(err) if err.classify().is_conflict() => Err(EditError::Conflict(Box::new(err))),
                 Err(err) if err.classify().is_retryable() => Err(EditError::Locked(Box::new(err))),
