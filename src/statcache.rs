@@ -350,8 +350,8 @@ struct Content {
     index_trees: PathMap<ObjectId>,
     /// Untracked directories: their tree and the number of files below them.
     dirs: PathMap<(ObjectId, u64)>,
-    /// Untracked files, in the order the save that wrote them found them (the walk's: the
-    /// files of a directory together).
+    /// Tracked files edited but not staged, then untracked files in path order (the files of a
+    /// directory together), as the save that wrote them found them.
     files: Files,
     /// What decided the listings (the snapshot's walk key): the ignore rules outside the
     /// working tree, the settings and the walk's options.
