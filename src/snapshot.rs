@@ -1032,6 +1032,11 @@ fn take(
             list_dirs(pending, &workdir, cache, started, &seen);
         }
     }
+    // What the old cache said goes to the cache this save leaves, to be compared with it.
+    let cache = match (cache, pending.as_mut()) {
+        (Some(cache), Some(pending)) => Some(cache.hand_over(pending)),
+        (cache, _) => cache,
+    };
     // What is left of the walk and of the old cache: tens of thousands of paths.
     drop_aside((cache, std::mem::take(&mut found.walked)));
     Ok(Some(Snapshot {

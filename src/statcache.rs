@@ -231,12 +231,12 @@ impl Files {
         if entries.len() >= u32::MAX as usize / 2 {
             return None;
         }
+        let slots = vec![0; (entries.len().max(4) * 2).next_power_of_two()];
         let mut files = Files {
             text,
             entries,
-            slots: Vec::new(),
+            slots,
         };
-        files.slots = vec![0; (files.entries.len().max(4) * 2).next_power_of_two()];
         for at in 0..files.entries.len() {
             let (slot, tag) = files.slot(files.text.get(files.entries[at].0.clone())?);
             if files.slots[slot] != 0 {
@@ -247,7 +247,7 @@ impl Files {
         Some(files)
     }
 
-    /// Room for `capacity` files, added with [`Files::push`].
+    /// Room for `capacity` files (of paths about 48 bytes long), added with [`Files::push`].
     fn with_capacity(capacity: usize) -> Files {
         Files {
             text: Vec::with_capacity(capacity * 48),
@@ -510,7 +510,18 @@ impl StatCache {
         self.old.listings.iter().map(|(dir, l)| (dir.as_bstr(), l))
     }
 
-    /// Start the cache this save leaves.
+    /// Give `pending` (made by [`StatCache::pending`]) what the cache was read with, which it
+    /// compares with what it found to leave the file as it is when nothing changed; once the
+    /// save has used the cache for the last time. What is left is returned, to be dropped.
+    pub fn hand_over(mut self, pending: &mut Pending) -> StatCache {
+        pending.old_dirs = std::mem::take(&mut self.old.dirs);
+        pending.old_index_trees = std::mem::take(&mut self.old.index_trees);
+        pending.old_listings = std::mem::take(&mut self.old.listings);
+        pending.old_ignores = std::mem::take(&mut self.old.ignores);
+        self
+    }
+
+    /// Start the cache this save leaves (see [`StatCache::hand_over`]).
     pub fn pending(&self) -> Pending {
         Pending {
             path: self.path.clone(),
@@ -524,9 +535,10 @@ impl StatCache {
             hits: 0,
             old_files: self.old.files.len(),
             old_started: self.old.started,
-            old_dirs: self.old.dirs.clone(),
+            // Handed over at the end (see `StatCache::hand_over`), not copied now.
+            old_dirs: PathMap::default(),
             old_index: self.old.index,
-            old_index_trees: self.old.index_trees.clone(),
+            old_index_trees: PathMap::default(),
             old_holder: self.old.holder.clone(),
             old_held: self.held,
             walk_key: None,
@@ -534,8 +546,8 @@ impl StatCache {
             first_untracked: 0,
             ignores: PathMap::default(),
             old_walk_key: self.old.walk_key,
-            old_listings: self.old.listings.clone(),
-            old_ignores: self.old.ignores.clone(),
+            old_listings: PathMap::default(),
+            old_ignores: PathMap::default(),
         }
     }
 }
@@ -634,8 +646,8 @@ impl Pending {
 
     /// The listings, with where their files are among `files`: only those whose files are
     /// consecutive, and only under a walk key.
-    fn placed_listings(&self) -> PathMap<Listing> {
-        let mut out = PathMap::default();
+    fn placed_listings(&self) -> Vec<Placed<'_>> {
+        let mut out = Vec::new();
         if self.walk_key.is_none() || self.listings.is_empty() {
             return out;
         }
@@ -658,17 +670,18 @@ impl Pending {
                 }
             }
         }
-        for ((dir, tracked, dirs), span) in self.listings.iter().zip(spans) {
+        for (i, ((dir, tracked, dirs), span)) in self.listings.iter().zip(spans).enumerate() {
             // No file below it (a tracked directory without untracked files): an empty range.
             let (first, last, count) = span.unwrap_or((0, 0, 0));
-            if count == 0 || last - first + 1 == count {
-                let listing = Listing {
+            // A directory listed twice: the later listing counts.
+            if index.get(dir) == Some(&i) && (count == 0 || last - first + 1 == count) {
+                out.push(Placed {
+                    dir: dir.as_bstr(),
                     start: first,
                     count,
                     tracked: *tracked,
-                    dirs: dirs.clone(),
-                };
-                out.insert(dir.clone(), listing);
+                    dirs,
+                });
             }
         }
         out
@@ -701,7 +714,12 @@ impl Pending {
             self.ignores.clone()
         };
         let same_listings = self.walk_key == self.old_walk_key
-            && listings == self.old_listings
+            && listings.len() == self.old_listings.len()
+            && listings.iter().all(|placed| {
+                self.old_listings
+                    .get(placed.dir)
+                    .is_some_and(|old| placed.is(old))
+            })
             && ignores == self.old_ignores;
         // The file is left as it is when it would say the same, naming another holder: the
         // one it names still holds every object in it (nothing new was hashed).
@@ -760,7 +778,8 @@ impl Pending {
                     out.push(b'\n');
                 }
             }
-            for (dir, listing) in &listings {
+            for listing in &listings {
+                let dir = listing.dir;
                 if !clean(dir) || listing.dirs.iter().any(|(d, _)| !clean(d)) {
                     continue;
                 }
@@ -769,7 +788,7 @@ impl Pending {
                 out.extend_from_slice(line.as_bytes());
                 out.extend_from_slice(dir);
                 out.push(b'\n');
-                for (sub, (stamp, ignore)) in &listing.dirs {
+                for (sub, (stamp, ignore)) in listing.dirs {
                     out.extend_from_slice(b"s");
                     push_stamp(&mut out, stamp);
                     push_optional_stamp(&mut out, *ignore);
@@ -800,6 +819,24 @@ impl Pending {
         if std::fs::write(&tmp, out).is_ok() && std::fs::rename(&tmp, &self.path).is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
+    }
+}
+
+/// A listing as a save leaves it (see [`Pending::listing`]): where its files are among the
+/// cache's, and the stamps of its directories.
+struct Placed<'a> {
+    dir: &'a BStr,
+    start: usize,
+    count: usize,
+    tracked: bool,
+    dirs: &'a [ListedDir],
+}
+
+impl Placed<'_> {
+    /// Whether it says what the listing `old` said.
+    fn is(&self, old: &Listing) -> bool {
+        (self.start, self.count, self.tracked) == (old.start, old.count, old.tracked)
+            && self.dirs == old.dirs.as_slice()
     }
 }
 
