@@ -1581,6 +1581,33 @@ fn listing_is_used(repo: &Repo, dir: &str) -> String {
     missing
 }
 
+/// A save that finds what the stat cache says, its listings among it, leaves the file as it is
+/// (rewritten, it would name the new checkpoint as the holder of its objects); one that finds
+/// something else writes what it found.
+#[test]
+fn a_save_that_finds_what_the_stat_cache_says_leaves_it_as_it_is() {
+    let repo = Repo::with_commit(&[("tracked", "t\n")]);
+    untracked_tree(&repo);
+    save_matches_oracle(&repo, &["--allow-empty"]);
+    settle(&repo);
+    let path = repo.path().join(".git/checkpoint-stat-cache");
+    let before = fs::read(&path).unwrap();
+    for args in [&["--allow-empty"][..], &[]] {
+        save_matches_oracle(&repo, args);
+        assert!(
+            fs::read(&path).unwrap() == before,
+            "the cache was rewritten by a save with {args:?}"
+        );
+    }
+    repo.write("gen/a/b1/new.txt", "new\n");
+    save_matches_oracle(&repo, &[]);
+    let after = String::from_utf8(fs::read(&path).unwrap()).unwrap();
+    assert!(
+        after.lines().any(|l| l.ends_with(" gen/a/b1/new.txt")),
+        "the new file is in the cache:\n{after}"
+    );
+}
+
 #[test]
 fn untracked_directories_listed_in_the_stat_cache_are_not_walked() {
     // Not vacuous: a listing with a file left out leaves it out of the next save, so a listed
