@@ -23,6 +23,7 @@ const LAYERS: &[(&str, u8)] = &[
     // Refs, in process or through git, as the repository's ref storage allows.
     ("refdb", 3),
     ("statcache", 3),
+    ("notecache", 3),
     ("standin", 3),
     ("select", 3),
     ("snapshot", 3),

@@ -65,6 +65,7 @@ mod journal;
 #[cfg(test)]
 mod layering_tests;
 mod naming;
+mod notecache;
 mod patch;
 mod plain;
 mod record;

@@ -1,6 +1,7 @@
 //! The checkpoint store: refs under `refs/checkpoints/` and their notes in
 //! `refs/notes/checkpoints`, read and written with compare-and-swap.
 
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use gix::ObjectId;
@@ -11,6 +12,7 @@ use crate::error::{Context, Error, Result};
 use crate::format::{
     self, Head, IndexState, MAX_NOTE_BYTES, Metadata, NOTES_REF, NoteJson, REF_PREFIX, Stats, Tool,
 };
+use crate::notecache::{self, NoteCache};
 use crate::refdb::{self, Edit, EditError, Expect, Value};
 
 /// A checkpoint as found in the repository.
@@ -139,24 +141,52 @@ pub fn revision(repo: &gix::Repository) -> Result<u64> {
 
 /// Read access to the notes of checkpoints.
 pub struct Notes {
+    /// The notes commit, when there is one and it could be read.
+    tip: Option<ObjectId>,
+    /// Its notes tree, read on first need when the memo answered so far.
     state: Option<NotesState>,
     /// Why `refs/notes/checkpoints` could not be read, when it could not.
     problem: Option<String>,
+    /// The private memo of notes (see [`crate::notecache`]), for [`Notes::open`] only.
+    memo: Option<NoteCache>,
 }
 
 impl Notes {
     /// Open the notes tree as it is now. A notes ref that cannot be read (pointing at a blob,
     /// at a commit whose tree is missing, …) is not an error: every checkpoint then gets the
     /// metadata derived from its commit, and [`Notes::problem`] says why.
+    ///
+    /// Notes are answered from the private memo where it knows them (see
+    /// [`crate::notecache`]).
     pub fn open(repo: &gix::Repository) -> Result<Notes> {
-        Ok(match read_notes(repo) {
-            Ok(notes) => Notes {
-                state: notes.map(|n| n.state),
+        let memo = NoteCache::open(repo);
+        let read = notes_ref(repo).and_then(|tip| match tip {
+            // The memo knows this notes commit: its notes are read only if asked about a
+            // commit the memo does not know. A notes commit or tree gone missing since is
+            // still reported as damage.
+            Some(tip) if memo.tip() == Some(tip) => {
+                let tree =
+                    commit_tree(repo, tip).map_err(|e| Error::NotesDamaged(e.to_string()))?;
+                if !repo.has_object(tree) {
+                    return notes_tree(repo, tip).map(|state| Some((tip, Some(state))));
+                }
+                Ok(Some((tip, None)))
+            }
+            Some(tip) => notes_tree(repo, tip).map(|state| Some((tip, Some(state)))),
+            None => Ok(None),
+        });
+        Ok(match read {
+            Ok(found) => Notes {
+                tip: found.as_ref().map(|(tip, _)| *tip),
+                state: found.and_then(|(_, state)| state),
                 problem: None,
+                memo: Some(memo),
             },
             Err(problem) => Notes {
+                tip: None,
                 state: None,
                 problem: Some(problem.to_string()),
+                memo: None,
             },
         })
     }
@@ -166,8 +196,10 @@ impl Notes {
     pub fn at(repo: &gix::Repository, tip: Option<ObjectId>) -> Result<Notes> {
         let state = tip.map(|commit| notes_state(repo, commit)).transpose()?;
         Ok(Notes {
+            tip,
             state,
             problem: None,
+            memo: None,
         })
     }
 
@@ -180,10 +212,26 @@ impl Notes {
     /// The raw note of `commit`, if there is one. A note above [`MAX_NOTE_BYTES`] is an error
     /// and is never loaded.
     pub fn raw(&mut self, repo: &gix::Repository, commit: ObjectId) -> Result<Option<Vec<u8>>> {
-        match self.state.as_mut() {
-            Some(state) => note_of(repo, state, commit),
-            None => Ok(None),
+        Ok(self.note(repo, commit)?.map(Cow::into_owned))
+    }
+
+    /// [`Notes::raw`], borrowed from the memo when it holds the note.
+    fn note(&mut self, repo: &gix::Repository, commit: ObjectId) -> Result<Option<Cow<'_, [u8]>>> {
+        let Some(tip) = self.tip else {
+            return Ok(None);
+        };
+        if let Some((blob, bytes)) = self.memo.as_ref().and_then(|memo| memo.note(tip, &commit))
+            // A blob deleted since is read (and found missing) as if the memo did not know it.
+            && repo.has_object(blob)
+        {
+            return Ok(Some(Cow::Borrowed(bytes)));
         }
+        let state = match &mut self.state {
+            Some(state) => state,
+            none => none.insert(notes_tree(repo, tip)?),
+        };
+        let note = note_of(repo, state, commit, self.memo.as_ref())?;
+        Ok(note.map(|(_, bytes)| Cow::Owned(bytes)))
     }
 
     /// The checkpoint of `reference`, with its note or derived metadata.
@@ -194,7 +242,7 @@ impl Notes {
     ) -> Result<Checkpoint> {
         let read = match &self.problem {
             Some(problem) => Err(problem.clone()),
-            None => self.raw(repo, reference.commit).map_err(|e| e.to_string()),
+            None => self.note(repo, reference.commit).map_err(|e| e.to_string()),
         };
         let problem = match read {
             Ok(Some(bytes)) => match Metadata::from_note(&bytes) {
@@ -226,19 +274,26 @@ impl Notes {
     }
 }
 
-/// The note of `commit` in `state`, if there is one. A note above [`MAX_NOTE_BYTES`] is an
-/// error and is never loaded.
+/// The note of `commit` in `state`, if there is one: its blob and bytes, taken from `memo`
+/// when it holds them and the blob still exists. A note above [`MAX_NOTE_BYTES`] is an error
+/// and is never loaded.
 fn note_of(
     repo: &gix::Repository,
     state: &mut NotesState,
     commit: ObjectId,
-) -> Result<Option<Vec<u8>>> {
+    memo: Option<&NoteCache>,
+) -> Result<Option<(ObjectId, Vec<u8>)>> {
     let Some(blob) = state
         .get(&commit, &repo.objects)
         .context(|| format!("cannot read the note of {commit}"))?
     else {
         return Ok(None);
     };
+    if let Some(bytes) = memo.and_then(|memo| memo.blob(&blob))
+        && repo.has_object(blob)
+    {
+        return Ok(Some((blob, bytes.to_vec())));
+    }
     // Never load a hostile multi-gigabyte note into memory.
     let header = repo
         .find_header(blob)
@@ -251,7 +306,7 @@ fn note_of(
     let data = repo
         .find_blob(blob)
         .context(|| format!("cannot read note blob {blob}"))?;
-    Ok(Some(data.data.clone()))
+    Ok(Some((blob, data.data.clone())))
 }
 
 pub use crate::capture::commit_tree;
@@ -269,17 +324,32 @@ struct NotesTip {
 /// The notes ref as it is now, `None` when there is no notes ref; [`Error::NotesDamaged`] when
 /// it exists but cannot be read as a notes commit (it points at a blob, its tree is missing, …).
 fn read_notes(repo: &gix::Repository) -> Result<Option<NotesTip>> {
-    let damaged = |why: String| Error::NotesDamaged(why);
-    let tip = match refdb::find(repo, NOTES_REF)? {
-        None => return Ok(None),
-        Some(Value::Object(tip)) => tip,
-        Some(Value::Symbolic(_)) => return Err(damaged("it is a symbolic ref".into())),
-        Some(Value::Unreadable(why)) => return Err(damaged(why)),
-    };
-    let tree = commit_tree(repo, tip).map_err(|e| damaged(e.to_string()))?;
+    notes_ref(repo)?.map(|tip| read_tip(repo, tip)).transpose()
+}
+
+/// The commit the notes ref points to, `None` when there is no notes ref;
+/// [`Error::NotesDamaged`] when it is symbolic or unreadable.
+fn notes_ref(repo: &gix::Repository) -> Result<Option<ObjectId>> {
+    match refdb::find(repo, NOTES_REF)? {
+        None => Ok(None),
+        Some(Value::Object(tip)) => Ok(Some(tip)),
+        Some(Value::Symbolic(_)) => Err(Error::NotesDamaged("it is a symbolic ref".into())),
+        Some(Value::Unreadable(why)) => Err(Error::NotesDamaged(why)),
+    }
+}
+
+/// The notes in the tree of the notes commit `tip`, [`Error::NotesDamaged`] when it cannot be
+/// read as a notes commit.
+fn notes_tree(repo: &gix::Repository, tip: ObjectId) -> Result<NotesState> {
+    Ok(read_tip(repo, tip)?.state)
+}
+
+/// [`read_notes`] of a known notes commit.
+fn read_tip(repo: &gix::Repository, tip: ObjectId) -> Result<NotesTip> {
+    let tree = commit_tree(repo, tip).map_err(|e| Error::NotesDamaged(e.to_string()))?;
     let state = NotesState::new(tree, &repo.objects)
-        .map_err(|e| damaged(format!("cannot read its tree {tree}: {e}")))?;
-    Ok(Some(NotesTip { tip, tree, state }))
+        .map_err(|e| Error::NotesDamaged(format!("cannot read its tree {tree}: {e}")))?;
+    Ok(NotesTip { tip, tree, state })
 }
 
 /// The notes of the notes commit `tip`.
@@ -563,8 +633,9 @@ pub fn create(
     meta: &Metadata,
 ) -> std::result::Result<Option<String>, CreateError> {
     let ref_name = format::ref_name(id);
+    let note = meta.to_note();
     let blob = repo
-        .write_blob(meta.to_note().as_bytes())
+        .write_blob(note.as_bytes())
         .context(|| "cannot write the note".into())?
         .detach();
     let message = format!("checkpoint: note for {id}");
@@ -579,6 +650,7 @@ pub fn create(
             expect: Expect::MustNotExist,
         }];
         let mut names = vec![ref_name.as_str()];
+        let mut moved = None;
         let note_problem = match read_notes_or_damage(repo)? {
             Ok(notes) => {
                 let tip = notes.as_ref().map(|n| n.tip);
@@ -594,12 +666,18 @@ pub fn create(
                 // its note. (On reftable both change in one table write.)
                 edits.insert(0, notes_edit(tip, notes_commit));
                 names.insert(0, NOTES_REF);
+                moved = Some((tip, notes_commit));
                 None
             }
             Err(why) => Some(format!("its note was not written: {why}")),
         };
         match refdb::edit(repo, &edits) {
-            Ok(()) => return Ok(note_problem),
+            Ok(()) => {
+                if let Some((from, to)) = moved {
+                    notecache::append(repo, from, to, &[(commit, blob, note.as_bytes())]);
+                }
+                return Ok(note_problem);
+            }
             Err(err) => retry.again(repo, err, &names, || format!("cannot create {ref_name}"))?,
         }
     }
@@ -709,6 +787,7 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
                 }
             }
         }
+        let mut moved = None;
         if let Some(notes) = notes
             && !note_edits.is_empty()
         {
@@ -724,13 +803,20 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
                 },
             )?;
             edits.push(notes_edit(Some(tip), commit));
+            moved = Some((tip, commit));
         }
         if edits.is_empty() {
             return Ok(());
         }
         let names: Vec<&str> = edits.iter().map(|e| e.name.as_str()).collect();
         match refdb::edit(repo, &edits) {
-            Ok(()) => return Ok(()),
+            Ok(()) => {
+                if let Some((from, to)) = moved {
+                    let removed: Vec<ObjectId> = note_edits.iter().map(|(c, _)| *c).collect();
+                    notecache::forget(repo, from, to, &removed);
+                }
+                return Ok(());
+            }
             Err(err) => retry.again(repo, err, &names, || "cannot delete checkpoints".into())?,
         }
     }
@@ -753,9 +839,10 @@ pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool)
         let mut notes = read_notes(repo)?;
         let tip = notes.as_ref().map(|n| n.tip);
         let current = match notes.as_mut() {
-            Some(n) => note_of(repo, &mut n.state, checkpoint.commit)
+            Some(n) => note_of(repo, &mut n.state, checkpoint.commit, None)
                 .ok()
-                .flatten(),
+                .flatten()
+                .map(|(_, bytes)| bytes),
             None => None,
         };
         let edited = match current.as_deref().map(NoteJson::read) {
@@ -807,7 +894,15 @@ pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool)
             &format!("checkpoint: update note of {}", checkpoint.id),
         )?;
         match refdb::edit(repo, &[notes_edit(tip, new)]) {
-            Ok(()) => return Ok(true),
+            Ok(()) => {
+                notecache::append(
+                    repo,
+                    tip,
+                    new,
+                    &[(checkpoint.commit, blob, text.as_bytes())],
+                );
+                return Ok(true);
+            }
             Err(err) => retry.again(repo, err, &[NOTES_REF], || {
                 format!("cannot update {NOTES_REF}")
             })?,

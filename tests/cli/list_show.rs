@@ -750,3 +750,78 @@ fn show_takes_the_diff_options_and_prints_what_git_prints() {
     );
     repo.cp(&["show", &id, "--json", "--stat"]).fails_with(2);
 }
+
+/// The notes memo (`checkpoint-notes-cache`) that saves, pins and drops keep, so that `list`
+/// need not read every note blob: whatever happened to the notes, what is listed is what the
+/// notes say, as it is with no memo at all.
+#[test]
+fn the_notes_memo_never_shows_what_the_notes_do_not_say() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let memo = repo.path().join(".git/checkpoint-notes-cache");
+    let mut ids = Vec::new();
+    for i in 0..4 {
+        repo.write("a", &format!("{i}\n"));
+        ids.push(repo.save(&["-q", "-m", &format!("message {i}")]));
+    }
+    assert!(memo.exists(), "the saves keep a memo");
+    let listed = |repo: &Repo| -> String {
+        let with = repo.cp(&["list", "--json"]).ok().stdout;
+        let kept = fs::read(&memo).ok();
+        let _ = fs::remove_file(&memo);
+        let without = repo.cp(&["list", "--json"]).ok().stdout;
+        assert!(!memo.exists(), "list writes no memo");
+        if let Some(bytes) = kept {
+            fs::write(&memo, bytes).unwrap();
+        }
+        assert_eq!(with, without, "with the memo and without");
+        with
+    };
+    assert_eq!(Json::parse(&listed(&repo)).get("0.message"), "message 3");
+
+    repo.cp(&["pin", &ids[1]]).ok();
+    assert_eq!(Json::parse(&listed(&repo)).get("2.pinned"), "true");
+    repo.cp(&["unpin", &ids[1]]).ok();
+    assert_eq!(Json::parse(&listed(&repo)).get("2.pinned"), "false");
+    repo.cp(&["drop", "-q", &ids[0]]).ok();
+    assert!(!listed(&repo).contains(&ids[0]));
+
+    // A note rewritten behind git-checkpoint's back, then more saves on top.
+    let commit = repo.checkpoint_commit(&ids[2]);
+    let note = repo.git(&["notes", "--ref=checkpoints", "show", &commit]);
+    let rewritten = note.replace("message 2", "rewritten by hand");
+    repo.git(&[
+        "notes",
+        "--ref=checkpoints",
+        "add",
+        "-f",
+        "-m",
+        &rewritten,
+        &commit,
+    ]);
+    assert!(listed(&repo).contains("rewritten by hand"));
+    repo.write("a", "after\n");
+    ids.push(repo.save(&["-q", "-m", "after the rewrite"]));
+    let out = listed(&repo);
+    assert!(out.contains("rewritten by hand") && out.contains("after the rewrite"));
+
+    // The notes ref moved back to an older notes commit: the memo is of another one.
+    let tip = repo.git(&["rev-parse", "refs/notes/checkpoints"]);
+    repo.write("a", "newest\n");
+    repo.save(&["-q", "-m", "newest"]);
+    repo.git(&["update-ref", "refs/notes/checkpoints", &tip]);
+    listed(&repo);
+
+    // Packed by `git gc`, and a memo cut short (a save killed while writing it).
+    repo.git(&["gc", "-q"]);
+    listed(&repo);
+    let bytes = fs::read(&memo).unwrap();
+    fs::write(&memo, &bytes[..bytes.len() - 3]).unwrap();
+    listed(&repo);
+    repo.write("a", "last\n");
+    repo.save(&["-q", "-m", "last"]);
+    assert!(listed(&repo).contains("\"last\""));
+    assert!(
+        fs::read(&memo).unwrap().len() < bytes.len(),
+        "the save started a new memo rather than append after what cannot be read"
+    );
+}
