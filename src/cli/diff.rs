@@ -96,11 +96,13 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         args.diff.options(&checkpoints, format),
         &ui.ctl,
     )?;
-    let mut out = std::io::stdout().lock();
+    // One write for the whole output, not one per line (stdout is line-buffered).
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         writeln!(out, "{}", json_line(&diff.to_json()))?;
     } else {
         diffargs::write(&mut out, &checkpoints, color, &args.diff, format, &diff)?;
     }
+    out.flush()?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use chrono::Utc;
 use git_checkpoint::{Checkpoint, ListOptions};
 
 use super::notices;
-use super::output::{Ui, checkpoint_json, json_line, pad, printable, relative_age, short};
+use super::output::{Painter, Ui, checkpoint_json, json_line, printable, relative_age, short};
 use super::render::checkpoints as count_checkpoints;
 use super::{Failure, open};
 
@@ -84,10 +84,12 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             .copied()
             .filter(|c| c.note_problem != loaded.notes_problem),
     );
-    let mut out = std::io::stdout().lock();
+    // One write for the whole output, not one per line (stdout is line-buffered).
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let array: Vec<_> = shown.iter().map(|c| checkpoint_json(c)).collect();
         writeln!(out, "{}", json_line(&serde_json::Value::Array(array)))?;
+        out.flush()?;
         return Ok(());
     }
     if shown.is_empty() {
@@ -106,6 +108,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         return Ok(());
     }
     render(&mut out, ui, &shown, args.all)?;
+    out.flush()?;
     Ok(())
 }
 
@@ -131,7 +134,12 @@ fn render(
                 let s = c.meta.stats;
                 format!("+{} ~{} -{}", s.added, s.modified, s.deleted)
             };
-            let mut label = printable(&c.meta.label().replace(['\n', '\r'], " "), false);
+            let label = c.meta.label();
+            let mut label = if label.contains(['\n', '\r']) {
+                printable(&label.replace(['\n', '\r'], " "), false)
+            } else {
+                printable(label, false)
+            };
             if c.meta.pinned {
                 label = format!("{label} [pinned]").trim_start().to_string();
             }
@@ -156,17 +164,26 @@ fn render(
     let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
     let widths = [width(0), width(1), width(2), width(3), width(4)];
     let p = &ui.out_paint;
+    let paints: [fn(&Painter, &str) -> String; 4] =
+        [Painter::id, Painter::dim, Painter::id, Painter::kind];
+    // Each line is built in one buffer: hundreds of checkpoints make as many lines.
+    let (mut line, mut cell) = (String::new(), String::new());
     for row in &rows {
-        let line = format!(
-            "{}  {}  {}  {}  {}  {}",
-            p.id(&pad(&row[0], widths[0])),
-            p.dim(&pad(&row[1], widths[1])),
-            p.id(&pad(&row[2], widths[2])),
-            p.kind(&pad(&row[3], widths[3])),
-            pad(&row[4], widths[4]),
-            row[5]
-        );
-        writeln!(out, "{}", line.trim_end())?;
+        line.clear();
+        for (i, text) in row[..5].iter().enumerate() {
+            cell.clear();
+            cell.push_str(text);
+            let len = text.chars().count();
+            cell.extend(std::iter::repeat_n(' ', widths[i].saturating_sub(len)));
+            match paints.get(i) {
+                Some(paint) if p.enabled() => line.push_str(&paint(p, &cell)),
+                _ => line.push_str(&cell),
+            }
+            line.push_str("  ");
+        }
+        line.push_str(&row[5]);
+        out.write_all(line.trim_end().as_bytes())?;
+        out.write_all(b"\n")?;
     }
     Ok(())
 }

@@ -44,6 +44,11 @@ impl Painter {
         Painter::new(choice, std::io::stdout().is_terminal())
     }
 
+    /// Whether colours are written at all.
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
     fn paint(&self, text: &str, f: impl FnOnce(&str) -> String) -> String {
         if self.enabled {
             f(text)

@@ -65,9 +65,11 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         },
     };
     ui.warn_damaged([checkpoint]);
-    let mut out = std::io::stdout().lock();
+    // One write for the whole output, not one per line (stdout is line-buffered).
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         writeln!(out, "{}", json_line(&checkpoint_json(checkpoint)))?;
+        out.flush()?;
         return Ok(());
     }
     let paths = repo_paths(&checkpoints, &args.paths)?;
@@ -87,6 +89,7 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         writeln!(out)?;
     }
     diffargs::write(&mut out, &checkpoints, color, &args.diff, format, &diff)?;
+    out.flush()?;
     Ok(())
 }
 
