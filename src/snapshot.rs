@@ -295,8 +295,13 @@ impl Snapshot {
             return false;
         };
         let now = Stamp::of(md);
-        if let Some(stamp) = self.stamps.get(path) {
-            return *stamp == now && stamp.settled_before(started);
+        let stamp = self.stamps.get(path).copied().or_else(|| {
+            self.cache
+                .as_ref()
+                .and_then(|cache| cache.untracked_stamp(path))
+        });
+        if let Some(stamp) = stamp {
+            return stamp == now && stamp.settled_before(started);
         }
         if self.overrides.contains_key(path) {
             return false;
@@ -711,7 +716,13 @@ fn take(
     let mut overrides: BTreeMap<BString, Option<Blob>> = BTreeMap::new();
     let mut skipped = Vec::new();
     let mut stamps: PathMap<Stamp> = PathMap::default();
-    stamps.reserve(untracked.len());
+    // The stat cache this save leaves keeps the stamps of untracked files, in path order (see
+    // `Snapshot::proves_unchanged`), except where the stand-in needs them by path or paths are
+    // respelled.
+    let stamps_in_cache = pending.is_some() && options.stand_in.is_none() && !caps.ignore_case;
+    if !stamps_in_cache {
+        stamps.reserve(untracked.len());
+    }
     let mut unmerged = false;
     let to_rehash = actions.values().filter(|a| **a == Action::Rehash).count();
     let mut rehashed = 0;
@@ -912,7 +923,7 @@ fn take(
                         pending.file(path.as_bstr(), stamp, kind, id, cached.is_some());
                     }
                     let path = fold(path);
-                    if started.is_some() {
+                    if started.is_some() && !stamps_in_cache {
                         stamps.insert(path.clone(), stamp);
                     }
                     added.push((path, Some((kind, id))));
@@ -1133,7 +1144,10 @@ const PARALLEL_LOOKS: usize = 2048;
 /// `work` on each of `items` in order, on as many threads as there are cores (each thread
 /// takes a run of consecutive items: the files of a directory stay together).
 fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&[T]) -> Vec<R> + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    // Asked once: the answer reads the process's cgroup files.
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let threads =
+        *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)));
     if threads < 2 || items.len() < PARALLEL_LOOKS {
         return work(items);
     }
@@ -1195,6 +1209,9 @@ fn probe_all(
 ) -> Vec<Probe> {
     let probes = in_parallel(untracked, |chunk| {
         let mut dirs = DirHandles::default();
+        // Both `untracked` and the cache's files are in path order: most often the file sought
+        // is the one after the last one found, which is cheaper to compare than to look up.
+        let mut next = None;
         chunk
             .iter()
             .map(|(path, kind)| {
@@ -1204,15 +1221,20 @@ fn probe_all(
                     return Probe::Unprobed;
                 }
                 let path = path.as_bstr();
-                if let Some((cache, looks)) = cache
-                    && let Some(at) = cache.position(path)
-                    && let Some(Some(looked)) = looks.get(at)
-                    && looked.kind != LookedKind::Other
-                {
-                    return Probe::Found {
-                        looked: *looked,
-                        cached: cache.file_at(at, looked.stamp),
-                    };
+                if let Some((cache, looks)) = cache {
+                    let at = next
+                        .filter(|&at| cache.path_at(at) == Some(path))
+                        .or_else(|| cache.position(path));
+                    next = at.map(|at| at + 1);
+                    if let Some(at) = at
+                        && let Some(Some(looked)) = looks.get(at)
+                        && looked.kind != LookedKind::Other
+                    {
+                        return Probe::Found {
+                            looked: *looked,
+                            cached: cache.file_at(at, looked.stamp),
+                        };
+                    }
                 }
                 probe_one(&mut dirs, workdir, path, cache.map(|(c, _)| c))
                     .unwrap_or(Probe::Unprobed)
@@ -2187,25 +2209,34 @@ impl TreeWriter<'_> {
     fn children_with_overrides(&self, prefix: &BStr) -> Vec<(BString, Child)> {
         let mut children: BTreeMap<BString, Child> =
             self.index_children(prefix).into_iter().collect();
-        for (path, new) in self
-            .overrides
-            .range::<BString, _>(BString::from(prefix)..)
-            .take_while(|(p, _)| p.starts_with(prefix.as_bytes()))
-        {
-            let rest = &path[prefix.len()..];
-            match (rest.find_byte(b'/'), new) {
-                (Some(pos), Some(_)) => {
-                    // A file of that name was removed by an earlier (smaller) override.
-                    children.entry(rest[..pos].into()).or_insert(Child::Dir);
+        let mut from = BString::from(prefix);
+        'scan: loop {
+            for (path, new) in self.overrides.range::<BString, _>(&from..) {
+                if !path.starts_with(prefix.as_bytes()) {
+                    break 'scan;
                 }
-                (Some(_), None) => {}
-                (None, Some(blob)) => {
-                    children.insert(rest.into(), Child::Leaf(*blob));
-                }
-                (None, None) => {
-                    children.remove(rest);
+                let rest = &path[prefix.len()..];
+                match (rest.find_byte(b'/'), new) {
+                    (Some(pos), Some(_)) => {
+                        // A file of that name was removed by an earlier (smaller) override.
+                        children.entry(rest[..pos].into()).or_insert(Child::Dir);
+                        // Nothing else below that directory says more about this one's
+                        // children: go on after it (`0` follows `/`), rather than through
+                        // each of its files.
+                        from = BString::from(&path[..prefix.len() + pos]);
+                        from.push(b'0');
+                        continue 'scan;
+                    }
+                    (Some(_), None) => {}
+                    (None, Some(blob)) => {
+                        children.insert(rest.into(), Child::Leaf(*blob));
+                    }
+                    (None, None) => {
+                        children.remove(rest);
+                    }
                 }
             }
+            break;
         }
         children.into_iter().collect()
     }

@@ -477,6 +477,11 @@ impl StatCache {
         self.old.files.position(path)
     }
 
+    /// The path of the file at `position` (see [`StatCache::position`]).
+    pub fn path_at(&self, position: usize) -> Option<&BStr> {
+        self.old.files.get(position).map(|(path, _)| path)
+    }
+
     /// [`StatCache::file_stamped`] of the file at `position`.
     pub fn file_at(&self, position: usize, stamp: Stamp) -> Option<(EntryKind, ObjectId, bool)> {
         let (_, (cached, kind, id)) = self.old.files.get(position)?;
@@ -625,9 +630,19 @@ impl Pending {
     }
 
     /// The files remembered from now on are untracked ones (those before were tracked files
-    /// edited but not staged).
+    /// edited but not staged), in path order.
     pub fn untracked_start(&mut self) {
         self.first_untracked = self.files.len();
+    }
+
+    /// The stamp the untracked file `path` was remembered with, if it was.
+    pub fn untracked_stamp(&self, path: &BStr) -> Option<Stamp> {
+        let untracked = self.files.entries.get(self.first_untracked..)?;
+        let text = &self.files.text;
+        let at = untracked
+            .binary_search_by(|(range, _)| text[range.clone()].cmp(path))
+            .ok()?;
+        Some(untracked[at].1.0)
     }
 
     /// List the directory `dir` (`tracked`: with tracked files below it): `dirs` has the stamps
@@ -1089,23 +1104,13 @@ pub fn digest(parts: &[&[u8]]) -> u64 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn round_trip_and_digest_mismatch() {
-        let id = ObjectId::empty_blob(gix::hash::Kind::Sha1);
-        let tree = ObjectId::empty_tree(gix::hash::Kind::Sha1);
-        let stamp = Stamp {
-            size: 3,
-            mtime: (10, 5),
-            ctime: (11, 6),
-            ino: 42,
-        };
-        let dir = tempfile::tempdir();
-        let Ok(dir) = dir else { return };
-        let mut pending = Pending {
-            path: dir.path().join(FILE),
+    /// A cache to be written at `path`, with nothing in it yet.
+    fn pending_at(path: std::path::PathBuf, index: Option<ObjectId>) -> Pending {
+        Pending {
+            path,
             digest: 7,
             started: Some((100, 9)),
-            index: Some(id),
+            index,
             index_trees: PathMap::default(),
             dirs: Vec::new(),
             files: Files::default(),
@@ -1124,7 +1129,62 @@ mod tests {
             old_walk_key: None,
             old_listings: PathMap::default(),
             old_ignores: PathMap::default(),
+        }
+    }
+
+    #[test]
+    fn untracked_stamps_are_found_by_path() {
+        let id = ObjectId::empty_blob(gix::hash::Kind::Sha1);
+        let stamp = |n: u64| Stamp {
+            size: n,
+            mtime: (10, 5),
+            ctime: (11, 6),
+            ino: n,
         };
+        let mut pending = pending_at(std::path::PathBuf::from("unused"), None);
+        assert_eq!(pending.untracked_stamp(b"a".as_bstr()), None);
+        // A tracked file edited but not staged comes first; it is not an untracked one.
+        pending.file(b"m/tracked".as_bstr(), stamp(1), EntryKind::Blob, id, false);
+        pending.untracked_start();
+        let paths = ["a", "a b/c", "a/b", "a/b/c", "z"];
+        for (n, path) in paths.iter().enumerate() {
+            pending.file(
+                path.as_bytes().as_bstr(),
+                stamp(n as u64 + 10),
+                EntryKind::Blob,
+                id,
+                true,
+            );
+        }
+        for (n, path) in paths.iter().enumerate() {
+            assert_eq!(
+                pending.untracked_stamp(path.as_bytes().as_bstr()),
+                Some(stamp(n as u64 + 10)),
+                "{path}"
+            );
+        }
+        for absent in ["", "a/", "a/b/", "b", "m/tracked", "zz"] {
+            assert_eq!(
+                pending.untracked_stamp(absent.as_bytes().as_bstr()),
+                None,
+                "{absent}"
+            );
+        }
+    }
+
+    #[test]
+    fn round_trip_and_digest_mismatch() {
+        let id = ObjectId::empty_blob(gix::hash::Kind::Sha1);
+        let tree = ObjectId::empty_tree(gix::hash::Kind::Sha1);
+        let stamp = Stamp {
+            size: 3,
+            mtime: (10, 5),
+            ctime: (11, 6),
+            ino: 42,
+        };
+        let dir = tempfile::tempdir();
+        let Ok(dir) = dir else { return };
+        let mut pending = pending_at(dir.path().join(FILE), Some(id));
         pending.file(
             b"a b/c".as_bstr(),
             stamp,
