@@ -7,7 +7,6 @@ use gix::ObjectId;
 use crate::capture::Captured;
 use crate::error::{Context, Error, Result};
 use crate::format::{self, Head, IndexState, Metadata, Stats, Tool};
-use crate::snapshot;
 use crate::store::{self, Checkpoint, CreateError};
 
 /// What to save.
@@ -129,20 +128,23 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
     } = captured;
     let (head_commit, head_tree, index_state) = (*head_commit, *head_tree, *index_state);
     let existing = store::refs(repo)?;
+    // The notes, opened once if the search for an unchanged checkpoint needs them.
+    let mut notes = None;
     // A safety checkpoint that records an operation is always a new one: undo and redo read it.
     if !options.records_unchanged()
         && options.operation.is_none()
         && let Some(same) = unchanged_since(
             repo,
             &existing,
-            worktree.as_deref(),
-            snap,
-            head_commit,
-            index_state,
+            captured,
             options.session.as_deref(),
+            &mut notes,
         )?
     {
-        let mut notes = store::Notes::open(repo)?;
+        let mut notes = match notes {
+            Some(notes) => notes,
+            None => store::Notes::open(repo)?,
+        };
         return Ok(Saved::Unchanged(notes.checkpoint(repo, &same)?));
     }
 
@@ -288,13 +290,12 @@ fn is_fetched(
 fn unchanged_since(
     repo: &gix::Repository,
     existing: &[store::CheckpointRef],
-    worktree: Option<&str>,
-    snap: &snapshot::Snapshot,
-    head: Option<ObjectId>,
-    index_state: IndexState,
+    captured: &Captured,
     session: Option<&str>,
+    notes: &mut Option<store::Notes>,
 ) -> Result<Option<store::CheckpointRef>> {
-    let mut notes = None;
+    let (worktree, snap) = (captured.worktree.as_deref(), &captured.snap);
+    let (head, index_state) = (captured.head_commit, captured.index_state);
     for candidate in existing {
         // A ref that does not lead to a commit is not a checkpoint this save can match.
         let Ok(commit) = repo.find_commit(candidate.commit) else {
@@ -302,7 +303,7 @@ fn unchanged_since(
         };
         let fields =
             format::parse_commit_message(&String::from_utf8_lossy(commit.message_raw_sloppy()));
-        if fields.worktree.as_deref() != worktree || is_fetched(repo, &mut notes, candidate) {
+        if fields.worktree.as_deref() != worktree || is_fetched(repo, notes, candidate) {
             continue;
         }
         // The newest checkpoint of this worktree decides.
