@@ -1044,6 +1044,19 @@ impl Repo {
         self.git(&["rev-parse", &format!("refs/checkpoints/{id}^{{tree}}")])
     }
 
+    /// Replace the note of `commit` in `refs/notes/checkpoints` by `note`, with git.
+    pub fn set_note(&self, commit: &str, note: &str) {
+        self.git(&[
+            "notes",
+            "--ref=checkpoints",
+            "add",
+            "-f",
+            "-m",
+            note,
+            commit,
+        ]);
+    }
+
     /// The commit of checkpoint `id`.
     pub fn checkpoint_commit(&self, id: &str) -> String {
         self.git(&["rev-parse", &format!("refs/checkpoints/{id}")])

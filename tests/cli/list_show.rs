@@ -314,15 +314,7 @@ fn missing_note_still_lists() {
 #[test]
 fn note_that_is_not_json_still_lists() {
     damaged_note_still_lists(|repo, commit| {
-        repo.git(&[
-            "notes",
-            "--ref=checkpoints",
-            "add",
-            "-f",
-            "-m",
-            "garbage{",
-            commit,
-        ]);
+        repo.set_note(commit, "garbage{");
     });
 }
 
@@ -789,15 +781,7 @@ fn the_notes_memo_never_shows_what_the_notes_do_not_say() {
     let commit = repo.checkpoint_commit(&ids[2]);
     let note = repo.git(&["notes", "--ref=checkpoints", "show", &commit]);
     let rewritten = note.replace("message 2", "rewritten by hand");
-    repo.git(&[
-        "notes",
-        "--ref=checkpoints",
-        "add",
-        "-f",
-        "-m",
-        &rewritten,
-        &commit,
-    ]);
+    repo.set_note(&commit, &rewritten);
     assert!(listed(&repo).contains("rewritten by hand"));
     repo.write("a", "after\n");
     ids.push(repo.save(&["-q", "-m", "after the rewrite"]));

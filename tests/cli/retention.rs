@@ -194,15 +194,7 @@ fn pin_and_unpin_never_lose_a_field_of_a_newer_schema() {
     let commit = repo.git(&["rev-parse", &format!("refs/checkpoints/{id}")]);
     let note_of = || repo.git(&["notes", "--ref=checkpoints", "show", &commit]);
     let set_note = |note: &str| {
-        repo.git(&[
-            "notes",
-            "--ref=checkpoints",
-            "add",
-            "-f",
-            "-m",
-            note,
-            &commit,
-        ]);
+        repo.set_note(&commit, note);
     };
     let newer = format!(
         r#"{{"schema":2,"id":"{id}","kind":"manual","created_at":"2020-01-01T00:00:00.000Z","head":{{"commit":null,"ref":"refs/heads/main","upstream":"origin/main"}},"stats":{{"files":3,"lines":{{"added":7}}}},"future":["a",{{"b":1.5}}]}}"#

@@ -232,15 +232,7 @@ fn notes_merge_key_by_key_and_a_local_pin_survives_a_fetch() {
     let mut note = t.a.note(&id);
     note.truncate(note.rfind('}').unwrap());
     note.push_str(",\"review\":{\"by\":\"a\"}}");
-    t.a.git(&[
-        "notes",
-        "--ref=checkpoints",
-        "add",
-        "-f",
-        "-m",
-        &note,
-        &commit,
-    ]);
+    t.a.set_note(&commit, &note);
     t.a.cp(&["push", "-q"]).ok();
     assert_eq!(t.remote.note_json(&id).get("review.by"), "a");
     assert_eq!(t.remote.note_json(&id).get("pinned"), "false");
@@ -272,15 +264,7 @@ fn notes_merge_key_by_key_and_a_local_pin_survives_a_fetch() {
 fn edit_note(repo: &Repo, id: &str, edit: impl FnOnce(String) -> String) -> String {
     let note = edit(repo.note(id));
     let commit = repo.checkpoint_commit(id);
-    repo.git(&[
-        "notes",
-        "--ref=checkpoints",
-        "add",
-        "-f",
-        "-m",
-        &note,
-        &commit,
-    ]);
+    repo.set_note(&commit, &note);
     repo.note(id)
 }
 
