@@ -127,15 +127,16 @@ pub fn append(
 
 /// Whether the memo `file` of `size` bytes ends with a whole tip line: one that ends a segment,
 /// so that a segment appended after it can be read.
-fn ends_with_tip(file: &std::fs::File, size: u64, some_id: ObjectId) -> bool {
-    use std::os::unix::fs::FileExt;
+fn ends_with_tip(mut file: &std::fs::File, size: u64, some_id: ObjectId) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
     let mut line = Vec::new();
     push_tip(&mut line, some_id, some_id);
     let Some(start) = size.checked_sub(line.len() as u64 + 1) else {
         return false;
     };
     let mut tail = vec![0; line.len() + 1];
-    if file.read_exact_at(&mut tail, start).is_err() {
+    // (A file opened to append is written at its end wherever it was read.)
+    if file.seek(SeekFrom::Start(start)).is_err() || file.read_exact(&mut tail).is_err() {
         return false;
     }
     let hex = some_id.kind().len_in_hex();
