@@ -34,8 +34,9 @@ use crate::format::MAX_NOTE_BYTES;
 const FILE: &str = "checkpoint-notes-cache";
 /// First line of the file.
 const MAGIC: &[u8] = b"git-checkpoint notes cache 1\n";
-/// Past this size a save no longer appends: what is there stays usable, and the next prune or
-/// drop that finds it up to date rewrites it smaller.
+/// Past this size the next save starts a new memo instead of appending (checkpoints older than
+/// it are then read from the notes tree again), so that the file stays bounded whatever
+/// pins and prunes left in it.
 const MAX_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The memo as read.
@@ -93,36 +94,44 @@ pub fn append(
     to: ObjectId,
     written: &[(ObjectId, ObjectId, &[u8])],
 ) {
-    let path = path(repo);
+    let from = from.unwrap_or_else(|| repo.object_hash().null());
+    append_to(&path(repo), from, to, written, MAX_BYTES);
+}
+
+/// [`append`] to the memo at `path`, which is started anew past `max` bytes.
+fn append_to(
+    path: &Path,
+    from: ObjectId,
+    to: ObjectId,
+    written: &[(ObjectId, ObjectId, &[u8])],
+    max: u64,
+) {
     let mut segment = Vec::new();
     for (commit, blob, bytes) in written {
         push_note(&mut segment, commit, blob, bytes);
     }
-    let from = from.unwrap_or_else(|| repo.object_hash().null());
     push_tip(&mut segment, to, from);
     let Ok(mut file) = std::fs::OpenOptions::new()
         .read(true)
         .append(true)
         .create(true)
-        .open(&path)
+        .open(path)
     else {
         return;
     };
     let Ok(size) = file.metadata().map(|m| m.len()) else {
         return;
     };
-    if size > MAX_BYTES {
-        return;
-    }
-    if size > 0 && ends_with_tip(&file, size, from) {
+    if size > 0 && size <= max && ends_with_tip(&file, size, from) {
         // One write, so that a concurrent appender's segment cannot land inside this one.
         let _ = file.write_all(&segment);
         return;
     }
-    // No memo yet, or one whose end was cut short (a save killed while appending) or that
-    // another version wrote: start a new one rather than append after what cannot be read.
+    // No memo yet, one grown past `max`, or one whose end was cut short (a save killed while
+    // appending) or that another version wrote: start a new one rather than append after
+    // what cannot be read.
     drop(file);
-    replace(&path, [MAGIC, &segment].concat());
+    replace(path, [MAGIC, &segment].concat());
 }
 
 /// Whether the memo `file` of `size` bytes ends with a whole tip line: one that ends a segment,
@@ -372,6 +381,64 @@ mod tests {
             .is_none(),
             "ids of another hash"
         );
+    }
+
+    #[test]
+    fn appends_follow_on_and_a_memo_too_large_or_cut_short_starts_anew() {
+        let Ok(dir) = tempfile::tempdir() else {
+            return;
+        };
+        let path = dir.path().join(FILE);
+        let read_back = || {
+            parse(
+                std::fs::read(&path).unwrap_or_default(),
+                gix::hash::Kind::Sha1,
+            )
+        };
+        append_to(
+            &path,
+            oid(0),
+            oid(100),
+            &[(oid(1), oid(11), b"one")],
+            1 << 20,
+        );
+        append_to(
+            &path,
+            oid(100),
+            oid(101),
+            &[(oid(2), oid(12), b"two")],
+            1 << 20,
+        );
+        let memo = read_back();
+        assert_eq!(memo.note(oid(101), &oid(1)), Some((oid(11), &b"one"[..])));
+        assert_eq!(memo.note(oid(101), &oid(2)), Some((oid(12), &b"two"[..])));
+        // Past the limit: a new memo with the last segment only.
+        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+        append_to(
+            &path,
+            oid(101),
+            oid(102),
+            &[(oid(3), oid(13), b"3")],
+            size - 1,
+        );
+        let memo = read_back();
+        assert_eq!(memo.note(oid(102), &oid(3)), Some((oid(13), &b"3"[..])));
+        assert_eq!(memo.note(oid(102), &oid(2)), None);
+        assert_eq!(memo.blob(&oid(12)), None);
+        // Cut short: the same.
+        let text = std::fs::read(&path).unwrap_or_default();
+        let _ = std::fs::write(&path, &text[..text.len() - 2]);
+        append_to(
+            &path,
+            oid(102),
+            oid(103),
+            &[(oid(4), oid(14), b"4")],
+            1 << 20,
+        );
+        let memo = read_back();
+        assert_eq!(memo.note(oid(103), &oid(4)), Some((oid(14), &b"4"[..])));
+        assert_eq!(memo.blob(&oid(13)), None);
+        assert_eq!(std::fs::read(&path).unwrap_or_default().len(), text.len());
     }
 
     trait ReplaceFirst {
