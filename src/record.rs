@@ -127,7 +127,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
         index_state,
     } = captured;
     let (head_commit, head_tree, index_state) = (*head_commit, *head_tree, *index_state);
-    let existing = store::refs(repo)?;
+    let existing = store::NewestFirst::of(repo)?;
     // The notes, opened once if the search for an unchanged checkpoint needs them.
     let mut notes = None;
     // A safety checkpoint that records an operation is always a new one: undo and redo read it.
@@ -135,7 +135,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
         && options.operation.is_none()
         && let Some(same) = unchanged_since(
             repo,
-            &existing,
+            existing.iter(repo),
             captured,
             options.session.as_deref(),
             &mut notes,
@@ -173,7 +173,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
     // would otherwise push every new id, and its time, into the future.
     let horizon = Utc::now() + chrono::Duration::hours(1);
     let mut newest = existing
-        .iter()
+        .iter(repo)
         .find(|r| {
             format::is_id(&r.id)
                 && format::time_of_id(&r.id).is_some_and(|t| t <= horizon)
@@ -289,7 +289,7 @@ fn is_fetched(
 /// that session).
 fn unchanged_since(
     repo: &gix::Repository,
-    existing: &[store::CheckpointRef],
+    existing: impl Iterator<Item = store::CheckpointRef>,
     captured: &Captured,
     session: Option<&str>,
     notes: &mut Option<store::Notes>,
@@ -303,7 +303,7 @@ fn unchanged_since(
         };
         let fields =
             format::parse_commit_message(&String::from_utf8_lossy(commit.message_raw_sloppy()));
-        if fields.worktree.as_deref() != worktree || is_fetched(repo, notes, candidate) {
+        if fields.worktree.as_deref() != worktree || is_fetched(repo, notes, &candidate) {
             continue;
         }
         // The newest checkpoint of this worktree decides.

@@ -254,6 +254,96 @@ pub(crate) fn list(repo: &gix::Repository, prefix: &str) -> Result<Listing> {
     }
 }
 
+/// The names of the refs under `prefix`, each with what it holds where that came with the name
+/// (`None`: read it with [`find`] when needed), in no particular order. A loose ref is named
+/// from its file's name without opening it: a question about the newest of many refs reads one
+/// file, not every one. May name more than [`list`] lists (a file that is no ref), never fewer.
+pub(crate) fn names(repo: &gix::Repository, prefix: &str) -> Result<Vec<(String, Option<Value>)>> {
+    // With their values, all read: where git keeps refs in one file (reftable), where gix
+    // places them in a namespace.
+    let listed = || -> Result<Vec<(String, Option<Value>)>> {
+        Ok(list(repo, prefix)?
+            .refs
+            .into_iter()
+            .map(|r| (r.name, Some(r.value)))
+            .collect())
+    };
+    if ref_format(repo) == RefFormat::Reftable || repo.refs.namespace.is_some() {
+        return listed();
+    }
+    let mut out: Vec<(String, Option<Value>)> = Vec::new();
+    // Packed refs come with their values, unless a loose file of the same name overrides them.
+    let packed = repo
+        .refs
+        .cached_packed_buffer()
+        .context(|| "cannot read packed-refs".into())?;
+    if let Some(packed) = packed.as_ref() {
+        let iter = packed
+            .iter_prefixed(prefix.into())
+            .context(|| format!("cannot list {prefix}"))?;
+        // A line that cannot be read names no ref (`list` reports it among those it cannot
+        // name).
+        for r in iter.flatten() {
+            out.push((
+                r.name.as_bstr().to_str_lossy().into_owned(),
+                Some(Value::Object(r.target())),
+            ));
+        }
+    }
+    let packed_count = out.len();
+    let loose =
+        loose_names(&repo.common_dir().join(prefix), prefix).map_err(|source| Error::Io {
+            context: format!("cannot list {prefix}"),
+            source,
+        })?;
+    match loose {
+        Some(loose) => out.extend(loose.into_iter().map(|name| (name, None))),
+        // A file name that is not UTF-8: `list` says what it is.
+        None => return listed(),
+    }
+    // A loose ref overrides the packed one of its name.
+    if packed_count > 0 && out.len() > packed_count {
+        let loose: std::collections::HashSet<String> =
+            out[packed_count..].iter().map(|(n, _)| n.clone()).collect();
+        let mut at = 0;
+        out.retain(|(name, _)| {
+            at += 1;
+            at > packed_count || !loose.contains(name)
+        });
+    }
+    Ok(out)
+}
+
+/// The names of the files below `dir`, the loose refs under `prefix` (git's lock files
+/// left out); `None` if one is not UTF-8.
+fn loose_names(dir: &std::path::Path, prefix: &str) -> std::io::Result<Option<Vec<String>>> {
+    let mut out = Vec::new();
+    let mut dirs = vec![(dir.to_owned(), prefix.to_string())];
+    while let Some((dir, name)) = dirs.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(err) => return Err(err),
+        };
+        for entry in entries {
+            let entry = entry?;
+            let Some(file) = entry.file_name().to_str().map(str::to_owned) else {
+                return Ok(None);
+            };
+            if file.ends_with(".lock") {
+                continue;
+            }
+            let full = format!("{name}{file}");
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                dirs.push((entry.path(), format!("{full}/")));
+            } else {
+                out.push(full);
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
 /// Apply `edits` as one transaction: every ref is checked against its [`Expect`], then all
 /// change or none does. No reflog is written.
 pub(crate) fn edit(repo: &gix::Repository, edits: &[Edit]) -> std::result::Result<(), EditError> {

@@ -116,6 +116,48 @@ pub fn refs_reporting(repo: &gix::Repository) -> Result<(Vec<CheckpointRef>, Vec
     Ok((out, broken))
 }
 
+/// The checkpoint refs, newest id first, each read only when it is reached: a save looks at
+/// the newest one or two of what may be thousands, and reading each loose ref file is most of
+/// what listing them costs.
+pub struct NewestFirst {
+    names: Vec<(String, Option<Value>)>,
+}
+
+impl NewestFirst {
+    /// The checkpoint refs of `repo` as they are now.
+    pub fn of(repo: &gix::Repository) -> Result<NewestFirst> {
+        let mut names: Vec<(String, Option<Value>)> = refdb::names(repo, REF_PREFIX)?
+            .into_iter()
+            .filter_map(|(name, value)| Some((name.strip_prefix(REF_PREFIX)?.to_owned(), value)))
+            .collect();
+        names.sort_by(|a, b| b.0.cmp(&a.0));
+        Ok(NewestFirst { names })
+    }
+
+    /// How many there may be: every checkpoint, and any file under `refs/checkpoints/` that
+    /// turns out to be no readable ref.
+    pub fn at_most(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The readable ones, as [`refs`] gives them, each read as the iteration reaches it.
+    pub fn iter<'a>(
+        &'a self,
+        repo: &'a gix::Repository,
+    ) -> impl Iterator<Item = CheckpointRef> + 'a {
+        self.names.iter().filter_map(move |(id, value)| {
+            let value = match value {
+                Some(value) => Cow::Borrowed(value),
+                None => Cow::Owned(refdb::find(repo, &format!("{REF_PREFIX}{id}")).ok()??),
+            };
+            Some(CheckpointRef {
+                id: id.clone(),
+                commit: value.object()?,
+            })
+        })
+    }
+}
+
 /// A cheap token of the checkpoint refs and the notes ref as they are now: it changes when a
 /// checkpoint is created or deleted, and when a note is written (a save, a pin or unpin).
 /// Reads refs only, never an object, so it can be polled to notice other processes' changes.

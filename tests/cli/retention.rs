@@ -110,6 +110,29 @@ fn saving_applies_the_configured_policy() {
     assert_eq!(refs(&repo).len(), 3, "autoPrune=false keeps everything");
 }
 
+/// A save counts the checkpoints from their refs' names to decide whether to prune: packed refs
+/// count, and files under `refs/checkpoints/` that are no ref (a lock file, a damaged ref)
+/// never make it skip the pruning that is due.
+#[test]
+fn saving_applies_the_policy_to_packed_refs_and_beside_stray_files() {
+    let (repo, _) = repo_with(3, "auto");
+    repo.git(&["pack-refs", "--all"]);
+    let dir = repo.path().join(".git/refs/checkpoints");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("20200101-000000-000000.lock"), "garbage\n").unwrap();
+    repo.git(&["config", "checkpoint.keep", "2"]);
+    let newest = save_change(&repo, "v9", "manual");
+    let ids = refs(&repo);
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(ids.contains(&newest));
+    // Within `keep`, nothing is pruned, whatever else lies there.
+    repo.git(&["config", "checkpoint.keep", "3"]);
+    let next = save_change(&repo, "v10", "manual");
+    let ids = refs(&repo);
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    assert!(ids.contains(&newest) && ids.contains(&next));
+}
+
 #[test]
 fn per_kind_keep_and_kind_flag() {
     let (repo, autos) = repo_with(4, "auto");

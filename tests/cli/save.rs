@@ -1206,6 +1206,50 @@ fn ids_strictly_increase() {
     }
 }
 
+/// A save reads only the newest checkpoint refs (named from the files and `packed-refs`): it
+/// still finds the newest wherever its ref is kept, reads a loose ref over the packed one of
+/// its name, and steps over files that are no ref.
+#[test]
+fn a_save_finds_the_newest_checkpoint_wherever_its_ref_is_kept() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    repo.write("a", "1\n");
+    let first = repo.save(&["-q"]);
+    repo.write("a", "2\n");
+    let second = repo.save(&["-q"]);
+    repo.git(&["pack-refs", "--all"]);
+    assert!(
+        !repo
+            .path()
+            .join(format!(".git/refs/checkpoints/{second}"))
+            .exists()
+    );
+    // Packed, the newest is still the one a no-change save finds.
+    assert_eq!(repo.cp(&["save", "-q"]).ok().id(), second);
+    // A loose ref overrides the packed one: the newest now holds the first tree, which is not
+    // the working tree's, so the save makes a new checkpoint, after it.
+    let first_commit = repo.git(&["rev-parse", &format!("refs/checkpoints/{first}")]);
+    repo.git(&[
+        "update-ref",
+        &format!("refs/checkpoints/{second}"),
+        first_commit.trim(),
+    ]);
+    let third = repo.cp(&["save", "-q"]).ok().id();
+    assert!(third > second, "{third} after {second}");
+    // Files that are no ref, named after every id: a lock file, a damaged ref, a directory.
+    let dir = repo.path().join(".git/refs/checkpoints");
+    fs::write(dir.join("99991231-235959-999999.lock"), "x\n").unwrap();
+    fs::write(dir.join("99991231-235959-999998"), "not a ref\n").unwrap();
+    fs::create_dir_all(dir.join("99991231-235959-999997")).unwrap();
+    assert_eq!(repo.cp(&["save", "-q"]).ok().id(), third);
+    repo.write("a", "3\n");
+    let fourth = repo.cp(&["save", "-q"]).ok().id();
+    assert!(fourth > third, "{fourth} after {third}");
+    let listed = repo.checkpoint_ids();
+    for id in [&first, &second, &third, &fourth] {
+        assert!(listed.contains(id), "{id} in {listed:?}");
+    }
+}
+
 #[test]
 fn unchanged_is_judged_per_worktree() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
