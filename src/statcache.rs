@@ -210,41 +210,52 @@ type FileEntry = (Stamp, EntryKind, ObjectId);
 
 /// Files and their entries, their paths kept in one buffer rather than one allocation each: a
 /// save reads and writes tens of thousands of them. Read from a cache file, the buffer is the
-/// file's text, and a table finds each path's position.
+/// file's text, and each path's position is found by binary search: the untracked files, most
+/// of them, are in path order, after the tracked ones (see [`Content::files`]).
 #[derive(Default)]
 struct Files {
     /// The bytes the paths are ranges of.
     text: Vec<u8>,
     /// Each file: where its path is in `text`, and its entry.
     entries: Vec<(std::ops::Range<usize>, FileEntry)>,
-    /// Open addressing over `entries`, by path: a position plus one in the low half, 0 for an
-    /// empty slot, and bits of the path's hash in the high half (most paths that are not the
-    /// one sought are told apart without reading them). A power of two long and at most half
-    /// full; empty while no path is looked up.
-    slots: Vec<u64>,
+    /// Where the files in path order begin (all of them but the tracked ones, which come
+    /// first); the positions of those before, in path order. Both empty while no path is
+    /// looked up (files added with [`Files::push`]).
+    sorted_from: usize,
+    unsorted: Vec<usize>,
+    /// Whether paths can be looked up.
+    searchable: bool,
 }
 
 impl Files {
-    /// The files `entries`, whose paths are ranges of `text`, with their table; `None` if a
+    /// The files `entries`, whose paths are ranges of `text`, made searchable; `None` if a
     /// path is there twice or out of `text` (no cache file written holds such).
     fn of_text(text: Vec<u8>, entries: Vec<(std::ops::Range<usize>, FileEntry)>) -> Option<Files> {
-        if entries.len() >= u32::MAX as usize / 2 {
-            return None;
+        let path = |at: usize| text.get(entries[at].0.clone());
+        // The longest run in strictly increasing path order that ends the list.
+        let mut sorted_from = entries.len().saturating_sub(1);
+        while sorted_from > 0 && path(sorted_from - 1)? < path(sorted_from)? {
+            sorted_from -= 1;
         }
-        let slots = vec![0; (entries.len().max(4) * 2).next_power_of_two()];
-        let mut files = Files {
+        let mut unsorted: Vec<usize> = (0..sorted_from).collect();
+        unsorted.sort_by(|a, b| text[entries[*a].0.clone()].cmp(&text[entries[*b].0.clone()]));
+        let files = Files {
             text,
             entries,
-            slots,
+            sorted_from,
+            unsorted,
+            searchable: true,
         };
-        for at in 0..files.entries.len() {
-            let (slot, tag) = files.slot(files.text.get(files.entries[at].0.clone())?);
-            if files.slots[slot] != 0 {
-                return None;
-            }
-            files.slots[slot] = tag | (at as u64 + 1);
-        }
-        Some(files)
+        // No path twice: not among those before the run, nor in both.
+        let twice = files
+            .unsorted
+            .windows(2)
+            .any(|w| files.path(w[0]) == files.path(w[1]))
+            || files
+                .unsorted
+                .iter()
+                .any(|at| files.sorted_position(files.path(*at)).is_some());
+        (!twice).then_some(files)
     }
 
     /// Room for `capacity` files (of paths about 48 bytes long), added with [`Files::push`].
@@ -252,7 +263,7 @@ impl Files {
         Files {
             text: Vec::with_capacity(capacity * 48),
             entries: Vec::with_capacity(capacity),
-            slots: Vec::new(),
+            ..Files::default()
         }
     }
 
@@ -279,40 +290,32 @@ impl Files {
         self.entries.push((start..self.text.len(), entry));
     }
 
-    /// The slot `path` is in, or the empty one it would go into; and its hash bits as a slot
-    /// keeps them.
-    fn slot(&self, path: &[u8]) -> (usize, u64) {
-        let mut hasher = PathHasher::default();
-        hasher.write(path);
-        // Spread, then the high bits (a multiply-rotate hash's low bits are its weakest).
-        let hash = hasher.finish().wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let tag = hash << 32;
-        let mask = self.slots.len() - 1;
-        let mut at = (hash >> (64 - self.slots.len().trailing_zeros())) as usize;
-        loop {
-            let slot = self.slots[at];
-            if slot == 0 {
-                return (at, tag);
-            }
-            if slot & !0xffff_ffff == tag {
-                let (range, _) = &self.entries[(slot & 0xffff_ffff) as usize - 1];
-                if self.text[range.clone()] == *path {
-                    return (at, tag);
-                }
-            }
-            at = (at + 1) & mask;
-        }
+    /// The path of the file at `at` (which is there).
+    fn path(&self, at: usize) -> &[u8] {
+        &self.text[self.entries[at].0.clone()]
+    }
+
+    /// Where `path` is among the files in path order.
+    fn sorted_position(&self, path: &[u8]) -> Option<usize> {
+        let sorted = self.entries.get(self.sorted_from..)?;
+        let at = sorted
+            .binary_search_by(|(range, _)| self.text[range.clone()].cmp(path))
+            .ok()?;
+        Some(self.sorted_from + at)
     }
 
     /// Where `path` is among the files (only for files from [`Files::of_text`]).
     fn position(&self, path: &BStr) -> Option<usize> {
-        if self.slots.is_empty() {
+        if !self.searchable {
             return None;
         }
-        match self.slots[self.slot(path).0] & 0xffff_ffff {
-            0 => None,
-            n => Some(n as usize - 1),
-        }
+        self.sorted_position(path).or_else(|| {
+            let at = self
+                .unsorted
+                .binary_search_by(|at| self.path(*at).cmp(path))
+                .ok()?;
+            Some(self.unsorted[at])
+        })
     }
 }
 
@@ -934,6 +937,34 @@ fn number(field: &[u8]) -> Option<u64> {
     Some(n)
 }
 
+/// The first `N` fields of `line`, each a number (as [`number`] reads it) followed by a space,
+/// and the rest.
+fn numbers<const N: usize>(line: &[u8]) -> Option<([u64; N], &[u8])> {
+    let mut out = [0u64; N];
+    let mut at = 0;
+    for n in &mut out {
+        let start = at;
+        let mut value: u64 = 0;
+        loop {
+            let b = *line.get(at)?;
+            if b == b' ' {
+                break;
+            }
+            if !b.is_ascii_digit() || at - start == 20 {
+                return None;
+            }
+            value = value.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+            at += 1;
+        }
+        if at == start {
+            return None;
+        }
+        *n = value;
+        at += 1;
+    }
+    Some((out, &line[at..]))
+}
+
 /// Split `line` at its first `n` spaces: `n` fields and the rest (a path may hold spaces).
 fn fields<const N: usize>(line: &[u8]) -> Option<([&[u8]; N], &[u8])> {
     let mut out = [&line[..0]; N];
@@ -958,10 +989,11 @@ fn parse(data: &[u8], digest: u64, hash: gix::hash::Kind) -> Option<Content> {
 /// Parse the cache file, and the digest it was written under; `None` when it is damaged or
 /// names an object id of another format than `hash`.
 fn parse_any(text: Vec<u8>, hash: gix::hash::Kind) -> Option<(u64, Content)> {
-    // Most lines are files: sized once rather than grown.
-    let mut found = Vec::with_capacity(text.iter().filter(|b| **b == b'\n').count());
+    // Most lines are files, of about a hundred bytes: sized once rather than grown.
+    let mut found = Vec::with_capacity(text.len() / 64);
     let data = text.as_slice();
-    let mut lines = data.split(|b| *b == b'\n');
+    // Split with `memchr` (a byte-by-byte split was most of the parse).
+    let mut lines = data.split_str("\n");
     if lines.next()? != MAGIC {
         return None;
     }
@@ -991,9 +1023,17 @@ fn parse_any(text: Vec<u8>, hash: gix::hash::Kind) -> Option<(u64, Content)> {
         let rest = rest.strip_prefix(b" ")?;
         match kind {
             b'f' => {
-                let ([hex, mode, size, ms, mn, cs, cn, ino], path) = fields::<8>(rest)?;
-                let stamp = stamp_of(&[size, ms, mn, cs, cn, ino])?;
-                let kind = kind_of(u32::try_from(number(mode)?).ok()?)?;
+                // One pass over the numbers (splitting at each space first was most of the
+                // parse): a cache names tens of thousands of files.
+                let ([hex], rest) = fields::<1>(rest)?;
+                let ([mode, size, ms, mn, cs, cn, ino], path) = numbers::<7>(rest)?;
+                let stamp = Stamp {
+                    size,
+                    mtime: (ms as i64, u32::try_from(mn).ok()?),
+                    ctime: (cs as i64, u32::try_from(cn).ok()?),
+                    ino,
+                };
+                let kind = kind_of(u32::try_from(mode).ok()?)?;
                 let entry = (stamp, kind, id(hex)?);
                 // The path where it is in the text (the file is kept as read: no copy of each).
                 let start = path.as_ptr() as usize - data.as_ptr() as usize;
@@ -1294,7 +1334,19 @@ mod tests {
         }
         paths.push("d0/f7.txt".into());
         assert!(of(&paths).is_none(), "a path twice");
-        // Files kept without a table are found by position only.
+        // Tracked files first, then untracked ones in path order, as a save writes them: each
+        // is found, in either part; a path in both parts is a path twice.
+        let written: Vec<String> = ["z", "m", "a", "b", "c"].map(String::from).to_vec();
+        let Some(files) = of(&written) else {
+            unreachable!("no path is there twice")
+        };
+        for (n, path) in written.iter().enumerate() {
+            assert_eq!(files.position(path.as_bytes().as_bstr()), Some(n), "{path}");
+        }
+        assert_eq!(files.position(b"n".as_bstr()), None);
+        let twice: Vec<String> = ["b", "a", "b", "c"].map(String::from).to_vec();
+        assert!(of(&twice).is_none(), "a path in both parts");
+        // Files added one by one are found by position only.
         let mut pushed = Files::with_capacity(1);
         pushed.push(b"x/y".as_bstr(), entry(1));
         pushed.push(b"z".as_bstr(), entry(2));
