@@ -590,7 +590,7 @@ fn take(
     let mut untracked: Vec<(BString, DiskKind)> = Vec::new();
     // For the stand-in: ignore files that are themselves ignored (still read), and new stat
     // data of files found unchanged by content.
-    let mut ignored_rule_files: Vec<&BStr> = Vec::new();
+    let mut ignored_rule_files: Vec<BString> = Vec::new();
     let mut refreshed: PathMap<gix::index::entry::Stat> = PathMap::default();
     for (rela_path, status) in &found.modified {
         let action = match status {
@@ -618,13 +618,14 @@ fn take(
         .iter()
         .map(|(_, _, range)| range.clone())
         .peekable();
-    for (at, entry) in found.walked.iter().enumerate() {
+    // The walk's paths are moved, not copied: tens of thousands of them.
+    for (at, entry) in std::mem::take(&mut found.walked).into_iter().enumerate() {
         while ranges.peek().is_some_and(|r| r.end <= at) {
             ranges.next();
         }
         match (entry.status, entry.disk_kind) {
             (DirStatus::Untracked, Some(kind)) => {
-                untracked.push((entry.rela_path.clone(), kind));
+                untracked.push((entry.rela_path, kind));
                 if !skipped_dirs.is_empty() {
                     listed.resize(untracked.len() - 1, false);
                     listed.push(ranges.peek().is_some_and(|r| r.contains(&at)));
@@ -634,7 +635,7 @@ fn take(
                 if standin::is_rule_file(entry.rela_path.as_bstr())
                     && !rules.included(entry.rela_path.as_bstr(), false) =>
             {
-                ignored_rule_files.push(entry.rela_path.as_bstr());
+                ignored_rule_files.push(entry.rela_path);
             }
             // `checkpoint.include`: ignored, and captured anyway.
             (DirStatus::Ignored(_), Some(DiskKind::Directory)) if rules.includes_any() => {
@@ -645,7 +646,7 @@ fn take(
             (DirStatus::Ignored(_), Some(kind @ (DiskKind::File | DiskKind::Symlink)))
                 if rules.included(entry.rela_path.as_bstr(), false) =>
             {
-                untracked.push((entry.rela_path.clone(), kind));
+                untracked.push((entry.rela_path, kind));
             }
             _ => {}
         }
@@ -663,7 +664,7 @@ fn take(
 
     // A loaded stand-in stands only while what decided it is the same (see [`standin::key`]).
     let stand_in_key = options.stand_in.map(|mode| {
-        let mut rule_files = ignored_rule_files;
+        let mut rule_files: Vec<&BStr> = ignored_rule_files.iter().map(|p| p.as_bstr()).collect();
         rule_files.extend(
             index
                 .entries()
@@ -859,10 +860,12 @@ fn take(
     let probes = probe_all(
         &workdir,
         &untracked,
-        cache.as_ref().zip(looks.as_deref()),
+        cache.as_ref().zip(looks.as_ref()),
         ctl.flag(),
     );
-    for (done, ((path, disk_kind), probe)) in untracked.into_iter().zip(probes).enumerate() {
+    for (done, ((path, disk_kind), probe)) in
+        untracked.into_iter().zip(probes.into_iter()).enumerate()
+    {
         ctl.report("hashing untracked files", done + 1, total);
         ctl.check()?;
         match disk_kind {
@@ -1048,8 +1051,8 @@ fn take(
         (Some(cache), Some(pending)) => Some(cache.hand_over(pending)),
         (cache, _) => cache,
     };
-    // What is left of the walk and of the old cache: tens of thousands of paths.
-    drop_aside((cache, std::mem::take(&mut found.walked)));
+    // What is left of the old cache: tens of thousands of paths.
+    drop_aside(cache);
     Ok(Some(Snapshot {
         tree,
         index_tree,
@@ -1141,35 +1144,82 @@ enum LookedKind {
 /// Below this many files, one thread looks at them.
 const PARALLEL_LOOKS: usize = 2048;
 
-/// `work` on each of `items` in order, on as many threads as there are cores (each thread
-/// takes a run of consecutive items: the files of a directory stay together).
-fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&[T]) -> Vec<R> + Sync) -> Vec<R> {
+/// What [`in_parallel`] returns: each thread's results, in order, kept as the threads left them
+/// (copying them into one list was a page fault per 4 KiB of results).
+struct Parts<R> {
+    parts: Vec<Vec<R>>,
+    /// How many items each thread took (the last may have taken fewer).
+    size: usize,
+}
+
+impl<R> Parts<R> {
+    fn len(&self) -> usize {
+        self.parts.iter().map(Vec::len).sum()
+    }
+
+    /// The result of the item at `at`.
+    fn get(&self, at: usize) -> Option<&R> {
+        self.parts
+            .get(at / self.size.max(1))?
+            .get(at % self.size.max(1))
+    }
+
+    fn into_iter(self) -> impl Iterator<Item = R> {
+        self.parts.into_iter().flatten()
+    }
+}
+
+/// How many items a thread of [`in_parallel`] takes at a time: small enough that a thread the
+/// scheduler holds back leaves its share to the others, large enough that the files of a
+/// directory mostly stay together.
+const PARALLEL_RUN: usize = 1024;
+
+/// `work` on each of `items` in order, on as many threads as there are cores, each taking the
+/// next run of consecutive items until none is left.
+fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&[T]) -> Vec<R> + Sync) -> Parts<R> {
     // Asked once: the answer reads the process's cgroup files.
     static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let threads =
         *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)));
     if threads < 2 || items.len() < PARALLEL_LOOKS {
-        return work(items);
+        return Parts {
+            parts: vec![work(items)],
+            size: items.len(),
+        };
     }
-    let size = items.len().div_ceil(threads);
-    let work = &work;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(size)
-            .map(|chunk| scope.spawn(move || work(chunk)))
+    let runs: Vec<&[T]> = items.chunks(PARALLEL_RUN).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (work, runs, next) = (&work, &runs, &next);
+    let done: Option<Vec<(usize, Vec<R>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(move || {
+                    let mut done = Vec::new();
+                    loop {
+                        let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(run) = runs.get(at) else {
+                            return done;
+                        };
+                        done.push((at, work(run)));
+                    }
+                })
+            })
             .collect();
-        let mut out = Vec::with_capacity(items.len());
+        let mut all = Vec::with_capacity(runs.len());
         for handle in handles {
             // The work does not panic; a thread that did would have to be looked at again
-            // whole, which one without results cannot say: then nothing is returned for it,
-            // and the caller, finding fewer results than items, looks at them itself.
-            match handle.join() {
-                Ok(found) => out.extend(found),
-                Err(_) => return Vec::new(),
-            }
+            // whole, which one without results cannot say: then nothing is returned, and the
+            // caller, finding fewer results than items, looks at them itself.
+            all.extend(handle.join().ok()?);
         }
-        out
-    })
+        Some(all)
+    });
+    let mut done = done.unwrap_or_default();
+    done.sort_unstable_by_key(|(at, _)| *at);
+    Parts {
+        parts: done.into_iter().map(|(_, part)| part).collect(),
+        size: PARALLEL_RUN,
+    }
 }
 
 /// Look at each of `paths` (the untracked files the stat cache names), in parallel. `None` for
@@ -1178,7 +1228,7 @@ fn look_all<'a>(
     workdir: &std::path::Path,
     paths: impl Iterator<Item = &'a BStr>,
     cancel: &std::sync::atomic::AtomicBool,
-) -> Vec<Option<Looked>> {
+) -> Parts<Option<Looked>> {
     let paths: Vec<&BStr> = paths.collect();
     in_parallel(&paths, |chunk| {
         let mut dirs = DirHandles::default();
@@ -1204,9 +1254,9 @@ fn look_all<'a>(
 fn probe_all(
     workdir: &std::path::Path,
     untracked: &[(BString, DiskKind)],
-    cache: Option<(&StatCache, &[Option<Looked>])>,
+    cache: Option<(&StatCache, &Parts<Option<Looked>>)>,
     cancel: &std::sync::atomic::AtomicBool,
-) -> Vec<Probe> {
+) -> Parts<Probe> {
     let probes = in_parallel(untracked, |chunk| {
         let mut dirs = DirHandles::default();
         // Both `untracked` and the cache's files are in path order: most often the file sought
@@ -1244,7 +1294,10 @@ fn probe_all(
     if probes.len() == untracked.len() {
         probes
     } else {
-        untracked.iter().map(|_| Probe::Unprobed).collect()
+        Parts {
+            parts: vec![untracked.iter().map(|_| Probe::Unprobed).collect()],
+            size: untracked.len(),
+        }
     }
 }
 
