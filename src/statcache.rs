@@ -355,7 +355,7 @@ struct Content {
     dirs: PathMap<(ObjectId, u64)>,
     /// Tracked files edited but not staged, then untracked files in path order (the files of a
     /// directory together), as the save that wrote them found them.
-    files: Files,
+    files: std::sync::Arc<Files>,
     /// What decided the listings (the snapshot's walk key): the ignore rules outside the
     /// working tree, the settings and the walk's options.
     walk_key: Option<u64>,
@@ -522,6 +522,7 @@ impl StatCache {
     /// compares with what it found to leave the file as it is when nothing changed; once the
     /// save has used the cache for the last time. What is left is returned, to be dropped.
     pub fn hand_over(mut self, pending: &mut Pending) -> StatCache {
+        pending.settle();
         pending.old_dirs = std::mem::take(&mut self.old.dirs);
         pending.old_index_trees = std::mem::take(&mut self.old.index_trees);
         pending.old_listings = std::mem::take(&mut self.old.listings);
@@ -538,8 +539,10 @@ impl StatCache {
             index: self.index,
             index_trees: PathMap::default(),
             dirs: Vec::new(),
-            // Most often the files of the old cache again: sized once rather than grown.
-            files: Files::with_capacity(self.old.files.len()),
+            // Most often the files of the old cache again: then they are not copied.
+            files: Files::default(),
+            mirror: (!self.old.files.entries.is_empty()).then(|| self.old.files.clone()),
+            mirrored: 0,
             hits: 0,
             old_files: self.old.files.len(),
             old_started: self.old.started,
@@ -577,7 +580,11 @@ pub struct Pending {
     index_trees: PathMap<ObjectId>,
     dirs: Vec<(BString, ObjectId, u64)>,
     files: Files,
-    /// How many of `files` were found in the old cache, unchanged.
+    /// The old cache's files while the files remembered are the same ones, in the same order:
+    /// the first `mirrored` of them, which `files` does not repeat (see [`Pending::settle`]).
+    mirror: Option<std::sync::Arc<Files>>,
+    mirrored: usize,
+    /// How many of the files were found in the old cache, unchanged.
     hits: usize,
     old_files: usize,
     old_started: Moment,
@@ -603,7 +610,7 @@ pub struct Pending {
 impl std::fmt::Debug for Pending {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pending")
-            .field("files", &self.files.len())
+            .field("files", &self.len())
             .field("dirs", &self.dirs.len())
             .finish()
     }
@@ -614,7 +621,55 @@ impl Pending {
     /// unchanged.
     pub fn file(&mut self, path: &BStr, stamp: Stamp, kind: EntryKind, id: ObjectId, hit: bool) {
         self.hits += usize::from(hit);
-        self.files.push(path, (stamp, kind, id));
+        let entry = (stamp, kind, id);
+        if let Some(old) = &self.mirror {
+            if old.get(self.mirrored) == Some((path, &entry)) {
+                self.mirrored += 1;
+                return;
+            }
+            self.diverge();
+        }
+        self.files.push(path, entry);
+    }
+
+    /// How many files are remembered.
+    fn len(&self) -> usize {
+        match self.mirror {
+            Some(_) => self.mirrored,
+            None => self.files.len(),
+        }
+    }
+
+    /// Stop mirroring the old cache's files: copy those mirrored so far.
+    fn diverge(&mut self) {
+        if let Some(old) = self.mirror.take() {
+            self.files = Files::with_capacity(old.len());
+            for at in 0..self.mirrored {
+                if let Some((path, entry)) = old.get(at) {
+                    self.files.push(path, *entry);
+                }
+            }
+        }
+    }
+
+    /// Done remembering files: the old cache's stand for them only if they are all of them.
+    /// Called before the files are read (by [`StatCache::hand_over`]).
+    pub fn settle(&mut self) {
+        if self
+            .mirror
+            .as_ref()
+            .is_some_and(|old| old.len() != self.mirrored)
+        {
+            self.diverge();
+        }
+    }
+
+    /// The files remembered (once [`Pending::settle`]d).
+    fn all_files(&self) -> &Files {
+        match &self.mirror {
+            Some(old) => old,
+            None => &self.files,
+        }
     }
 
     /// Remember the tree of the untracked directory `dir`, with `files` files below it.
@@ -635,13 +690,14 @@ impl Pending {
     /// The files remembered from now on are untracked ones (those before were tracked files
     /// edited but not staged), in path order.
     pub fn untracked_start(&mut self) {
-        self.first_untracked = self.files.len();
+        self.first_untracked = self.len();
     }
 
     /// The stamp the untracked file `path` was remembered with, if it was.
     pub fn untracked_stamp(&self, path: &BStr) -> Option<Stamp> {
-        let untracked = self.files.entries.get(self.first_untracked..)?;
-        let text = &self.files.text;
+        let files = self.all_files();
+        let untracked = files.entries.get(self.first_untracked..)?;
+        let text = &files.text;
         let at = untracked
             .binary_search_by(|(range, _)| text[range.clone()].cmp(path))
             .ok()?;
@@ -677,15 +733,30 @@ impl Pending {
             .collect();
         // For each listed directory: the first and last file below it, and how many.
         let mut spans: Vec<Option<(usize, usize, usize)>> = vec![None; self.listings.len()];
-        let untracked = self.files.iter().enumerate().skip(self.first_untracked);
+        let untracked = self
+            .all_files()
+            .iter()
+            .enumerate()
+            .skip(self.first_untracked);
+        // The listed directories above the last file's directory: the files of a directory
+        // come together, and they are looked up once for all of them.
+        let mut last: Option<(&[u8], Vec<usize>)> = None;
         for (at, (path, _)) in untracked {
-            // Listings nest: a file counts in each listed directory above it.
-            for dir in above(path).skip(1) {
-                if let Some(&i) = index.get(dir) {
-                    let span = spans[i].get_or_insert((at, at, 0));
-                    span.1 = at;
-                    span.2 += 1;
-                }
+            let parent = path
+                .rfind_byte(b'/')
+                .map_or(&path[..0], |slash| &path[..slash]);
+            if last.as_ref().is_none_or(|(dir, _)| *dir != parent) {
+                // Listings nest: a file counts in each listed directory above it.
+                let listed = above(path)
+                    .skip(1)
+                    .filter_map(|dir| index.get(dir).copied())
+                    .collect();
+                last = Some((parent, listed));
+            }
+            for &i in last.iter().flat_map(|(_, listed)| listed) {
+                let span = spans[i].get_or_insert((at, at, 0));
+                span.1 = at;
+                span.2 += 1;
             }
         }
         for (i, ((dir, tracked, dirs), span)) in self.listings.iter().zip(spans).enumerate() {
@@ -716,10 +787,11 @@ impl Pending {
         };
         let holder = holder.map(|(name, id)| (BString::from(name), id));
         let settled = self
-            .files
+            .all_files()
             .iter()
             .all(|(_, (stamp, _, _))| stamp.settled_before(self.old_started));
-        let same_files = self.hits == self.files.len() && self.old_files == self.files.len();
+        let files = self.all_files();
+        let same_files = self.hits == files.len() && self.old_files == files.len();
         let same_dirs = self.dirs.len() == self.old_dirs.len()
             && self
                 .dirs
@@ -751,7 +823,7 @@ impl Pending {
         {
             return;
         }
-        let mut out = Vec::with_capacity(64 + self.files.len() * 100);
+        let mut out = Vec::with_capacity(64 + files.len() * 100);
         out.extend_from_slice(MAGIC);
         out.push(b'\n');
         out.extend_from_slice(
@@ -784,7 +856,7 @@ impl Pending {
         }
         if let Some(key) = self.walk_key
             && !listings.is_empty()
-            && self.files.iter().all(|(path, _)| clean(path))
+            && files.iter().all(|(path, _)| clean(path))
         {
             out.extend_from_slice(format!("x {key:016x}\n").as_bytes());
             for (dir, stamp) in &ignores {
@@ -818,7 +890,7 @@ impl Pending {
         }
         // A file whose path cannot be written would shift the positions of the listings: then
         // none is written (above, `clean` leaves out only such paths).
-        for (path, (s, kind, id)) in self.files.iter() {
+        for (path, (s, kind, id)) in files.iter() {
             if !clean(path) {
                 continue;
             }
@@ -1082,7 +1154,7 @@ fn parse_any(text: Vec<u8>, hash: gix::hash::Kind) -> Option<(u64, Content)> {
             _ => return None,
         }
     }
-    content.files = Files::of_text(text, found)?;
+    content.files = std::sync::Arc::new(Files::of_text(text, found)?);
     Some((digest, content))
 }
 
@@ -1154,6 +1226,8 @@ mod tests {
             index_trees: PathMap::default(),
             dirs: Vec::new(),
             files: Files::default(),
+            mirror: None,
+            mirrored: 0,
             hits: 0,
             old_files: 0,
             old_started: (0, 0),
@@ -1210,6 +1284,66 @@ mod tests {
                 "{absent}"
             );
         }
+    }
+
+    /// A save that finds the old cache's files again, in order, does not copy them; one that
+    /// finds something else, or fewer, remembers exactly what it found.
+    #[test]
+    fn files_found_as_the_old_cache_has_them_are_not_copied() {
+        let id = ObjectId::empty_blob(gix::hash::Kind::Sha1);
+        let entry = |n: u64| {
+            let stamp = Stamp {
+                size: n,
+                mtime: (10, 5),
+                ctime: (11, 6),
+                ino: n,
+            };
+            (stamp, EntryKind::Blob, id)
+        };
+        let paths = ["a", "b/c", "d"];
+        let text = paths.join("\n").into_bytes();
+        let mut entries = Vec::new();
+        let mut start = 0;
+        for (n, path) in paths.iter().enumerate() {
+            entries.push((start..start + path.len(), entry(n as u64)));
+            start += path.len() + 1;
+        }
+        let Some(old) = Files::of_text(text, entries) else {
+            unreachable!("no path is there twice")
+        };
+        let old = std::sync::Arc::new(old);
+        let found = |remembered: &[(&str, u64)]| {
+            let mut pending = pending_at(std::path::PathBuf::from("unused"), None);
+            pending.mirror = Some(old.clone());
+            pending.untracked_start();
+            for (path, n) in remembered {
+                let (stamp, kind, id) = entry(*n);
+                pending.file(path.as_bytes().as_bstr(), stamp, kind, id, true);
+            }
+            pending.settle();
+            pending
+        };
+        let all = |pending: &Pending| -> Vec<(String, u64)> {
+            pending
+                .all_files()
+                .iter()
+                .map(|(path, (stamp, _, _))| (path.to_string(), stamp.size))
+                .collect()
+        };
+        let same = found(&[("a", 0), ("b/c", 1), ("d", 2)]);
+        assert!(std::ptr::eq(same.all_files(), &*old), "not copied");
+        assert_eq!(same.untracked_stamp(b"b/c".as_bstr()), Some(entry(1).0));
+        let changed = found(&[("a", 0), ("b/c", 5), ("d", 2)]);
+        assert_eq!(
+            all(&changed),
+            [("a".into(), 0), ("b/c".into(), 5), ("d".into(), 2)]
+        );
+        assert_eq!(changed.untracked_stamp(b"b/c".as_bstr()), Some(entry(5).0));
+        let fewer = found(&[("a", 0), ("b/c", 1)]);
+        assert_eq!(all(&fewer), [("a".into(), 0), ("b/c".into(), 1)]);
+        assert_eq!(fewer.untracked_stamp(b"d".as_bstr()), None);
+        let more = found(&[("a", 0), ("b/c", 1), ("d", 2), ("e", 3)]);
+        assert_eq!(all(&more).len(), 4);
     }
 
     #[test]
