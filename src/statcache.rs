@@ -1216,6 +1216,39 @@ pub fn digest(parts: &[&[u8]]) -> u64 {
 mod tests {
     use super::*;
 
+    /// The entry of the `n`th file in these tests.
+    fn entry(n: u64) -> FileEntry {
+        let stamp = Stamp {
+            size: n,
+            mtime: (10, 5),
+            ctime: (11, 6),
+            ino: n,
+        };
+        (
+            stamp,
+            EntryKind::Blob,
+            ObjectId::empty_blob(gix::hash::Kind::Sha1),
+        )
+    }
+
+    /// `paths` as a cache file's text holds them, the `n`th with [`entry`]`(n)`.
+    fn files_of(paths: &[impl AsRef<str>]) -> Option<Files> {
+        let text = paths
+            .iter()
+            .map(AsRef::as_ref)
+            .collect::<Vec<&str>>()
+            .join("\n")
+            .into_bytes();
+        let mut entries = Vec::new();
+        let mut start = 0;
+        for (n, path) in paths.iter().enumerate() {
+            let len = path.as_ref().len();
+            entries.push((start..start + len, entry(n as u64)));
+            start += len + 1;
+        }
+        Files::of_text(text, entries)
+    }
+
     /// A cache to be written at `path`, with nothing in it yet.
     fn pending_at(path: std::path::PathBuf, index: Option<ObjectId>) -> Pending {
         Pending {
@@ -1290,25 +1323,7 @@ mod tests {
     /// finds something else, or fewer, remembers exactly what it found.
     #[test]
     fn files_found_as_the_old_cache_has_them_are_not_copied() {
-        let id = ObjectId::empty_blob(gix::hash::Kind::Sha1);
-        let entry = |n: u64| {
-            let stamp = Stamp {
-                size: n,
-                mtime: (10, 5),
-                ctime: (11, 6),
-                ino: n,
-            };
-            (stamp, EntryKind::Blob, id)
-        };
-        let paths = ["a", "b/c", "d"];
-        let text = paths.join("\n").into_bytes();
-        let mut entries = Vec::new();
-        let mut start = 0;
-        for (n, path) in paths.iter().enumerate() {
-            entries.push((start..start + path.len(), entry(n as u64)));
-            start += path.len() + 1;
-        }
-        let Some(old) = Files::of_text(text, entries) else {
+        let Some(old) = files_of(&["a", "b/c", "d"]) else {
             unreachable!("no path is there twice")
         };
         let old = std::sync::Arc::new(old);
@@ -1430,31 +1445,11 @@ mod tests {
     /// lacks; a path twice makes the file damaged.
     #[test]
     fn files_read_from_text_are_found_by_path() {
-        let id = ObjectId::empty_blob(gix::hash::Kind::Sha1);
-        let entry = |n: u64| {
-            let stamp = Stamp {
-                size: n,
-                mtime: (1, 0),
-                ctime: (1, 0),
-                ino: n,
-            };
-            (stamp, EntryKind::Blob, id)
-        };
-        let of = |paths: &[String]| {
-            let text = paths.join("\n").into_bytes();
-            let mut entries = Vec::new();
-            let mut start = 0;
-            for (n, path) in paths.iter().enumerate() {
-                entries.push((start..start + path.len(), entry(n as u64)));
-                start += path.len() + 1;
-            }
-            Files::of_text(text, entries)
-        };
         let mut paths: Vec<String> = (0..5000)
             .map(|n| format!("d{}/f{n}.txt", n % 7))
             .chain(["".into(), "a".into()])
             .collect();
-        let Some(files) = of(&paths) else {
+        let Some(files) = files_of(&paths) else {
             unreachable!("no path is there twice")
         };
         assert_eq!(files.len(), paths.len());
@@ -1467,11 +1462,11 @@ mod tests {
             assert_eq!(files.position(absent.as_bytes().as_bstr()), None);
         }
         paths.push("d0/f7.txt".into());
-        assert!(of(&paths).is_none(), "a path twice");
+        assert!(files_of(&paths).is_none(), "a path twice");
         // Tracked files first, then untracked ones in path order, as a save writes them: each
         // is found, in either part; a path in both parts is a path twice.
         let written: Vec<String> = ["z", "m", "a", "b", "c"].map(String::from).to_vec();
-        let Some(files) = of(&written) else {
+        let Some(files) = files_of(&written) else {
             unreachable!("no path is there twice")
         };
         for (n, path) in written.iter().enumerate() {
@@ -1479,7 +1474,7 @@ mod tests {
         }
         assert_eq!(files.position(b"n".as_bstr()), None);
         let twice: Vec<String> = ["b", "a", "b", "c"].map(String::from).to_vec();
-        assert!(of(&twice).is_none(), "a path in both parts");
+        assert!(files_of(&twice).is_none(), "a path in both parts");
         // Files added one by one are found by position only.
         let mut pushed = Files::with_capacity(1);
         pushed.push(b"x/y".as_bstr(), entry(1));
