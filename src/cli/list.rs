@@ -7,7 +7,9 @@ use chrono::Utc;
 use git_checkpoint::{Checkpoint, ListOptions};
 
 use super::notices;
-use super::output::{Painter, Ui, checkpoint_json, json_line, printable, relative_age, short};
+use super::output::{
+    Painter, Ui, checkpoint_json, json_line, pad_into, printable, relative_age, short,
+};
 use super::render::checkpoints as count_checkpoints;
 use super::{Failure, open};
 
@@ -172,9 +174,7 @@ fn render(
         line.clear();
         for (i, text) in row[..5].iter().enumerate() {
             cell.clear();
-            cell.push_str(text);
-            let len = text.chars().count();
-            cell.extend(std::iter::repeat_n(' ', widths[i].saturating_sub(len)));
+            pad_into(&mut cell, text, widths[i]);
             match paints.get(i) {
                 Some(paint) if p.enabled() => line.push_str(&paint(p, &cell)),
                 _ => line.push_str(&cell),

@@ -281,12 +281,16 @@ pub fn printable(text: &str, keep_newlines: bool) -> String {
 
 /// Pad `text` to `width` display columns (counted in chars).
 pub fn pad(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    pad_into(&mut out, text, width);
+    out
+}
+
+/// [`pad`], appended to `out` (a table of hundreds of rows pads into one buffer).
+pub fn pad_into(out: &mut String, text: &str, width: usize) {
+    out.push_str(text);
     let len = text.chars().count();
-    if len >= width {
-        text.to_string()
-    } else {
-        format!("{text}{}", " ".repeat(width - len))
-    }
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(len)));
 }
 
 /// The progress sink of the CLI: one line on stderr, rewritten in place, cleared when done.
