@@ -295,13 +295,18 @@ impl Files {
         &self.text[self.entries[at].0.clone()]
     }
 
-    /// Where `path` is among the files in path order.
-    fn sorted_position(&self, path: &[u8]) -> Option<usize> {
-        let sorted = self.entries.get(self.sorted_from..)?;
+    /// Where `path` is among the files from `from` on, which are in path order.
+    fn position_in_order(&self, from: usize, path: &[u8]) -> Option<usize> {
+        let sorted = self.entries.get(from..)?;
         let at = sorted
             .binary_search_by(|(range, _)| self.text[range.clone()].cmp(path))
             .ok()?;
-        Some(self.sorted_from + at)
+        Some(from + at)
+    }
+
+    /// Where `path` is among the files in path order.
+    fn sorted_position(&self, path: &[u8]) -> Option<usize> {
+        self.position_in_order(self.sorted_from, path)
     }
 
     /// Where `path` is among the files (only for files from [`Files::of_text`]).
@@ -696,12 +701,8 @@ impl Pending {
     /// The stamp the untracked file `path` was remembered with, if it was.
     pub fn untracked_stamp(&self, path: &BStr) -> Option<Stamp> {
         let files = self.all_files();
-        let untracked = files.entries.get(self.first_untracked..)?;
-        let text = &files.text;
-        let at = untracked
-            .binary_search_by(|(range, _)| text[range.clone()].cmp(path))
-            .ok()?;
-        Some(untracked[at].1.0)
+        let at = files.position_in_order(self.first_untracked, path)?;
+        files.get(at).map(|(_, (stamp, _, _))| *stamp)
     }
 
     /// List the directory `dir` (`tracked`: with tracked files below it): `dirs` has the stamps
@@ -786,11 +787,10 @@ impl Pending {
             return;
         };
         let holder = holder.map(|(name, id)| (BString::from(name), id));
-        let settled = self
-            .all_files()
+        let files = self.all_files();
+        let settled = files
             .iter()
             .all(|(_, (stamp, _, _))| stamp.settled_before(self.old_started));
-        let files = self.all_files();
         let same_files = self.hits == files.len() && self.old_files == files.len();
         let same_dirs = self.dirs.len() == self.old_dirs.len()
             && self
@@ -1010,7 +1010,9 @@ fn number(field: &[u8]) -> Option<u64> {
 }
 
 /// The first `N` fields of `line`, each a number (as [`number`] reads it) followed by a space,
-/// and the rest.
+/// and the rest. One pass over the digits, not a split and then [`number`] per field: a cache
+/// file holds seven numbers per file, and sharing the digit loop cost 1.4 M instructions in a
+/// save that reads 20,000 files.
 fn numbers<const N: usize>(line: &[u8]) -> Option<([u64; N], &[u8])> {
     let mut out = [0u64; N];
     let mut at = 0;
