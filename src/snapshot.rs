@@ -1144,11 +1144,11 @@ enum LookedKind {
 /// Below this many files, one thread looks at them.
 const PARALLEL_LOOKS: usize = 2048;
 
-/// What [`in_parallel`] returns: each thread's results, in order, kept as the threads left them
-/// (copying them into one list was a page fault per 4 KiB of results).
+/// What [`in_parallel`] returns: the results of each run of items, in order, kept as the
+/// threads left them (copying them into one list was a page fault per 4 KiB of results).
 struct Parts<R> {
     parts: Vec<Vec<R>>,
-    /// How many items each thread took (the last may have taken fewer).
+    /// How many items each run held (the last may have held fewer).
     size: usize,
 }
 

@@ -273,7 +273,7 @@ impl Notes {
             none => none.insert(notes_tree(repo, tip)?),
         };
         let note = note_of(repo, state, commit, self.memo.as_ref())?;
-        Ok(note.map(|(_, bytes)| Cow::Owned(bytes)))
+        Ok(note.map(Cow::Owned))
     }
 
     /// The checkpoint of `reference`, with its note or derived metadata.
@@ -316,15 +316,15 @@ impl Notes {
     }
 }
 
-/// The note of `commit` in `state`, if there is one: its blob and bytes, taken from `memo`
-/// when it holds them and the blob still exists. A note above [`MAX_NOTE_BYTES`] is an error
+/// The note of `commit` in `state`, if there is one: its bytes, taken from `memo` when it
+/// holds them and the blob still exists. A note above [`MAX_NOTE_BYTES`] is an error
 /// and is never loaded.
 fn note_of(
     repo: &gix::Repository,
     state: &mut NotesState,
     commit: ObjectId,
     memo: Option<&NoteCache>,
-) -> Result<Option<(ObjectId, Vec<u8>)>> {
+) -> Result<Option<Vec<u8>>> {
     let Some(blob) = state
         .get(&commit, &repo.objects)
         .context(|| format!("cannot read the note of {commit}"))?
@@ -334,7 +334,7 @@ fn note_of(
     if let Some(bytes) = memo.and_then(|memo| memo.blob(&blob))
         && repo.has_object(blob)
     {
-        return Ok(Some((blob, bytes.to_vec())));
+        return Ok(Some(bytes.to_vec()));
     }
     // Never load a hostile multi-gigabyte note into memory.
     let header = repo
@@ -348,7 +348,7 @@ fn note_of(
     let data = repo
         .find_blob(blob)
         .context(|| format!("cannot read note blob {blob}"))?;
-    Ok(Some((blob, data.data.clone())))
+    Ok(Some(data.data.clone()))
 }
 
 pub use crate::capture::commit_tree;
@@ -883,8 +883,7 @@ pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool)
         let current = match notes.as_mut() {
             Some(n) => note_of(repo, &mut n.state, checkpoint.commit, None)
                 .ok()
-                .flatten()
-                .map(|(_, bytes)| bytes),
+                .flatten(),
             None => None,
         };
         let edited = match current.as_deref().map(NoteJson::read) {
