@@ -64,6 +64,9 @@ _gitcheckpoint() {
             gitcheckpoint,redo)
                 cmd="gitcheckpoint__subcmd__redo"
                 ;;
+            gitcheckpoint,repair)
+                cmd="gitcheckpoint__subcmd__repair"
+                ;;
             gitcheckpoint,restore)
                 cmd="gitcheckpoint__subcmd__restore"
                 ;;
@@ -133,6 +136,9 @@ _gitcheckpoint() {
             gitcheckpoint__subcmd__help,redo)
                 cmd="gitcheckpoint__subcmd__help__subcmd__redo"
                 ;;
+            gitcheckpoint__subcmd__help,repair)
+                cmd="gitcheckpoint__subcmd__help__subcmd__repair"
+                ;;
             gitcheckpoint__subcmd__help,restore)
                 cmd="gitcheckpoint__subcmd__help__subcmd__restore"
                 ;;
@@ -164,7 +170,7 @@ _gitcheckpoint() {
 
     case "${cmd}" in
         gitcheckpoint)
-            opts="-h -V --color --store --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help"
+            opts="-h -V --color --store --help --version save list ls show diff restore undo redo revert drop prune pin unpin push fetch du repair completions install-docs exec hooks mcp serve stores help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -358,7 +364,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help)
-            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du completions install-docs exec hooks mcp serve stores help"
+            opts="save list show diff restore undo redo revert drop prune pin unpin push fetch du repair completions install-docs exec hooks mcp serve stores help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -568,6 +574,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__help__subcmd__redo)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__help__subcmd__repair)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -901,6 +921,28 @@ _gitcheckpoint() {
             ;;
         gitcheckpoint__subcmd__redo)
             opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gitcheckpoint__subcmd__repair)
+            opts="-h -V --dry-run --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

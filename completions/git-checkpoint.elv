@@ -40,6 +40,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand du 'Show what the checkpoints cost on disk, per kind, and the heaviest'
+            cand repair 'Remove objects an earlier version wrote that git cannot read, keeping every checkpoint'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
@@ -277,6 +278,16 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-checkpoint;repair'= {
+            cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
+            cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
+            cand --dry-run 'Say what would be rewritten and removed; change nothing'
+            cand --json 'Print a JSON object: `unreadable` (the object ids) and `rewritten` (each checkpoint''s id, old commit and new commit)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-checkpoint;completions'= {
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
@@ -386,6 +397,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand push 'Push checkpoints and their notes to a remote (untracked files travel too)'
             cand fetch 'Fetch a remote''s checkpoints and merge their notes; never overwrites one'
             cand du 'Show what the checkpoints cost on disk, per kind, and the heaviest'
+            cand repair 'Remove objects an earlier version wrote that git cannot read, keeping every checkpoint'
             cand completions 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
             cand install-docs 'Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions'
             cand exec 'Run a command between two checkpoints; say what it changed and how to undo it'
@@ -424,6 +436,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
         &'git-checkpoint;help;fetch'= {
         }
         &'git-checkpoint;help;du'= {
+        }
+        &'git-checkpoint;help;repair'= {
         }
         &'git-checkpoint;help;completions'= {
         }

@@ -21,6 +21,7 @@ use crate::journal::{self, Completed, Guard, Interrupted};
 use crate::naming::{self, Loaded};
 use crate::patch::{PatchPaint, PatchStyle, Quoting};
 use crate::record::{self, Housekeeping, SaveOptions, Saved};
+use crate::repair::Repaired;
 use crate::restore::{self, RestoreOptions, Restored, Safety};
 use crate::retention::{self, Pruned};
 pub use crate::revert::ConflictKind;
@@ -1372,6 +1373,16 @@ impl Checkpoints {
     pub fn du(&self, ctl: &Control<'_>) -> Result<crate::disk::Usage> {
         let loaded = self.load()?;
         crate::disk::usage(&self.repo, &loaded.checkpoints, ctl)
+    }
+
+    /// Find the trees an earlier version wrote that git cannot read (gitlinks of an embedded
+    /// repository of the other object format, at that format's length), give every
+    /// checkpoint that holds one the tree git would have written (same id, same note), and
+    /// delete them, so that `git fsck` and `git gc` work again. With `dry_run`, only say
+    /// what would be done. See [`crate::repair`].
+    pub fn repair(&self, dry_run: bool, ctl: &Control<'_>) -> Result<Repaired> {
+        ctl.check()?;
+        crate::repair::repair(&self.repo, dry_run)
     }
 
     /// Pin (or unpin) `checkpoint`: pinned checkpoints are never pruned. Only the note's

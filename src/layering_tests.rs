@@ -50,6 +50,8 @@ const LAYERS: &[(&str, u8)] = &[
     // Retention, and what checkpoints cost on disk.
     ("retention", 9),
     ("disk", 9),
+    // Rewriting what an earlier version wrote that git cannot read.
+    ("repair", 9),
     // Sharing through a remote.
     ("sharing", 10),
     // Agents' hook formats and configuration files.

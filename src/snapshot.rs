@@ -2295,6 +2295,19 @@ impl TreeWriter<'_> {
     }
 
     fn write(&self, mut entries: Vec<tree::Entry>) -> Result<ObjectId> {
+        // Never a tree git cannot parse: every id in it has the repository's length.
+        let hash = self.repo.object_hash();
+        if let Some(entry) = entries.iter().find(|e| e.oid.kind() != hash) {
+            return Err(Error::Git {
+                context: format!(
+                    "cannot write a tree: its entry `{}` names the {} id {} in a {hash} repository",
+                    entry.filename,
+                    entry.oid.kind(),
+                    entry.oid
+                ),
+                source: "an object id of the other object format".into(),
+            });
+        }
         entries.sort();
         let id = self
             .repo
@@ -2487,6 +2500,21 @@ pub(crate) fn worktree_path(workdir: &std::path::Path, rela: &BStr) -> Result<st
     Ok(workdir.join(rela))
 }
 
+/// The id `git add` records for a gitlink to `commit` in a repository of object format
+/// `hash`. An embedded repository of the other format (a SHA-256 one inside a SHA-1 one, or the
+/// reverse) has a `HEAD` of the other length: git cuts it to the outer format's length, or pads
+/// it with zeros, and so does a save, so that every tree it writes is one git can parse (a tree
+/// holding an id of the wrong length cannot be read, and makes `git gc` fail).
+pub(crate) fn gitlink_like_git(commit: ObjectId, hash: gix::hash::Kind) -> ObjectId {
+    if commit.kind() == hash {
+        return commit;
+    }
+    let mut id = ObjectId::null(hash);
+    let n = id.as_slice().len().min(commit.as_slice().len());
+    id.as_mut_slice()[..n].copy_from_slice(&commit.as_slice()[..n]);
+    id
+}
+
 /// The tree entry kind of an index entry; sparse directories are trees.
 fn index_kind(mode: Mode) -> Option<EntryKind> {
     if mode.is_sparse() {
@@ -2543,6 +2571,10 @@ impl Hasher<'_, '_> {
         let Some((id, kind, _)) = found else {
             return Ok(self.reftable_repository_head(path));
         };
+        let id = match kind {
+            EntryKind::Commit => gitlink_like_git(id, self.repo.object_hash()),
+            _ => id,
+        };
         Ok(Some((self.mode_like_git(kind, old), id)))
     }
 
@@ -2558,9 +2590,12 @@ impl Hasher<'_, '_> {
         if crate::repo::ref_format(&nested) != crate::repo::RefFormat::Reftable {
             return None;
         }
-        crate::gitcli::head_of(&dir)
-            .filter(|id| id.kind() == self.repo.object_hash())
-            .map(|id| (EntryKind::Commit, id))
+        crate::gitcli::head_of(&dir).map(|id| {
+            (
+                EntryKind::Commit,
+                gitlink_like_git(id, self.repo.object_hash()),
+            )
+        })
     }
 
     /// `core.fileMode=false` and `core.symlinks=false`: keep the mode the index had, as git does

@@ -46,6 +46,12 @@ const DRIFT_SHARE: usize = 64;
 /// What the key's fingerprint starts with: a new format of the key makes every stand-in stale.
 const MAGIC: &str = "git-checkpoint stand-in 1";
 
+/// Delete the stand-in of the git directory `git_dir`, if there is one: the next save of the
+/// plain directory makes it anew. For when an object it may name is gone (see `repair`).
+pub fn forget(git_dir: &std::path::Path) {
+    let _ = std::fs::remove_file(git_dir.join(FILE));
+}
+
 /// How a snapshot takes its index in a plain directory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {

@@ -43,6 +43,12 @@ const FILE: &str = "checkpoint-stat-cache";
 /// First line of the file.
 const MAGIC: &[u8] = b"git-checkpoint stat cache 3";
 
+/// Delete the stat cache of the git directory `git_dir`, if there is one: the next save looks
+/// at every file again. For when an object it may name is gone (see `repair`).
+pub fn forget(git_dir: &std::path::Path) {
+    let _ = std::fs::remove_file(git_dir.join(FILE));
+}
+
 /// A hasher for paths (FxHash's multiply-rotate, a word at a time): much cheaper than SipHash
 /// for the tens of thousands of paths a save looks up, and no input here is adversarial (they
 /// are the paths of one's own working tree).

@@ -864,6 +864,64 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
     }
 }
 
+/// Point each checkpoint of `moves` (id, the commit its ref holds, the new commit) at its new
+/// commit and move its note there, in one ref transaction with one notes commit: a ref that
+/// moved meanwhile fails the whole transaction, which is retried after a fresh read of the
+/// notes. The checkpoint keeps its id, its note and everything else; only its commit changes
+/// (`repair` rewrites a commit whose tree git cannot read).
+pub(crate) fn move_checkpoints(
+    repo: &gix::Repository,
+    moves: &[(String, ObjectId, ObjectId)],
+) -> Result<()> {
+    if moves.is_empty() {
+        return Ok(());
+    }
+    let mut retry = Retry::new();
+    loop {
+        // A notes ref that cannot be read is refused (Error::NotesDamaged): a new notes tree
+        // would drop every note in it.
+        let mut notes = read_notes(repo)?;
+        let tip = notes.as_ref().map(|n| n.tip);
+        let mut edits = Vec::new();
+        let mut note_edits: Vec<(ObjectId, Option<ObjectId>)> = Vec::new();
+        for (id, old, new) in moves {
+            edits.push(Edit {
+                name: format::ref_name(id),
+                new: Some(*new),
+                expect: Expect::Is(*old),
+            });
+            if let Some(notes) = notes.as_mut()
+                && let Some(blob) = notes
+                    .state
+                    .get(old, &repo.objects)
+                    .context(|| format!("cannot read the note of {old}"))?
+            {
+                note_edits.push((*old, None));
+                note_edits.push((*new, Some(blob)));
+            }
+        }
+        let mut moved = None;
+        if let Some(notes) = notes
+            && !note_edits.is_empty()
+        {
+            let commit = notes_commit(repo, Some(notes.state), &note_edits, "checkpoint: repair")?;
+            edits.insert(0, notes_edit(tip, commit));
+            moved = Some((notes.tip, commit));
+        }
+        let names: Vec<&str> = edits.iter().map(|e| e.name.as_str()).collect();
+        match refdb::edit(repo, &edits) {
+            Ok(()) => {
+                if let Some((from, to)) = moved {
+                    let old: Vec<ObjectId> = moves.iter().map(|(_, old, _)| *old).collect();
+                    notecache::forget(repo, from, to, &old);
+                }
+                return Ok(());
+            }
+            Err(err) => retry.again(repo, err, &names, || "cannot repair checkpoints".into())?,
+        }
+    }
+}
+
 /// Set `pinned` in the note of `checkpoint`, with compare-and-swap and retry, and return
 /// whether anything changed (`false`: it already was).
 ///

@@ -29,6 +29,7 @@ mod prune;
 mod push;
 mod redo;
 mod render;
+mod repair;
 mod restore;
 mod restoring;
 mod revert;
@@ -109,6 +110,8 @@ enum Command {
     Fetch(fetch::Args),
     /// Show what the checkpoints cost on disk, per kind, and the heaviest.
     Du(du::Args),
+    /// Remove objects an earlier version wrote that git cannot read, keeping every checkpoint.
+    Repair(repair::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
     /// Install the man page (for `git checkpoint --help`) and the bash, zsh and fish completions.
@@ -197,6 +200,7 @@ pub fn run() -> ExitCode {
         Command::Revert(args) => revert::run(&ui, args),
         Command::Drop(args) => drop::run(&ui, args),
         Command::Du(args) => du::run(&ui, args),
+        Command::Repair(args) => repair::run(&ui, args),
         Command::Prune(args) => prune::run(&ui, args),
         Command::Pin(args) => pin::run(&ui, args, true),
         Command::Unpin(args) => pin::run(&ui, args, false),
@@ -286,6 +290,13 @@ pub(crate) fn report(ui: &Ui, failure: &Failure) {
         Failure::Core(Error::NoOwnCheckpoints(_)) if bare_here() => Some(
             "`git checkpoint list --all` lists them: name one by its id (`@` counts only checkpoints pushed here, not fetched ones)".into(),
         ),
+        // A tree that cannot be parsed: an earlier version wrote such trees next to an
+        // embedded repository of the other object format.
+        Failure::Core(Error::Git { context, .. })
+            if context.starts_with("cannot decode tree") || context.starts_with("cannot read tree") =>
+        {
+            Some("if `git fsck` calls that tree a badTree, an earlier git-checkpoint wrote it: `git checkpoint repair` rewrites it and keeps the checkpoint".into())
+        }
         failure => static_hint(failure).map(str::to_string),
     };
     if let Some(hint) = hint {

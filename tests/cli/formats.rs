@@ -429,3 +429,216 @@ fn push_and_fetch_between_sha1_and_sha256_refuse_clearly() {
         assert_eq!(empty.git(&["for-each-ref"]), "");
     }
 }
+
+/// Two embedded repositories below `dir` (`""`: the top), one of each object format, each with
+/// a commit: whatever the outer repository's format, one of them is of the other.
+fn embed_both_formats(repo: &Repo, dir: &str) -> Vec<(String, String)> {
+    let mut made = Vec::new();
+    for format in ["sha1", "sha256"] {
+        let rel = if dir.is_empty() {
+            format!("inner-{format}")
+        } else {
+            format!("{dir}/inner-{format}")
+        };
+        let path = repo.path().join(&rel);
+        fs::create_dir_all(&path).unwrap();
+        repo.git_in_dir(&path, &["init", "-q", &format!("--object-format={format}")]);
+        repo.write(&format!("{rel}/file"), &format!("{format}\n"));
+        repo.git_in_dir(&path, &["add", "file"]);
+        repo.git_in_dir(&path, &["commit", "-qm", "inner"]);
+        let head = repo.git_in_dir(&path, &["rev-parse", "HEAD"]);
+        made.push((rel, head));
+    }
+    made
+}
+
+/// What `git add -A` records for an embedded repository whose `HEAD` is `head`, in a
+/// repository of `hex` hex digits: the id cut, or padded with zeros.
+fn gitlink_as_git_records(head: &str, hex: usize) -> String {
+    let mut id: String = head.chars().take(hex).collect();
+    while id.len() < hex {
+        id.push('0');
+    }
+    id
+}
+
+/// A save next to embedded repositories of both object formats writes what `git add -A`
+/// writes (the other format's id cut or padded to this repository's length), and nothing git
+/// cannot read: `git fsck` is clean, `git gc` works, `show` and `restore` read it, in a
+/// repository and in a plain directory.
+#[test]
+fn embedded_repositories_of_the_other_object_format_are_gitlinks_git_can_read() {
+    for plain in [false, true] {
+        let repo = if plain {
+            Repo::plain()
+        } else {
+            Repo::with_commit(&[("a", "a\n")])
+        };
+        repo.write("top.txt", "top\n");
+        let mut inner = embed_both_formats(&repo, "");
+        inner.extend(embed_both_formats(&repo, "deep/er"));
+        let id = repo.save(&["-q"]);
+        let hex = if repo.object_format() == "sha256" {
+            64
+        } else {
+            40
+        };
+        assert_eq!(
+            repo.checkpoint_tree(&id),
+            repo.oracle_tree(),
+            "plain: {plain}"
+        );
+        for (rel, head) in &inner {
+            let at = repo.git(&["rev-parse", &format!("refs/checkpoints/{id}:{rel}")]);
+            assert_eq!(
+                at,
+                gitlink_as_git_records(head, hex),
+                "{rel} (plain: {plain})"
+            );
+        }
+        repo.fsck();
+        repo.cp(&["show", &id]).ok();
+        repo.write("top.txt", "changed\n");
+        repo.cp(&["restore", &id]).ok();
+        assert_eq!(repo.read("top.txt"), "top\n");
+        repo.fsck();
+        repo.git(&["gc", "-q"]);
+        // Dropped, its objects go with `gc` as any others.
+        repo.cp(&["drop", &id]).ok();
+        repo.git(&["gc", "-q", "--prune=now"]);
+        repo.fsck();
+    }
+}
+
+/// A tree as an earlier version wrote it next to an embedded repository of the other object
+/// format: the entries of `tree` (a tree of this repository), with the gitlink at `rel` holding
+/// `head` at its own length. Written with `--literally`, as git itself refuses to.
+fn unreadable_like_before(repo: &Repo, tree: &str, rel: &str, head: &str) -> String {
+    let mut data: Vec<u8> = Vec::new();
+    for line in repo.git(&["ls-tree", tree]).lines() {
+        let (meta, name) = line.split_once('\t').unwrap();
+        let mut fields = meta.split_whitespace();
+        let mode = fields.next().unwrap().trim_start_matches('0');
+        let _kind = fields.next();
+        let oid = fields.next().unwrap();
+        let oid = if name == rel { head } else { oid };
+        data.extend_from_slice(format!("{mode} {name}\0").as_bytes());
+        data.extend(
+            (0..oid.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&oid[i..i + 2], 16).unwrap()),
+        );
+    }
+    repo.git_stdin(
+        &["hash-object", "--literally", "-t", "tree", "-w", "--stdin"],
+        &data,
+    )
+}
+
+/// Checkpoints an earlier version broke (a tree git cannot parse, next to an embedded
+/// repository of the other object format) are found by `repair`, given the tree git writes
+/// under the same id with the same note, and the unreadable trees are deleted: `git fsck` and
+/// `git gc` work again, in the checkpoint's case and in that of one already dropped. Until
+/// then, a command that meets such a tree says to run `repair`.
+#[test]
+fn repair_rewrites_what_an_earlier_version_wrote_next_to_the_other_format() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let inner = embed_both_formats(&repo, "");
+    let hex = if repo.object_format() == "sha256" {
+        64
+    } else {
+        40
+    };
+    let (rel, head) = inner
+        .iter()
+        .find(|(_, head)| head.len() != hex)
+        .unwrap()
+        .clone();
+    let id = repo.save(&["-q", "-m", "kept", "--name", "keep"]);
+    let dropped = repo.save(&["-q", "--allow-empty", "-m", "dropped"]);
+    let good_tree = repo.checkpoint_tree(&id);
+    let note = repo.note(&id);
+
+    // Both checkpoints as the earlier version wrote them.
+    let bad_tree = unreadable_like_before(&repo, &good_tree, &rel, &head);
+    for cp in [&id, &dropped] {
+        let old = repo.checkpoint_commit(cp);
+        let body = repo.git(&["cat-file", "commit", &old]);
+        let body = body.split_once('\n').unwrap().1;
+        let bad = repo.git_stdin(
+            &[
+                "hash-object",
+                "--literally",
+                "-t",
+                "commit",
+                "-w",
+                "--stdin",
+            ],
+            format!("tree {bad_tree}\n{body}\n").as_bytes(),
+        );
+        repo.git(&["update-ref", &format!("refs/checkpoints/{cp}"), &bad, &old]);
+        repo.git(&["notes", "--ref=checkpoints", "copy", &old, &bad]);
+        repo.git(&["notes", "--ref=checkpoints", "remove", &old]);
+    }
+    repo.cp(&["drop", &dropped]).ok();
+    assert!(
+        !repo.git_ok(&["fsck", "--no-progress"]),
+        "the tree git cannot read"
+    );
+    assert!(!repo.git_ok(&["gc", "-q"]), "git gc fails on it");
+    let shown = repo.cp(&["show", &id]).fails_with(1);
+    assert!(
+        shown.stderr.contains("git checkpoint repair"),
+        "{}",
+        shown.stderr
+    );
+
+    // A dry run says what it would do and changes nothing.
+    let refs = repo.git(&["for-each-ref"]);
+    let dry = repo.cp(&["repair", "--dry-run", "--json"]).ok();
+    let report = Json::parse(&dry.stdout);
+    assert_eq!(report.get("unreadable.0"), bad_tree);
+    assert_eq!(report.get("rewritten.0.id"), id);
+    assert_eq!(repo.git(&["for-each-ref"]), refs);
+    assert!(repo.git_ok(&["cat-file", "-e", &bad_tree]));
+
+    let out = repo.cp(&["repair"]).ok();
+    assert!(
+        out.stdout.contains(&format!("rewrote checkpoint {id}")),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(repo.checkpoint_tree(&id), good_tree);
+    assert_eq!(
+        repo.note(&id),
+        note,
+        "the same note, moved to the new commit"
+    );
+    assert!(
+        !repo.git_ok(&["cat-file", "-e", &bad_tree]),
+        "the unreadable tree is gone"
+    );
+    repo.fsck();
+    repo.git(&["gc", "-q"]);
+    repo.fsck();
+    assert_eq!(
+        repo.cp(&["show", "keep"])
+            .ok()
+            .stdout
+            .lines()
+            .next()
+            .unwrap(),
+        format!("checkpoint {id}")
+    );
+    repo.write("a", "changed\n");
+    repo.cp(&["restore", "keep"]).ok();
+    assert_eq!(repo.read("a"), "a\n");
+    // Nothing left to repair.
+    let again = repo.cp(&["repair"]).ok();
+    assert!(
+        again.stderr.contains("nothing to repair"),
+        "{}",
+        again.stderr
+    );
+    assert!(again.stdout.is_empty());
+}
