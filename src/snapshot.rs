@@ -813,6 +813,16 @@ fn take(
                     found
                 }
                 None if entry.flags.contains(Flags::INTENT_TO_ADD) => hasher.hash(path, None)?,
+                // git reads only the owner's execute bit, gix's status any of the three: an
+                // executable that only its group or others may run now is a plain file to git.
+                None if entry.mode == Mode::FILE_EXECUTABLE && hasher.trust_exec_bit => {
+                    match std::fs::symlink_metadata(worktree_path(&workdir, path)?) {
+                        Ok(md) if md.is_file() && !owner_may_execute(&md) => {
+                            Some((EntryKind::Blob, entry.id))
+                        }
+                        _ => continue,
+                    }
+                }
                 None => continue,
             }
         };
@@ -2515,6 +2525,18 @@ pub(crate) fn gitlink_like_git(commit: ObjectId, hash: gix::hash::Kind) -> Objec
     id
 }
 
+/// Whether git records the file of `md` as executable: its owner may execute it (`S_IXUSR`).
+#[cfg(unix)]
+fn owner_may_execute(md: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    md.permissions().mode() & 0o100 != 0
+}
+
+#[cfg(not(unix))]
+fn owner_may_execute(_: &std::fs::Metadata) -> bool {
+    false
+}
+
 /// The tree entry kind of an index entry; sparse directories are trees.
 fn index_kind(mode: Mode) -> Option<EntryKind> {
     if mode.is_sparse() {
@@ -2571,9 +2593,18 @@ impl Hasher<'_, '_> {
         let Some((id, kind, _)) = found else {
             return Ok(self.reftable_repository_head(path));
         };
-        let id = match kind {
-            EntryKind::Commit => gitlink_like_git(id, self.repo.object_hash()),
-            _ => id,
+        let (kind, id) = match kind {
+            EntryKind::Commit => (kind, gitlink_like_git(id, self.repo.object_hash())),
+            // gix calls a file executable when anyone may execute it; git when its owner may
+            // (`S_IXUSR`), which a file of mode 0655 or 0611 is not.
+            EntryKind::BlobExecutable if self.trust_exec_bit => {
+                let md = std::fs::symlink_metadata(worktree_path(self.workdir, path)?);
+                match md {
+                    Ok(md) if md.is_file() && !owner_may_execute(&md) => (EntryKind::Blob, id),
+                    _ => (kind, id),
+                }
+            }
+            _ => (kind, id),
         };
         Ok(Some((self.mode_like_git(kind, old), id)))
     }

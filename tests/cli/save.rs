@@ -255,6 +255,41 @@ fn exec_bit_on_a_tracked_file_and_a_new_executable() {
     assert_eq!(mode_of(&repo, &id, "was-x"), "100644");
 }
 
+/// git records a file as executable when its owner may execute it (`S_IXUSR`), whatever its
+/// group and others may: every mode a file can have that its owner can read, on tracked files
+/// committed as 100644 and as 100755 and on untracked ones, with `core.fileMode` on and off,
+/// and again at a second save (through the stat cache), is saved as `git add -A` records it.
+#[test]
+fn executable_bits_are_read_as_git_reads_them_in_every_mode() {
+    let modes: Vec<u32> = (0o400..=0o777).collect();
+    for file_mode in ["true", "false"] {
+        let repo = Repo::with_commit(&[]);
+        repo.git(&["config", "core.fileMode", file_mode]);
+        for m in &modes {
+            repo.write(&format!("was644/{m:o}"), &format!("{m:o}\n"));
+            repo.write(&format!("was755/{m:o}"), &format!("{m:o}\n"));
+            repo.chmod(&format!("was755/{m:o}"), 0o755);
+        }
+        repo.git(&["-c", "core.fileMode=true", "add", "-A"]);
+        repo.git(&["commit", "-qm", "files"]);
+        for m in &modes {
+            repo.chmod(&format!("was644/{m:o}"), *m);
+            repo.chmod(&format!("was755/{m:o}"), *m);
+            repo.write(&format!("new/{m:o}"), &format!("{m:o}\n"));
+            repo.chmod(&format!("new/{m:o}"), *m);
+        }
+        let id = save_matches_oracle(&repo, &[]);
+        if file_mode == "true" {
+            assert_eq!(mode_of(&repo, &id, "was755/655"), "100644");
+            assert_eq!(mode_of(&repo, &id, "was644/711"), "100755");
+            assert_eq!(mode_of(&repo, &id, "new/611"), "100644");
+            assert_eq!(mode_of(&repo, &id, "new/500"), "100755");
+        }
+        let again = save_matches_oracle(&repo, &["--allow-empty"]);
+        assert_eq!(repo.checkpoint_tree(&again), repo.checkpoint_tree(&id));
+    }
+}
+
 #[test]
 fn symlinks_new_retargeted_dangling_and_replacing_a_file() {
     let repo = Repo::with_commit(&[("plain", "p\n"), ("target", "t\n"), ("dir/f", "f\n")]);
