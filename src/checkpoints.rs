@@ -873,6 +873,7 @@ impl Checkpoints {
                 Err(err) => done.problem = Some(err.to_string()),
             }
         }
+        store::sweep_stale_locks(&self.repo);
         crate::gitcli::maybe_gc_in_background(&self.repo);
         done
     }
@@ -1359,6 +1360,9 @@ impl Checkpoints {
             policy.max_size = Some(size);
         }
         ctl.check()?;
+        if !options.dry_run {
+            store::sweep_stale_locks(&self.repo);
+        }
         let pruned = retention::prune(&self.repo, &policy, options.dry_run, &[])?;
         if !options.dry_run && !pruned.removed.is_empty() {
             self.emit(CheckpointEvent::Pruned(

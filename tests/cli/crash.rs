@@ -403,3 +403,56 @@ fn killed_commands_never_break_a_repository_with_packed_refs() {
         plain: false,
     });
 }
+
+/// A process killed while it created a checkpoint ref (a restore's safety checkpoint) leaves
+/// `refs/checkpoints/<id>.lock` for a ref that was never made; nothing takes that name again.
+/// The next save and an explicit prune remove such locks once stale, and leave alone a fresh
+/// one (a transaction under way) and the lock of a ref that exists (the next writer of that
+/// ref deals with it).
+#[test]
+fn stale_locks_of_checkpoint_refs_never_created_are_swept() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    if repo.is_reftable() {
+        crate::common::skip("reftable keeps no lock file per ref");
+        return;
+    }
+    let existing = repo.save(&["-q"]);
+    let dir = repo.git_dir().join("refs/checkpoints");
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    let lock = |name: &str, stale: bool| {
+        let path = dir.join(format!("{name}.lock"));
+        std::fs::write(&path, "").unwrap();
+        if stale {
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        path
+    };
+    for verb in ["save", "prune"] {
+        let never = lock("20200101-000000-000abc", true);
+        let fresh = lock("20200101-000000-000def", false);
+        let of_existing = lock(&existing, true);
+        if verb == "save" {
+            repo.write("a", "changed\n");
+            repo.save(&["-q"]);
+        } else {
+            repo.cp(&["prune"]).ok();
+        }
+        assert!(
+            !never.exists(),
+            "{verb} left a stale lock of a ref never created"
+        );
+        assert!(fresh.exists(), "{verb} removed a fresh lock");
+        assert!(
+            of_existing.exists(),
+            "{verb} removed the lock of an existing ref"
+        );
+        for path in [fresh, of_existing] {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+}
