@@ -353,6 +353,12 @@ pub struct StoreInfo {
     pub directory: Option<PathBuf>,
     /// Whether that directory still exists.
     pub exists: bool,
+    /// Whether that directory is known to be gone (its path does not exist on the file
+    /// system it was on): only then does [`Checkpoints::prune_stores`] remove the store.
+    pub gone: bool,
+    /// Why it can be told neither to exist nor to be gone (it cannot be read, its file system
+    /// is not mounted, …), when it cannot.
+    pub unknown: Option<String>,
     /// Whether that directory is now inside a git working tree (whose repository is then used
     /// instead of the store).
     pub in_repository: bool,
@@ -369,6 +375,8 @@ impl StoreInfo {
             "store": self.store.to_string_lossy(),
             "directory": self.directory.as_ref().map(|d| d.to_string_lossy().into_owned()),
             "exists": self.exists,
+            "gone": self.gone,
+            "unknown": self.unknown,
             "in_repository": self.in_repository,
             "checkpoints": self.checkpoints,
             "size": self.size,
@@ -526,7 +534,8 @@ impl Checkpoints {
         let root = crate::plain::stores_root()?;
         let mut out = Vec::new();
         for listed in crate::plain::list(&root)? {
-            let exists = listed.directory.as_ref().is_some_and(|d| d.is_dir());
+            let presence = crate::plain::presence(&listed.store);
+            let exists = presence == crate::plain::Presence::Exists;
             let in_repository = exists
                 && listed
                     .directory
@@ -541,6 +550,11 @@ impl Checkpoints {
                 store: listed.store,
                 directory: listed.directory,
                 exists,
+                gone: presence == crate::plain::Presence::Absent,
+                unknown: match presence {
+                    crate::plain::Presence::Unknown(why) => Some(why),
+                    _ => None,
+                },
                 in_repository,
                 checkpoints,
             });
@@ -607,12 +621,14 @@ impl Checkpoints {
         Ok(own)
     }
 
-    /// Remove the private stores whose directory is gone (or unrecorded), with their
-    /// checkpoints; `dry_run` only says which. Returns them.
+    /// Remove the private stores whose directory is known to be gone, with their checkpoints;
+    /// `dry_run` only says which. Returns them. A directory that cannot be looked at (permission
+    /// denied), is on a file system that is not mounted, or that the store does not record
+    /// keeps its store.
     pub fn prune_stores(dry_run: bool) -> Result<Vec<StoreInfo>> {
         let gone: Vec<StoreInfo> = Checkpoints::stores()?
             .into_iter()
-            .filter(|s| !s.exists)
+            .filter(|s| s.gone)
             .collect();
         if !dry_run {
             for store in &gone {

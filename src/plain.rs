@@ -19,6 +19,11 @@ use crate::error::{Error, Result};
 /// The config key a store records its directory under.
 pub const DIRECTORY_KEY: &str = "checkpoint.directory";
 
+/// The config key a store records its directory's file system under (the device number
+/// `stat` gives, where there is one), to tell a directory that was deleted from one whose file
+/// system is not mounted now.
+pub const DEVICE_KEY: &str = "checkpoint.device";
+
 /// Where private stores live: `$XDG_DATA_HOME/git-checkpoint/stores`, else
 /// `$HOME/.local/share/git-checkpoint/stores`.
 pub fn stores_root() -> Result<PathBuf> {
@@ -124,6 +129,65 @@ pub fn recorded_directory(store: &Path) -> Option<PathBuf> {
         .map(|p| p.into_owned())
 }
 
+/// Whether the directory a store keeps is there: only [`Presence::Absent`] lets its store be
+/// removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Presence {
+    /// It exists.
+    Exists,
+    /// It is known to be gone: its path does not exist (`ENOENT`) on the file system it was on.
+    Absent,
+    /// Neither can be told (why): it cannot be read (permission denied), its file system is not
+    /// mounted, something else stands at its path, or the store does not record it.
+    Unknown(String),
+}
+
+/// Whether the directory `store` records is there.
+pub fn presence(store: &Path) -> Presence {
+    let Some(dir) = recorded_directory(store) else {
+        return Presence::Unknown("the store does not record its directory".into());
+    };
+    match std::fs::metadata(&dir) {
+        Ok(md) if md.is_dir() => Presence::Exists,
+        Ok(_) => Presence::Unknown("something other than a directory stands at its path".into()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            // Gone from the file system it was on; or on one that is not mounted now, where
+            // its path ends on another one.
+            let recorded = recorded_device(store);
+            let here = dir.ancestors().skip(1).find_map(device_of);
+            match (recorded, here) {
+                (Some(recorded), Some(here)) if recorded != here => Presence::Unknown(
+                    "its file system is not mounted (the path now ends on another one)".into(),
+                ),
+                _ => Presence::Absent,
+            }
+        }
+        Err(err) => Presence::Unknown(format!("it cannot be looked at: {err}")),
+    }
+}
+
+/// The device number of the file system `path` is on, where the system has one.
+fn device_of(path: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|md| md.dev())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// The device a store records for its directory ([`DEVICE_KEY`]).
+fn recorded_device(store: &Path) -> Option<u64> {
+    let file =
+        gix::config::File::from_path_no_includes(store.join("config"), gix::config::Source::Local)
+            .ok()?;
+    file.string(DEVICE_KEY)?.to_str().ok()?.trim().parse().ok()
+}
+
 /// Create the store `store` for the directory `canonical`, atomically: it is built beside its
 /// final place and renamed there, so a concurrent first save finds either no store or a
 /// complete one (and the loser of that race uses the winner's).
@@ -192,6 +256,9 @@ fn build(tmp: &Path, canonical: &Path) -> Result<()> {
     config.push_str(&format!(
         "\tworktree = {quoted}\n\tlogAllRefUpdates = false\n[checkpoint]\n\tdirectory = {quoted}\n"
     ));
+    if let Some(device) = device_of(canonical) {
+        config.push_str(&format!("\tdevice = {device}\n"));
+    }
     std::fs::write(&config_path, config).map_err(|source| Error::Io {
         context: format!("cannot write `{}`", config_path.display()),
         source,
@@ -239,9 +306,18 @@ pub fn readdress(store: &Path, canonical: &Path) -> Result<()> {
         context: format!("cannot read `{}`", path.display()),
         source: Box::new(err),
     })?;
-    for (section, key) in [("core", "worktree"), ("checkpoint", "directory")] {
+    let device = device_of(canonical).map(|d| d.to_string());
+    let values = [
+        ("core", "worktree", Some(directory)),
+        ("checkpoint", "directory", Some(directory)),
+        ("checkpoint", "device", device.as_deref()),
+    ];
+    for (section, key, value) in values {
+        let Some(value) = value else {
+            continue;
+        };
         // gix quotes and escapes the value as the config syntax needs.
-        file.set_raw_value_by(section, None, key, directory)
+        file.set_raw_value_by(section, None, key, value)
             .map_err(|err| Error::Git {
                 context: format!("cannot set {section}.{key} in `{}`", path.display()),
                 source: Box::new(err),

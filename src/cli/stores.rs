@@ -16,7 +16,8 @@ use super::render::{count, human_size};
 /// A store whose directory was moved or renamed is found no more by the directory in its new
 /// place: --adopt STORE, run there, makes it that directory's store again, with its
 /// checkpoints and undo history. A store whose directory was deleted stays until --prune
-/// removes it; one whose directory has since become a git repository is no longer used (the
+/// removes it; --prune never removes one whose directory merely cannot be read now (permission
+/// denied) or is on a file system that is not mounted. One whose directory has since become a git repository is no longer used (the
 /// repository is) and is marked so: remove it with `rm -r` once its checkpoints are not
 /// needed.
 #[derive(Debug, clap::Args)]
@@ -27,7 +28,9 @@ Examples:
   git checkpoint stores --adopt \"$OLD\"   # run in a moved directory: keep its checkpoints
   git --git-dir=\"$STORE\" config checkpoint.exclude 'data/'   # a setting for one directory")]
 pub struct Args {
-    /// Remove the stores whose directory no longer exists, with their checkpoints.
+    /// Remove the stores whose directory is known to be gone (its path does not exist), with
+    /// their checkpoints; never one whose directory cannot be read, is on a file system that is
+    /// not mounted, or is not recorded.
     #[arg(long, conflicts_with = "adopt")]
     prune: bool,
     /// Make STORE, the store of a directory that was moved or renamed (its recorded directory
@@ -37,8 +40,9 @@ pub struct Args {
     /// With --prune: only say which stores would be removed.
     #[arg(long, requires = "prune")]
     dry_run: bool,
-    /// Print a JSON array: each store's path, directory, whether it exists and is now in a git
-    /// repository, checkpoints and size in bytes.
+    /// Print a JSON array: each store's path, directory, whether it exists, is known to be
+    /// gone or is unknown (and why), whether it is now in a git repository, checkpoints and
+    /// size in bytes.
     #[arg(long)]
     json: bool,
 }
@@ -77,7 +81,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             )?;
         }
         if removed.is_empty() {
-            ui.info("every store's directory still exists; nothing to remove");
+            ui.info("no store's directory is known to be gone; nothing to remove");
         }
         return Ok(());
     }
@@ -97,12 +101,14 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .max()
         .unwrap_or(0);
     for store in &stores {
-        let state = if !store.exists {
-            "  (directory gone: `git checkpoint stores --prune` removes it; `--adopt` in its new place keeps it)"
+        let state = if store.gone {
+            "  (directory gone: `git checkpoint stores --prune` removes it; `--adopt` in its new place keeps it)".to_string()
+        } else if let Some(why) = &store.unknown {
+            format!("  (directory unknown: {}; kept)", printable(why, false))
         } else if store.in_repository {
-            "  (now in a git repository, which is used instead)"
+            "  (now in a git repository, which is used instead)".to_string()
         } else {
-            ""
+            String::new()
         };
         writeln!(
             out,

@@ -1036,3 +1036,122 @@ fn a_large_directory_keeps_its_stand_in_across_small_changes() {
     assert_ne!(fs::read(&index).unwrap(), written, "a new stand-in");
     repo.git(&["fsck", "--no-dangling", "--no-progress"]);
 }
+
+/// `stores --prune` removes a store only when its directory is known to be gone: not when the
+/// directory exists but cannot be looked at (permission denied, checked as an unprivileged
+/// user), nor when its path now ends on another file system than the one it was on (its file
+/// system is not mounted; here the store records another device).
+#[test]
+fn stores_prune_keeps_the_store_of_a_directory_it_cannot_see() {
+    use std::process::Command;
+    let repo = Repo::plain();
+    let locked = repo.scratch().join("work/locked/proj");
+    let unmounted = repo.scratch().join("work/unmounted");
+    let gone = repo.scratch().join("work/gone");
+    for d in [&locked, &unmounted, &gone] {
+        fs::create_dir_all(d).unwrap();
+        fs::write(d.join("f.txt"), "content\n").unwrap();
+        repo.cp_in_dir(d, &["save", "-q"]).ok();
+    }
+    fs::remove_dir_all(&gone).unwrap();
+    // The unmounted one: its store says it was on another file system than its path's.
+    let store_of = |dir: &std::path::Path| {
+        let json = Json::parse(&repo.cp(&["stores", "--json"]).ok().stdout);
+        let dir = dir.canonicalize().unwrap().display().to_string();
+        (0..json.keys("").len())
+            .map(|i| {
+                (
+                    json.get(&format!("{i}.directory")),
+                    json.get(&format!("{i}.store")),
+                )
+            })
+            .find(|(d, _)| *d == dir)
+            .map(|(_, s)| std::path::PathBuf::from(s))
+            .unwrap()
+    };
+    let unmounted_store = store_of(&unmounted);
+    let config = unmounted_store.join("config");
+    let text = fs::read_to_string(&config).unwrap();
+    assert!(text.contains("\tdevice = "), "{text}");
+    let device = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("device = "))
+        .unwrap()
+        .parse::<u64>()
+        .unwrap();
+    let text = text.replace(
+        &format!("device = {device}"),
+        &format!("device = {}", device + 1),
+    );
+    fs::write(&config, text).unwrap();
+    fs::remove_dir_all(&unmounted).unwrap();
+
+    // The locked one: its parent may not be looked into.
+    let locked_parent = locked.parent().unwrap();
+    let wrapper: Vec<&str>;
+    if crate::common::is_root() {
+        if Command::new("setpriv").arg("--help").output().is_err() {
+            crate::common::skip("running as root without setpriv");
+            return;
+        }
+        let status = Command::new("chmod")
+            .args(["-R", "a+rwX", repo.scratch().to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        wrapper = vec![
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+        ];
+    } else {
+        wrapper = vec!["env"];
+    }
+    let chmod = |mode: u32| {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(locked_parent, fs::Permissions::from_mode(mode)).unwrap();
+    };
+    chmod(0o000);
+    let listed = repo.cp_wrapped(&wrapper, &["stores", "--json"]).ok();
+    let pruned = repo
+        .cp_wrapped(&wrapper, &["stores", "--prune", "--json"])
+        .ok();
+    chmod(0o755);
+    let json = Json::parse(&listed.stdout);
+    let states: Vec<(String, String, String)> = (0..json.keys("").len())
+        .map(|i| {
+            (
+                json.get(&format!("{i}.directory")),
+                json.get(&format!("{i}.gone")),
+                json.get(&format!("{i}.unknown")),
+            )
+        })
+        .collect();
+    let state = |dir: &std::path::Path| {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        states
+            .iter()
+            .find(|(d, _, _)| d.ends_with(&format!("/{name}")))
+            .cloned()
+            .unwrap()
+    };
+    assert!(state(&locked).2.contains("Permission denied"), "{states:?}");
+    assert!(state(&unmounted).2.contains("not mounted"), "{states:?}");
+    assert_eq!(state(&gone).1, "true", "{states:?}");
+    let removed = Json::parse(&pruned.stdout);
+    assert_eq!(removed.keys("").len(), 1, "{}", pruned.stdout);
+    assert!(
+        removed.get("0.directory").ends_with("/gone"),
+        "{}",
+        pruned.stdout
+    );
+    assert_eq!(
+        repo.stores().len(),
+        2,
+        "the locked and the unmounted one's stores stay"
+    );
+    // Readable again, the locked directory's checkpoints are all there.
+    let list = repo.cp_in_dir(&locked, &["list", "--json"]).ok();
+    assert_eq!(Json::parse(&list.stdout).keys("").len(), 1);
+}
