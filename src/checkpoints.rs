@@ -316,13 +316,14 @@ pub struct OpenOptions {
     /// Make the private store when the directory has none yet (what saving needs). Without
     /// it, opening such a directory fails with [`Error::NoStore`].
     pub create: bool,
-    /// Make a store even for a home directory itself or a file system root.
+    /// Make a store even for a home directory itself, the system's temporary directory itself
+    /// or a file system root.
     pub force: bool,
 }
 
 impl Default for OpenOptions {
     /// The store `GIT_CHECKPOINT_STORE` names, if any; made when missing; home directories
-    /// and file system roots refused.
+    /// temporary directories and file system roots refused.
     fn default() -> Self {
         OpenOptions {
             store: std::env::var_os("GIT_CHECKPOINT_STORE")

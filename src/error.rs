@@ -17,13 +17,14 @@ pub enum Error {
     /// private store, and only a save makes one.
     #[error("no checkpoints yet: `{}` is not in a git repository, and nothing was saved here", .0.display())]
     NoStore(PathBuf),
-    /// A home directory itself or a file system root, where a first save would copy a whole
-    /// disk into a store: refused unless forced.
+    /// A home directory itself, the system's temporary directory itself or a file system root,
+    /// where a first save would copy a whole disk into a store: refused unless forced.
     #[error("refusing to checkpoint `{}`: it is {why}, and a first save would copy all of it into a store", .dir.display())]
     RefusedDirectory {
         /// The directory.
         dir: PathBuf,
-        /// What it is: "your home directory", "a file system root".
+        /// What it is: "your home directory", "the system's temporary directory", "a file
+        /// system root".
         why: &'static str,
     },
     /// The repository has no working tree.

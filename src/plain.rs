@@ -81,8 +81,15 @@ pub fn store_path(root: &Path, canonical: &Path) -> PathBuf {
 }
 
 /// The nearest directory at or above `canonical` that has a private store, and that store.
+/// A directory above that is refused as a plain directory (see [`refuse`]: a home directory, a
+/// temporary directory, a root) is not used for what is below it, even when it has a store
+/// (made with `--force`, or by an older version): the unrelated folders below such a directory
+/// each get their own.
 pub fn find(root: &Path, canonical: &Path) -> Option<(PathBuf, PathBuf)> {
     canonical.ancestors().find_map(|dir| {
+        if dir != canonical && refuse(dir).is_err() {
+            return None;
+        }
         let store = store_path(root, dir);
         is_store(&store).then(|| (store, dir.to_owned()))
     })
@@ -93,17 +100,21 @@ pub fn is_store(path: &Path) -> bool {
     path.join("HEAD").is_file() && path.join("objects").is_dir() && path.join("config").is_file()
 }
 
-/// Refuse a home directory itself and a file system root: a first save there would copy a
-/// whole disk into a store. `canonical` is already canonical.
+/// Refuse a home directory itself, the system's temporary directory itself and a file system
+/// root: a first save there would copy a whole disk, or every unrelated program's scratch
+/// files, into a store, and every folder below would act on it. `canonical` is already
+/// canonical.
 pub fn refuse(canonical: &Path) -> Result<()> {
+    let is = |dir: &Path| dir.canonicalize().is_ok_and(|dir| dir == canonical);
     let why = if canonical.parent().is_none() {
         Some("a file system root")
     } else if std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
-        .and_then(|home| Path::new(&home).canonicalize().ok())
-        .is_some_and(|home| home == canonical)
+        .is_some_and(|home| is(Path::new(&home)))
     {
         Some("your home directory")
+    } else if is(&std::env::temp_dir()) || ["/tmp", "/var/tmp"].iter().any(|t| is(Path::new(t))) {
+        Some("the system's temporary directory")
     } else {
         None
     };

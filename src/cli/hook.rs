@@ -28,7 +28,8 @@ pub struct Args {
     pub pin: bool,
     pub allow_empty: bool,
     pub meta: Vec<(String, String)>,
-    /// Checkpoint even a home directory itself or a file system root (`save --force`).
+    /// Checkpoint even a home directory itself, the temporary directory itself or a file system
+    /// root (`save --force`).
     pub force: bool,
 }
 

@@ -401,10 +401,38 @@ fn open_options(create: bool, force: bool) -> OpenOptions {
 /// for a command that only works with checkpoints already made: a plain directory without a
 /// store is [`git_checkpoint::Error::NoStore`].
 fn open() -> Result<Checkpoints, Failure> {
-    Ok(Checkpoints::open_with(
-        &cwd()?,
-        &open_options(false, false),
-    )?)
+    let dir = cwd()?;
+    let checkpoints = Checkpoints::open_with(&dir, &open_options(false, false))?;
+    say_directory(&checkpoints, &dir);
+    Ok(checkpoints)
+}
+
+/// In a plain directory, say which directory the command acts on when it is not `dir` itself
+/// but a directory above it that has a store: everything below that one is its working tree,
+/// and a restore or an undo there rewrites all of it. (In a git repository the working tree is
+/// the repository's, as for git itself.) Said on stderr, unless quiet.
+fn say_directory(checkpoints: &Checkpoints, dir: &std::path::Path) {
+    let (Some(store), Some(workdir)) = (checkpoints.store(), checkpoints.workdir()) else {
+        return;
+    };
+    let here = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
+    let there = workdir
+        .canonicalize()
+        .unwrap_or_else(|_| workdir.to_owned());
+    if here == there || quiet_requested() || STORE.get().is_some() {
+        return;
+    }
+    eprintln!(
+        "{}",
+        output::printable(
+            &format!(
+                "note: acting on `{}`, the directory above this one whose checkpoints are kept in `{}`",
+                there.display(),
+                store.display()
+            ),
+            true
+        )
+    );
 }
 
 /// Open the checkpoints of `dir` for a command that makes checkpoints: a plain directory's
@@ -416,6 +444,7 @@ fn open_creating(
     quiet: bool,
 ) -> Result<Checkpoints, Failure> {
     let checkpoints = Checkpoints::open_with(dir, &open_options(true, force))?;
+    say_directory(&checkpoints, dir);
     if checkpoints.store_created()
         && !quiet
         && let (Some(store), Some(workdir)) = (checkpoints.store(), checkpoints.workdir())

@@ -66,8 +66,9 @@ pub struct Args {
         conflicts_with_all = ["meta_json", "json"]
     )]
     from_hook: Option<HookAgent>,
-    /// Outside any git repository, checkpoint even a home directory itself or a file system
-    /// root (refused otherwise: a first save would copy all of it into a store).
+    /// Outside any git repository, checkpoint even a home directory itself, the system's
+    /// temporary directory itself or a file system root (refused otherwise: a first save would
+    /// copy all of it into a store).
     #[arg(long)]
     force: bool,
 }

@@ -473,6 +473,105 @@ fn home_directories_and_roots_are_refused_without_force() {
     assert!(files.iter().all(|f| !f.starts_with(".local/")), "{files:?}");
 }
 
+/// The system's temporary directory itself is refused as a plain directory, as home is; a
+/// store made for it anyway (forced, or by an older version) is not used for the unrelated
+/// folders below it, which get their own.
+#[test]
+fn the_temporary_directory_is_refused_and_its_store_not_used_below_it() {
+    let repo = Repo::plain();
+    let tmp = repo.scratch().join("tmp");
+    let below = tmp.join("unrelated");
+    fs::create_dir_all(&below).unwrap();
+    fs::write(tmp.join("scratch.txt"), "s\n").unwrap();
+    fs::write(below.join("mine.txt"), "m\n").unwrap();
+    let tmpdir = tmp.to_str().unwrap().to_string();
+    let in_dir = |dir: &Path, args: &[&str]| {
+        let tmpdir = tmpdir.clone();
+        repo.cp_stdin(
+            dir,
+            move |cmd| {
+                cmd.env("TMPDIR", tmpdir);
+            },
+            args,
+            b"",
+        )
+    };
+    let refused = in_dir(&tmp, &["save"]);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    refused.assert_one_error_line();
+    assert!(
+        refused.stderr.contains("temporary directory"),
+        "{}",
+        refused.stderr
+    );
+    assert!(repo.stores().is_empty());
+    // Made anyway: below it, an unrelated folder has no checkpoints, and its first save makes
+    // its own store.
+    let forced = in_dir(&tmp, &["save", "--force", "-q"]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert_eq!(repo.stores().len(), 1);
+    let list = in_dir(&below, &["list"]);
+    assert!(
+        list.stderr.contains("no checkpoints yet"),
+        "{}",
+        list.stderr
+    );
+    assert!(list.stdout.is_empty(), "{}", list.stdout);
+    let saved = in_dir(&below, &["save", "-q"]);
+    assert_eq!(saved.code, 0, "{}", saved.stderr);
+    assert_eq!(repo.stores().len(), 2);
+    let own = repo
+        .stores()
+        .into_iter()
+        .find(|s| {
+            s.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("unrelated-")
+        })
+        .unwrap();
+    let files = repo.git(&[
+        &format!("--git-dir={}", own.display()),
+        "ls-tree",
+        "-r",
+        "--name-only",
+        &format!("refs/checkpoints/{}", saved.stdout.trim()),
+    ]);
+    assert_eq!(files, "mine.txt");
+}
+
+/// Below a directory that has a store, a command acts on that directory (a restore or an undo
+/// there rewrites all of it): it says so, naming it, unless quiet.
+#[test]
+fn a_command_below_a_checkpointed_directory_says_which_it_acts_on() {
+    let repo = Repo::plain();
+    repo.write("sub/deeper/f.txt", "f\n");
+    repo.save(&["-q"]);
+    let sub = repo.path().join("sub/deeper");
+    let top = repo.path().canonicalize().unwrap().display().to_string();
+    let list = repo.cp_in_dir(&sub, &["list"]).ok();
+    assert!(
+        list.stderr.contains(&format!("acting on `{top}`")),
+        "{}",
+        list.stderr
+    );
+    let save = repo.cp_in_dir(&sub, &["save", "--allow-empty"]).ok();
+    assert!(
+        save.stderr.contains(&format!("acting on `{top}`")),
+        "{}",
+        save.stderr
+    );
+    // Not at the top itself, and not when quiet.
+    assert!(!repo.cp(&["list"]).ok().stderr.contains("acting on"));
+    assert!(
+        !repo
+            .cp_in_dir(&sub, &["list", "--json"])
+            .ok()
+            .stderr
+            .contains("acting on")
+    );
+}
+
 #[test]
 fn a_hook_with_a_cwd_in_a_plain_directory_checkpoints_it() {
     let repo = Repo::plain();
