@@ -1479,6 +1479,14 @@ impl Checkpoints {
     /// tree. A path outside the working tree is an error. In a bare repository, which has no
     /// working tree to be in, paths are taken as relative to the top of the tree.
     pub fn paths_from(&self, cwd: &Path, paths: &[std::path::PathBuf]) -> Result<Vec<BString>> {
+        // As git says of an empty pathspec: it names nothing, and taking it for the whole tree
+        // would turn a one-file restore into a restore of everything.
+        if paths.iter().any(|p| p.as_os_str().is_empty()) {
+            return Err(Error::InvalidInput(
+                "an empty path names no file: give a file or a directory (`.` for the whole tree)"
+                    .into(),
+            ));
+        }
         let Some(workdir) = self.repo.workdir() else {
             return paths.iter().map(|p| from_top(p)).collect();
         };

@@ -207,3 +207,21 @@ fn each_commit_is_dated_when_it_is_made_even_by_a_long_lived_handle() -> TestRes
     assert!((now - b).abs() < 60, "dated now: {b} against {now}");
     Ok(())
 }
+
+/// An empty path names no file: every front end's paths go through `paths_from`, which refuses
+/// it rather than take it for the whole tree; `.` still names the whole tree.
+#[test]
+fn an_empty_path_is_refused_and_a_dot_is_the_whole_tree() -> TestResult {
+    let dir = repo()?;
+    let checkpoints = Checkpoints::open(dir.path())?;
+    for paths in [vec![""], vec!["f", ""]] {
+        let paths: Vec<std::path::PathBuf> = paths.into_iter().map(Into::into).collect();
+        match checkpoints.paths_from(dir.path(), &paths) {
+            Err(Error::InvalidInput(message)) => assert!(message.contains("empty path")),
+            other => return Err(format!("{paths:?} gave {other:?}").into()),
+        }
+    }
+    let top = checkpoints.paths_from(dir.path(), &[".".into()])?;
+    assert_eq!(top, [gix::bstr::BString::from("")]);
+    Ok(())
+}

@@ -544,6 +544,19 @@ fn bad_bodies_are_400_and_change_nothing() {
         )
         .error(400);
     assert!(message.contains("outside the working tree"), "{message}");
+    // An empty path names no file: refused, not taken for the whole tree.
+    repo.write("f.txt", "unsaved\n");
+    for paths in [json!([""]), json!(["f.txt", ""])] {
+        let message = server
+            .call(
+                "POST",
+                &format!("/api/checkpoints/{id}/restore"),
+                Some(json!({ "paths": paths })),
+            )
+            .error(400);
+        assert!(message.contains("empty path"), "{message}");
+    }
+    assert_eq!(repo.read("f.txt"), "unsaved\n");
     assert_eq!(repo.checkpoint_ids(), [id]);
 }
 
