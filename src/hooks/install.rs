@@ -801,6 +801,8 @@ fn parse_settings(path: &Path, bytes: &[u8]) -> Result<Value> {
     let settings = if bytes.iter().all(u8::is_ascii_whitespace) {
         Value::Object(Map::new())
     } else {
+        let kept = std::str::from_utf8(bytes).ok().and_then(keep_numbers);
+        let bytes = kept.as_ref().map_or(bytes, |text| text.as_bytes());
         serde_json::from_slice(bytes).map_err(|e| {
             let commented = std::str::from_utf8(bytes)
                 .ok()
@@ -881,10 +883,99 @@ fn backup_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-fn serialized(settings: &Value) -> Vec<u8> {
-    let mut text = serde_json::to_string_pretty(settings).unwrap_or_default();
+/// What a number serde_json would write differently from how it was read (an integer beyond
+/// 64 bits, `1.10`, `1e3`, `-0`) is read as a string of this form, which [`serialized`] writes
+/// back as the number it was: the rest of the user's file is kept as it is.
+const NUMBER_MARK: &str = "\u{f8ff}number:";
+
+/// `text` with every number serde_json would not write back the same way turned into a
+/// [`NUMBER_MARK`] string; `None` when there is none (or the text holds the mark's character
+/// itself, which then cannot be told apart: numbers are read as serde_json reads them).
+fn keep_numbers(text: &str) -> Option<String> {
+    if text.contains('\u{f8ff}') || text.to_ascii_lowercase().contains("\\uf8ff") {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut chars = text.char_indices().peekable();
+    let mut in_string = false;
+    while let Some((at, c)) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' => {
+                    if let Some((_, escaped)) = chars.next() {
+                        out.push(escaped);
+                    }
+                }
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        if c == '-' || c.is_ascii_digit() {
+            let mut end = at + c.len_utf8();
+            while let Some(&(i, n)) = chars.peek() {
+                if !(n.is_ascii_digit() || matches!(n, '.' | 'e' | 'E' | '+' | '-')) {
+                    break;
+                }
+                end = i + n.len_utf8();
+                chars.next();
+            }
+            let token = &text[at..end];
+            let same = serde_json::from_str::<Value>(token).is_ok_and(|v| v.to_string() == token);
+            if same {
+                out.push_str(token);
+            } else {
+                out.push('"');
+                out.push_str(NUMBER_MARK);
+                out.push_str(token);
+                out.push('"');
+                changed = true;
+            }
+            continue;
+        }
+        if c == '"' {
+            in_string = true;
+        }
+        out.push(c);
+    }
+    changed.then_some(out)
+}
+
+/// `settings` as the file's new content: pretty-printed with the indentation `old` (the file's
+/// content before) used, two spaces by default, and every number [`keep_numbers`] kept as it was
+/// written.
+fn serialized(settings: &Value, old: Option<&[u8]>) -> Vec<u8> {
+    let indent = old.and_then(indentation).unwrap_or(b"  ");
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(indent);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+    if serde::Serialize::serialize(settings, &mut serializer).is_err() {
+        out.clear();
+    }
+    let mut text = String::from_utf8(out).unwrap_or_default();
+    let quoted_mark = format!("\"{NUMBER_MARK}");
+    while let Some(start) = text.find(&quoted_mark) {
+        let from = start + quoted_mark.len();
+        let Some(len) = text[from..].find('"') else {
+            break;
+        };
+        let number = text[from..from + len].to_string();
+        text.replace_range(start..from + len + 1, &number);
+    }
     text.push('\n');
     text.into_bytes()
+}
+
+/// The indentation of the first indented line of a JSON file: its unit of indentation.
+fn indentation(old: &[u8]) -> Option<&[u8]> {
+    let line = old.split(|b| *b == b'\n').nth(1)?;
+    let len = line
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    (len > 0 && len <= 8).then(|| &line[..len])
 }
 
 fn unchanged(path: &Path) -> Installed {
@@ -912,7 +1003,12 @@ pub(super) fn edit_json(
     if !edit(&mut settings)? {
         return Ok(unchanged(path));
     }
-    replace_file(path, old.as_deref(), Some(&serialized(&settings)), users)
+    replace_file(
+        path,
+        old.as_deref(),
+        Some(&serialized(&settings, old.as_deref())),
+        users,
+    )
 }
 
 /// Take git-checkpoint's part out of the JSON object at `path` with `remove` (given whether
@@ -936,14 +1032,24 @@ pub(super) fn remove_from_json(
     }
     let users = holds_users(&settings, fresh);
     if pruned != *fresh {
-        return replace_file(path, Some(&old), Some(&serialized(&pruned)), users);
+        return replace_file(
+            path,
+            Some(&old),
+            Some(&serialized(&pruned, Some(&old))),
+            users,
+        );
     }
     if !backup_holds_users(path, fresh) {
         return replace_file(path, Some(&old), None, false);
     }
     let mut kept = settings;
     remove(&mut kept, false)?;
-    replace_file(path, Some(&old), Some(&serialized(&kept)), users)
+    replace_file(
+        path,
+        Some(&old),
+        Some(&serialized(&kept, Some(&old))),
+        users,
+    )
 }
 
 /// Whether `<path>.bak` is the user's file from before git-checkpoint's first install into

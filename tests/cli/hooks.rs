@@ -440,3 +440,74 @@ fn a_hooks_oversized_fields_are_left_out_of_the_note() {
     assert_eq!(ids.len(), 1);
     assert!(repo.note(&ids[0]).len() < 4096);
 }
+
+/// `--install` and `--uninstall` keep the rest of the user's file as it is, numbers included:
+/// an integer beyond 64 bits, `1.10`, `1E+3`, `-0` and `1e-7` are written back exactly as they
+/// were (not as floats), and the file's indentation is kept, for every agent whose
+/// configuration is JSON (the hooks' files and the MCP servers' alike).
+#[test]
+fn install_and_uninstall_keep_the_users_numbers_and_indentation() {
+    let numbers = [
+        "123456789012345678901234567890",
+        "1.10",
+        "1E+3",
+        "-0",
+        "1e-7",
+        "2.50",
+        "-98765432109876543210",
+    ];
+    let original = format!(
+        "{{\n    \"big\": {},\n    \"ratio\": {},\n    \"thousand\": {},\n    \"zero\": {},\n    \"tiny\": [{}, {}],\n    \"nested\": {{\"neg\": {}, \"plain\": 7}}\n}}\n",
+        numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5], numbers[6]
+    );
+    for (file, install, uninstall) in [
+        (
+            ".claude/settings.json",
+            vec!["hooks", "claude-code", "--install"],
+            vec!["hooks", "claude-code", "--uninstall"],
+        ),
+        (
+            ".gemini/settings.json",
+            vec!["hooks", "gemini", "--install"],
+            vec!["hooks", "gemini", "--uninstall"],
+        ),
+        (
+            ".cursor/mcp.json",
+            vec!["mcp", "--install", "cursor"],
+            vec!["mcp", "--uninstall", "cursor"],
+        ),
+    ] {
+        let repo = Repo::with_commit(&[("a", "1\n")]);
+        let path = repo.path().join(file);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, &original).unwrap();
+        repo.cp(&install).ok();
+        let installed = fs::read_to_string(&path).unwrap();
+        for n in numbers {
+            assert!(
+                installed.contains(n),
+                "{file}: `{n}` was rewritten:\n{installed}"
+            );
+        }
+        assert!(installed.contains("\"plain\": 7"), "{installed}");
+        assert!(installed.contains("\"zero\": -0,"), "{installed}");
+        assert!(
+            installed.lines().nth(1).unwrap().starts_with("    \""),
+            "{installed}"
+        );
+        assert!(!installed.contains('\u{f8ff}'), "{installed}");
+        repo.cp(&uninstall).ok();
+        let after = fs::read_to_string(&path).unwrap();
+        for n in numbers {
+            assert!(
+                after.contains(n),
+                "{file}: `{n}` was rewritten by the uninstall:\n{after}"
+            );
+        }
+        assert_eq!(
+            json_eval(&after, "v"),
+            json_eval(&original, "v"),
+            "{file}: the user's content, as it was"
+        );
+    }
+}
