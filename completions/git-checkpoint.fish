@@ -77,7 +77,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l p
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l allow-empty -d 'Make a checkpoint even if nothing changed since the newest one'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s q -l quiet -d 'Print nothing on stderr (the id is still printed on stdout)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l json -d 'Print the checkpoint\'s metadata as JSON instead of its id'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l force -d 'Outside any git repository, checkpoint even a home directory itself or a file system root (refused otherwise: a first save would copy all of it into a store)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l force -d 'Outside any git repository, checkpoint even a home directory itself, the system\'s temporary directory itself or a file system root (refused otherwise: a first save would copy all of it into a store)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand list" -s n -l max-count -d 'Show at most N checkpoints' -r
@@ -333,9 +333,9 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l prune -d 'Remove the stores whose directory no longer exists, with their checkpoints'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l prune -d 'Remove the stores whose directory is known to be gone (its path does not exist), with their checkpoints; never one whose directory cannot be read, is on a file system that is not mounted, or is not recorded'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l dry-run -d 'With --prune: only say which stores would be removed'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l json -d 'Print a JSON array: each store\'s path, directory, whether it exists and is now in a git repository, checkpoints and size in bytes'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -l json -d 'Print a JSON array: each store\'s path, directory, whether it exists, is known to be gone or is unknown (and why), whether it is now in a git repository, checkpoints and size in bytes'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand stores" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand help; and not __fish_seen_subcommand_from save list show diff restore undo redo revert drop prune pin unpin push fetch du repair completions install-docs exec hooks mcp serve stores help" -f -a "save" -d 'Snapshot the working tree now and print the checkpoint\'s id'
