@@ -192,6 +192,8 @@ const REMOVED_VARS: &[&str] = &[
     "GIT_EDITOR",
     "EMAIL",
     "XDG_DATA_HOME",
+    "XDG_DATA_DIRS",
+    "MANPATH",
     "GIT_CHECKPOINT_STORE",
     // What coding agents put in their hooks' environment, and the variables that move their
     // configuration: the tests run under such an agent too.
@@ -206,6 +208,43 @@ const REMOVED_VARS: &[&str] = &[
     "CLINE_DATA_DIR",
     "CLINE_MCP_SETTINGS_PATH",
 ];
+
+/// The machine's `PATH` without what a user installed of git-checkpoint: a directory holding a
+/// `git-checkpoint` program, or beside which man finds its man page (`../share/man`,
+/// `../man`) or bash-completion its completion (`../share/bash-completion`). Following the
+/// README (`cargo install`, `install-docs`) puts all of these in `~/.cargo`, whose `bin` is on
+/// `PATH`: a test that runs `git checkpoint`, `man` or bash's completion must find the files of
+/// this build, never those. Every process of a test gets this `PATH` (with the binary's own
+/// directory first where it runs through git).
+pub fn hermetic_path() -> &'static str {
+    static PATH: OnceLock<String> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let installed = |dir: &Path| {
+            dir.join("git-checkpoint").exists()
+                || dir.parent().is_some_and(|up| {
+                    [
+                        "share/man/man1/git-checkpoint.1",
+                        "man/man1/git-checkpoint.1",
+                        "share/bash-completion/completions/git-checkpoint",
+                    ]
+                    .iter()
+                    .any(|file| up.join(file).exists())
+                })
+        };
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let kept: Vec<PathBuf> = std::env::split_paths(&path)
+            .filter(|dir| !installed(dir))
+            .collect();
+        std::env::join_paths(kept)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    })
+}
+
+/// [`hermetic_path`] with `dir` first.
+pub fn path_with(dir: &Path) -> String {
+    format!("{}:{}", dir.display(), hermetic_path())
+}
 
 /// Say, past the test harness's capture, that a test could not run here, and count it (also in
 /// `GIT_CHECKPOINT_TEST_SKIPS`'s file, see [`skip`]): a skipped test must never look like a
@@ -233,11 +272,7 @@ pub fn skipped(test: &str, reason: &str) {
 /// on `PATH` (so `git checkpoint` runs it), `input` on stdin.
 pub fn run_with_stdin(repo: &Repo, program: &str, args: &[&str], dir: &Path, input: &[u8]) -> Run {
     let bin_dir = Path::new(bin()).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = path_with(bin_dir);
     let mut cmd = Command::new(program);
     cmd.args(args).current_dir(dir);
     repo.env(&mut cmd);
@@ -255,11 +290,7 @@ pub fn run_with_env(
     envs: &[(&str, &str)],
 ) -> Run {
     let bin_dir = Path::new(bin()).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = path_with(bin_dir);
     let mut cmd = Command::new(program);
     cmd.args(args).current_dir(dir);
     repo.env(&mut cmd);
@@ -687,7 +718,8 @@ impl Repo {
         for var in REMOVED_VARS {
             cmd.env_remove(var);
         }
-        cmd.env("GIT_CONFIG_NOSYSTEM", "1")
+        cmd.env("PATH", hermetic_path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
             .env("HOME", &self.home)
             .env("XDG_CONFIG_HOME", self.home.join(".config"))
@@ -893,11 +925,7 @@ impl Repo {
     /// `git checkpoint …` in `dir`.
     pub fn git_checkpoint_in_dir(&self, dir: &Path, args: &[&str]) -> Run {
         let bin_dir = Path::new(bin()).parent().unwrap();
-        let path = format!(
-            "{}:{}",
-            bin_dir.display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = path_with(bin_dir);
         let mut cmd = Command::new("git");
         cmd.arg("checkpoint").args(args).current_dir(dir);
         self.env(&mut cmd);

@@ -18,11 +18,7 @@ fn have(program: &str) -> bool {
 }
 
 fn path_with_binary() -> String {
-    format!(
-        "{}:{}",
-        Path::new(bin()).parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
+    crate::common::path_with(Path::new(bin()).parent().unwrap())
 }
 
 fn repo_with_checkpoints() -> (Repo, String) {
@@ -512,11 +508,7 @@ fn install_docs_makes_git_help_and_completion_work() {
     std::fs::create_dir(&bin_dir).unwrap();
     let installed = bin_dir.join("git-checkpoint");
     std::fs::copy(bin(), &installed).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = crate::common::path_with(&bin_dir);
     let run = |program: &Path, args: &[&str]| -> Run {
         let mut cmd = Command::new(program);
         cmd.args(args).current_dir(repo.path());
@@ -800,4 +792,21 @@ fn git_help_falls_back_to_the_built_in_help_as_the_readme_says() {
     cmd.env("PATH", path_with_binary()).env("MANPAGER", "cat");
     let out: Run = cmd.output().unwrap().into();
     assert!(!out.stdout.contains("git-checkpoint"), "{}", out.stdout);
+}
+
+/// The tests never see what a user installed of git-checkpoint (after the README's `cargo
+/// install` and `install-docs`, `~/.cargo/bin` on `PATH` holds the binary and `~/.cargo/share/man`
+/// its man page, which man finds from `PATH`): no directory of the tests' `PATH` holds any of it.
+#[test]
+fn the_tests_path_holds_nothing_a_user_installed() {
+    for dir in std::env::split_paths(crate::common::hermetic_path()) {
+        assert!(!dir.join("git-checkpoint").exists(), "{}", dir.display());
+        if let Some(up) = dir.parent() {
+            assert!(
+                !up.join("share/man/man1/git-checkpoint.1").exists(),
+                "{}",
+                up.display()
+            );
+        }
+    }
 }

@@ -362,11 +362,7 @@ fn reftable_with_an_old_git_says_which_git_is_needed() {
     let bin_dir = repo.scratch().join("old-git");
     fs::create_dir_all(&bin_dir).unwrap();
     std::os::unix::fs::symlink(&old, bin_dir.join("git")).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = crate::common::path_with(&bin_dir);
     for args in [&["save"][..], &["list"]] {
         let out = repo
             .cp_with(
