@@ -224,14 +224,15 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;prune' {
-            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep at most N checkpoints of each kind (overrides checkpoint.keep and the kinds'' own; with --kind, N of that kind). Applies to young checkpoints too')
             [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)')
             [CompletionResult]::new('--max-size', '--max-size', [CompletionResultType]::ParameterName, 'Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE: 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only prune checkpoints of this kind')
+            [CompletionResult]::new('--min-age', '--min-age', [CompletionResultType]::ParameterName, 'No count or size limit removes a checkpoint younger than this: 0, 30m, 2h (overrides checkpoint.minAge, default 1h)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be pruned; delete nothing')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the pruned checkpoints as a JSON array')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the pruned checkpoints as a JSON array, each with `pruned_by`: the setting (or flag) that pruned it')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

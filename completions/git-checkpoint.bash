@@ -860,7 +860,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__prune)
-            opts="-q -h -V --keep --older-than --max-size --kind --dry-run --json --quiet --color --store --help --version"
+            opts="-q -h -V --keep --older-than --max-size --kind --min-age --dry-run --json --quiet --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -879,6 +879,10 @@ _gitcheckpoint() {
                     return 0
                     ;;
                 --kind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-age)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

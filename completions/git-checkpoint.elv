@@ -210,14 +210,15 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --version 'Print version'
         }
         &'git-checkpoint;prune'= {
-            cand --keep 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)'
+            cand --keep 'Keep at most N checkpoints of each kind (overrides checkpoint.keep and the kinds'' own; with --kind, N of that kind). Applies to young checkpoints too'
             cand --older-than 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)'
             cand --max-size 'Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE: 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`)'
             cand --kind 'Only prune checkpoints of this kind'
+            cand --min-age 'No count or size limit removes a checkpoint younger than this: 0, 30m, 2h (overrides checkpoint.minAge, default 1h)'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --dry-run 'Print what would be pruned; delete nothing'
-            cand --json 'Print the pruned checkpoints as a JSON array'
+            cand --json 'Print the pruned checkpoints as a JSON array, each with `pruned_by`: the setting (or flag) that pruned it'
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand -h 'Print help (see more with ''--help'')'

@@ -188,16 +188,17 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -l s
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand drop" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l keep -d 'Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind)' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l keep -d 'Keep at most N checkpoints of each kind (overrides checkpoint.keep and the kinds\' own; with --kind, N of that kind). Applies to young checkpoints too' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l older-than -d 'Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l max-size -d 'Remove the oldest unpinned checkpoints until what only checkpoints hold fits in SIZE: 512m, 2g (overrides checkpoint.maxSize; see `git checkpoint du`)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l kind -d 'Only prune checkpoints of this kind' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l min-age -d 'No count or size limit removes a checkpoint younger than this: 0, 30m, 2h (overrides checkpoint.minAge, default 1h)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l dry-run -d 'Print what would be pruned; delete nothing'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l json -d 'Print the pruned checkpoints as a JSON array'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -l json -d 'Print the pruned checkpoints as a JSON array, each with `pruned_by`: the setting (or flag) that pruned it'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand prune" -s V -l version -d 'Print version'

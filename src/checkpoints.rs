@@ -14,7 +14,7 @@ use crate::capture::{self, Captured};
 use crate::config::{Capture, Settings};
 use crate::control::Control;
 use crate::diff::{DiffOptions, FileDiff};
-use crate::error::{Error, Result};
+use crate::error::{Error, RemovedCheckpoint, Result};
 use crate::format::{self, Operation};
 use crate::history::{History, Step};
 use crate::journal::{self, Completed, Guard, Interrupted};
@@ -215,6 +215,9 @@ pub struct PruneOptions {
     /// Then remove the oldest unpinned checkpoints until what only checkpoints hold is at
     /// most this many bytes.
     pub max_size: Option<u64>,
+    /// No count or size limit removes a checkpoint younger than this (instead of
+    /// `checkpoint.minAge`; zero: no minimum). An explicit `keep` goes below it anyway.
+    pub min_age: Option<chrono::Duration>,
     /// Say what would go; remove nothing.
     pub dry_run: bool,
 }
@@ -729,11 +732,32 @@ impl Checkpoints {
 
     /// The checkpoint `spec` names among `loaded` (see the naming rules in
     /// [`crate::naming`]), seen from this worktree.
+    ///
+    /// A name or id that names nothing now, but named a checkpoint that `drop` or `prune`
+    /// removed, is [`Error::Removed`], saying by what and when.
     pub fn resolve<'a>(&self, loaded: &'a Loaded, spec: &str) -> Result<&'a Checkpoint> {
-        if loaded.checkpoints.is_empty() {
-            return Err(Error::NoCheckpoints);
+        let found = if loaded.checkpoints.is_empty() {
+            Err(Error::NoCheckpoints)
+        } else {
+            naming::resolve(&loaded.checkpoints, self.worktree(), spec)
+        };
+        match found {
+            Err(Error::UnknownCheckpoint(_) | Error::NoCheckpoints) => {
+                match crate::removed::find(&self.repo, spec) {
+                    Some(removal) => Err(Error::Removed(Box::new(RemovedCheckpoint {
+                        spec: spec.to_string(),
+                        recoverable: gix::ObjectId::from_hex(removal.commit.as_bytes())
+                            .is_ok_and(|commit| self.repo.has_object(commit)),
+                        id: removal.id,
+                        commit: removal.commit,
+                        by: removal.by,
+                        at: removal.at,
+                    }))),
+                    None => found,
+                }
+            }
+            found => found,
         }
-        naming::resolve(&loaded.checkpoints, self.worktree(), spec)
     }
 
     /// The checkpoint `spec` names.
@@ -883,6 +907,7 @@ impl Checkpoints {
             match pruned {
                 Ok(p) => {
                     done.pruned = p.removed.iter().map(|c| c.id.clone()).collect();
+                    done.pruned_by = p.why;
                     if !done.pruned.is_empty() {
                         self.emit(CheckpointEvent::Pruned(done.pruned.clone()));
                     }
@@ -1353,6 +1378,14 @@ impl Checkpoints {
         let ids: Vec<String> = chosen.iter().map(|d| d.id.clone()).collect();
         ctl.check()?;
         store::delete_ids(&self.repo, &ids, false)?;
+        crate::removed::remember(
+            &self.repo,
+            loaded
+                .checkpoints
+                .iter()
+                .filter(|c| ids.contains(&c.id))
+                .map(|c| (c, "drop")),
+        );
         self.emit(CheckpointEvent::Dropped(ids));
         Ok(chosen)
     }
@@ -1362,19 +1395,27 @@ impl Checkpoints {
         let mut policy = self.settings.policy()?.clone();
         if let Some(kind) = &options.kind {
             // With a kind, the kind's own keep applies, or the given one.
-            policy.keep = options
-                .keep
-                .or_else(|| policy.keep_per_kind.get(kind).copied());
-            policy.keep_per_kind.clear();
+            if let Some(keep) = options.keep {
+                policy.keep_per_kind.insert(kind.clone(), keep);
+            }
             policy.only_kind = Some(kind.clone());
         } else if let Some(keep) = options.keep {
+            // Of each kind, for this run: the kinds' own keeps give way to it.
             policy.keep = Some(keep);
+            policy.keep_per_kind.clear();
         }
+        policy.given.keep = options.keep.is_some();
         if let Some(age) = options.older_than {
             policy.max_age = Some(age);
+            policy.given.max_age = true;
         }
         if let Some(size) = options.max_size {
             policy.max_size = Some(size);
+            policy.given.max_size = true;
+        }
+        if let Some(age) = options.min_age {
+            policy.min_age = Some(age).filter(|age| *age > chrono::Duration::zero());
+            policy.given.min_age = true;
         }
         ctl.check()?;
         if !options.dry_run {

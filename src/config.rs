@@ -18,6 +18,8 @@ use crate::error::Error;
 
 /// Default for `checkpoint.keep`.
 pub const DEFAULT_KEEP: usize = 50;
+/// `checkpoint.minAge` by default: an hour, in minutes.
+pub const DEFAULT_MIN_AGE_MINUTES: i64 = 60;
 /// Default for `checkpoint.maxFileSize`: 100 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 100 * 1024 * 1024;
 
@@ -63,17 +65,72 @@ pub enum HookFailure {
 /// The retention policy: which checkpoints to keep.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Policy {
-    /// Keep at most this many (unpinned) checkpoints, all worktrees together.
+    /// Keep at most this many (unpinned) checkpoints of each kind, all worktrees together; a
+    /// named checkpoint counts only against the other named ones (`checkpoint.keep`).
     pub keep: Option<usize>,
-    /// Keep at most this many of a kind.
+    /// Keep at most this many of a kind (`checkpoint.<kind>.keep`), instead of `keep`.
     pub keep_per_kind: BTreeMap<String, usize>,
     /// Prune checkpoints older than this.
     pub max_age: Option<Duration>,
     /// Remove the oldest unpinned checkpoints until what only checkpoints hold is at most
     /// this many bytes (`checkpoint.maxSize`).
     pub max_size: Option<u64>,
+    /// A count or size limit never removes a checkpoint younger than this
+    /// (`checkpoint.minAge`, default [`DEFAULT_MIN_AGE_MINUTES`]); `maxAge` and an explicit
+    /// `prune --keep` still do.
+    pub min_age: Option<Duration>,
     /// Only consider checkpoints of this kind (`prune --kind`).
     pub only_kind: Option<String>,
+    /// Which limits the command line gave for this run rather than the settings: they are
+    /// named so, and an explicit keep goes below `min_age`.
+    pub given: Given,
+}
+
+/// Which of a [`Policy`]'s limits the command line gave (`prune`'s flags).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Given {
+    /// `prune --keep`.
+    pub keep: bool,
+    /// `prune --older-than`.
+    pub max_age: bool,
+    /// `prune --max-size`.
+    pub max_size: bool,
+    /// `prune --min-age`.
+    pub min_age: bool,
+}
+
+/// Which limit of a [`Policy`] removes a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Limit {
+    /// `checkpoint.keep` (or `prune --keep`).
+    Keep,
+    /// `checkpoint.<kind>.keep` (or `prune --kind <kind> --keep`).
+    KindKeep(String),
+    /// `checkpoint.maxAge` (or `prune --older-than`).
+    MaxAge,
+    /// `checkpoint.maxSize` (or `prune --max-size`).
+    MaxSize,
+}
+
+impl Policy {
+    /// The setting (or flag) that sets `limit`, as a user would look for it.
+    pub fn name(&self, limit: &Limit) -> String {
+        let (flag, setting) = match limit {
+            Limit::Keep => (self.given.keep, "checkpoint.keep".to_string()),
+            Limit::KindKeep(kind) => (self.given.keep, format!("checkpoint.{kind}.keep")),
+            Limit::MaxAge => (self.given.max_age, "checkpoint.maxAge".to_string()),
+            Limit::MaxSize => (self.given.max_size, "checkpoint.maxSize".to_string()),
+        };
+        if !flag {
+            return setting;
+        }
+        match limit {
+            Limit::Keep | Limit::KindKeep(_) => "prune --keep",
+            Limit::MaxAge => "prune --older-than",
+            Limit::MaxSize => "prune --max-size",
+        }
+        .to_string()
+    }
 }
 
 /// A setting that could not be read: the key and why.
@@ -219,6 +276,14 @@ fn policy(config: &gix::config::Snapshot<'_>) -> Result<Policy, Problem> {
         ),
         None => None,
     };
+    let min_age = match config.string("checkpoint.minAge") {
+        Some(raw) => Some(parse_duration(&raw.to_string()).map_err(|message| Problem {
+            key: "checkpoint.minAge".into(),
+            message,
+        })?),
+        None => Some(Duration::minutes(DEFAULT_MIN_AGE_MINUTES)),
+    }
+    .filter(|age| *age > Duration::zero());
     let mut keep_per_kind = BTreeMap::new();
     if let Some(sections) = config.plumbing().sections_by_name("checkpoint") {
         for section in sections {
@@ -236,7 +301,9 @@ fn policy(config: &gix::config::Snapshot<'_>) -> Result<Policy, Problem> {
         keep_per_kind,
         max_age,
         max_size,
+        min_age,
         only_kind: None,
+        given: Given::default(),
     })
 }
 
@@ -262,6 +329,9 @@ pub fn parse_size(text: &str) -> Option<u64> {
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let bad = || format!("`{text}` is not a duration (use e.g. 90m, 12h, 30d, 2w)");
+    if text == "0" {
+        return Ok(Duration::zero());
+    }
     let unit = text.chars().last().ok_or_else(bad)?;
     let number: i64 = text[..text.len() - unit.len_utf8()]
         .parse()

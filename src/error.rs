@@ -2,6 +2,46 @@
 
 use std::path::PathBuf;
 
+/// A checkpoint that a name or id named before `drop` or a prune removed it (see
+/// [`Error::Removed`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RemovedCheckpoint {
+    /// The name or id as given.
+    pub spec: String,
+    /// The id of the checkpoint it named.
+    pub id: String,
+    /// That checkpoint's commit.
+    pub commit: String,
+    /// What removed it: `drop`, or the setting or flag that pruned it.
+    pub by: String,
+    /// When, RFC 3339.
+    pub at: String,
+    /// Whether its commit is still in the repository (`git gc` has not collected it), so that
+    /// it can be brought back.
+    pub recoverable: bool,
+}
+
+impl std::fmt::Display for RemovedCheckpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let whose = if self.spec == self.id {
+            "checkpoint"
+        } else {
+            "its checkpoint"
+        };
+        let how = if self.by == "drop" {
+            "dropped".to_string()
+        } else {
+            format!("pruned by {}", self.by)
+        };
+        write!(
+            f,
+            "no checkpoint named `{}`: {whose} {} was {how} ({})",
+            self.spec, self.id, self.at
+        )
+    }
+}
+
 /// Everything that can go wrong in git-checkpoint's core.
 ///
 /// Errors coming from `gix` are kept as their source, so `{:#}`-style
@@ -54,6 +94,10 @@ pub enum Error {
     /// A name on the command line matched no checkpoint.
     #[error("no checkpoint named `{0}`")]
     UnknownCheckpoint(String),
+    /// A name or id that matches no checkpoint now, but did match one that `drop` or a prune
+    /// removed.
+    #[error("{0}")]
+    Removed(Box<RemovedCheckpoint>),
     /// `@{N}` beyond the checkpoints this worktree has (`count` of them, at least one).
     #[error(
         "no checkpoint `{spec}`: this worktree only has {}",

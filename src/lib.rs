@@ -71,6 +71,7 @@ mod plain;
 mod record;
 mod recovery;
 mod refdb;
+mod removed;
 mod repair;
 mod repo;
 mod restore;
@@ -113,7 +114,7 @@ pub use config::{
 pub use control::{Control, Progress};
 pub use diff::{DiffOptions, FileDiff, Hunk, Line, Status};
 pub use disk::{Added, Amount, Usage};
-pub use error::{Error, Result, UndoEnd};
+pub use error::{Error, RemovedCheckpoint, Result, UndoEnd};
 pub use journal::{Completed, Interrupted};
 pub use naming::Loaded;
 pub use patch::{PatchPaint, PatchStyle, Plain, Quoting, quote_path, rename_name};

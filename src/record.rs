@@ -109,6 +109,9 @@ pub fn validate(options: &SaveOptions) -> Result<()> {
 pub struct Housekeeping {
     /// The checkpoints the configured retention removed.
     pub pruned: Vec<String>,
+    /// For each of them (by id), the setting that pruned it (`checkpoint.keep`,
+    /// `checkpoint.auto.keep`, `checkpoint.maxAge`, `checkpoint.maxSize`).
+    pub pruned_by: std::collections::BTreeMap<String, String>,
     /// Why the automatic prune could not run (a bad setting, a lock), if it could not. The
     /// operation itself succeeded.
     pub problem: Option<String>,

@@ -432,8 +432,9 @@ const SECTIONS: &[(&str, &[&str])] = &[
         "CONFIGURATION",
         &[
             "* checkpoint.maxFileSize :: Untracked files larger than this are left out of a save and listed in skipped. Default 100m; git's size suffixes k, m, g.",
-            "* checkpoint.keep :: Most checkpoints kept, all worktrees together. Default 50.",
-            "* checkpoint.<kind>.keep :: Most checkpoints of one kind kept.",
+            "* checkpoint.keep :: Most checkpoints kept of each kind, all worktrees together: agents' auto saves never push out manual, named or pre-restore ones, and a named checkpoint counts only against the other named ones. Default 50.",
+            "* checkpoint.<kind>.keep :: Most checkpoints of one kind kept, instead of checkpoint.keep (checkpoint.auto.keep = 20).",
+            "* checkpoint.minAge :: No count or size limit removes a checkpoint younger than this, so that a burst of saves, restores or undos cannot push out the safety copy of work saved minutes ago; checkpoint.maxAge and an explicit prune --keep still do. Default 1h; 0 turns it off.",
             "* checkpoint.maxAge :: Checkpoints older than this are pruned: 90m, 12h, 30d, 2w.",
             "* checkpoint.maxSize :: Then the oldest unpinned checkpoints are pruned until what only checkpoints hold (as du counts it) fits: 512m, 2g. Unset by default.",
             "* checkpoint.autoPrune :: Apply the retention policy after every save. Default true.",
@@ -443,7 +444,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "* checkpoint.hookFailure :: What save --from-hook does when it cannot save before a tool call: warn (the default: a warning, exit 0, the agent goes on) or block (the tool call is refused the way the agent understands: exit 2 for Claude Code and the OpenCode plugin, the agent's deny JSON for the others). Never at a session's start or a turn's end.",
             "* color.diff, color.ui, diff.renames :: Read as git reads them, for diff and show -p.",
             "Settings are read as git reads them: the repository's config, the global one, and for one run git -c key=value checkpoint ... In a plain directory the repository's config is its store's (git --git-dir=<STORE> config ...).",
-            "Pinned checkpoints are never pruned and do not count toward any keep. The first checkpoint of an agent session is not pruned by a keep limit while a later checkpoint of that session is kept.",
+            "Pinned checkpoints are never pruned and do not count toward any keep. The first checkpoint of an agent session is not pruned by a keep limit while a later checkpoint of that session is kept. What a prune removes is named by the setting that removed it; a name or id that no longer resolves because its checkpoint was pruned or dropped says so, and how to bring it back while git gc has not collected its commit.",
         ],
     ),
     (

@@ -290,6 +290,13 @@ pub(crate) fn report(ui: &Ui, failure: &Failure) {
         Failure::Core(Error::NoOwnCheckpoints(_)) if bare_here() => Some(
             "`git checkpoint list --all` lists them: name one by its id (`@` counts only checkpoints pushed here, not fetched ones)".into(),
         ),
+        Failure::Core(Error::Removed(removed)) if removed.recoverable => Some(format!(
+            "its commit is still in the repository until `git gc` collects it: `git update-ref refs/checkpoints/{} {}` brings it back (without its note); `git checkpoint pin` keeps a checkpoint from being pruned",
+            removed.id, removed.commit
+        )),
+        Failure::Core(Error::Removed(_)) => Some(
+            "`git checkpoint pin` keeps a checkpoint from being pruned; checkpoint.keep, checkpoint.<kind>.keep and checkpoint.minAge decide what retention keeps".into(),
+        ),
         // A tree that cannot be parsed: an earlier version wrote such trees next to an
         // embedded repository of the other object format.
         Failure::Core(Error::Git { context, .. })

@@ -31,9 +31,26 @@ pub fn housekeeping(ui: &Ui, done: &Housekeeping, quiet: bool) {
         return;
     }
     if !done.pruned.is_empty() {
+        // Each setting that pruned, with how many it pruned.
+        let mut by: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+        for id in &done.pruned {
+            let setting = done.pruned_by.get(id).map_or("retention", String::as_str);
+            *by.entry(setting).or_default() += 1;
+        }
+        let settings: Vec<String> = by
+            .iter()
+            .map(|(setting, n)| {
+                if by.len() == 1 {
+                    setting.to_string()
+                } else {
+                    format!("{n} by {setting}")
+                }
+            })
+            .collect();
         ui.info(&format!(
-            "pruned {} (checkpoint.keep / checkpoint.maxAge)",
-            count(done.pruned.len(), "old checkpoint", "old checkpoints")
+            "pruned {} ({})",
+            count(done.pruned.len(), "old checkpoint", "old checkpoints"),
+            settings.join(", ")
         ));
     }
     if let Some(problem) = &done.problem {

@@ -10,15 +10,19 @@ use super::{Failure, open};
 
 /// Apply the retention policy now: delete the checkpoints it does not keep, and notes whose
 /// checkpoint is gone. Pinned checkpoints are never pruned, nor are those whose note cannot be
-/// read (a pin there cannot be seen).
+/// read (a pin there cannot be seen). Each one pruned is named with the setting that pruned it.
 ///
-/// The policy comes from git config: checkpoint.keep (default 50, all worktrees together),
-/// checkpoint.<kind>.keep, checkpoint.maxAge, checkpoint.maxSize. A flag overrides its setting
-/// for this run.
+/// The policy comes from git config: checkpoint.keep (default 50 of each kind, all worktrees
+/// together: agents' auto saves never push out manual or pre-restore ones, and a named
+/// checkpoint counts only against the other named ones), checkpoint.<kind>.keep,
+/// checkpoint.maxAge, checkpoint.maxSize, and checkpoint.minAge (default 1h): no count or size
+/// limit removes a checkpoint younger than that, except --keep given here; maxAge does. A
+/// flag overrides its setting for this run.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct Args {
-    /// Keep at most N checkpoints (overrides checkpoint.keep; with --kind, N of that kind).
+    /// Keep at most N checkpoints of each kind (overrides checkpoint.keep and the kinds' own;
+    /// with --kind, N of that kind). Applies to young checkpoints too.
     #[arg(long, value_name = "N")]
     keep: Option<usize>,
     /// Prune checkpoints older than this: 90m, 12h, 30d, 2w (overrides checkpoint.maxAge).
@@ -31,10 +35,15 @@ pub struct Args {
     /// Only prune checkpoints of this kind.
     #[arg(long, value_name = "KIND")]
     kind: Option<String>,
+    /// No count or size limit removes a checkpoint younger than this: 0, 30m, 2h (overrides
+    /// checkpoint.minAge, default 1h).
+    #[arg(long, value_name = "DURATION", value_parser = git_checkpoint::parse_duration)]
+    min_age: Option<chrono::Duration>,
     /// Print what would be pruned; delete nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Print the pruned checkpoints as a JSON array.
+    /// Print the pruned checkpoints as a JSON array, each with `pruned_by`: the setting (or
+    /// flag) that pruned it.
     #[arg(long)]
     json: bool,
     /// Print nothing on stderr.
@@ -46,7 +55,9 @@ const EXAMPLES: &str = "\
 Examples:
   git checkpoint prune --dry-run                   # what the configured policy would remove
   git checkpoint prune --keep 10
-  git checkpoint prune --older-than 2w --kind auto";
+  git checkpoint prune --older-than 2w --kind auto
+  git checkpoint prune --max-size 1g --min-age 0   # down to 1 GiB, recent ones too
+  git config checkpoint.auto.keep 20               # agents' saves: 20 at most";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
@@ -56,26 +67,38 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             older_than: args.older_than,
             kind: args.kind,
             max_size: args.max_size,
+            min_age: args.min_age,
             dry_run: args.dry_run,
         },
         &ui.ctl,
     )?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        let array: Vec<_> = pruned.removed.iter().map(checkpoint_json).collect();
+        let array: Vec<_> = pruned
+            .removed
+            .iter()
+            .map(|c| {
+                let mut json = checkpoint_json(c);
+                if let (Some(object), Some(by)) = (json.as_object_mut(), pruned.why.get(&c.id)) {
+                    object.insert("pruned_by".into(), by.clone().into());
+                }
+                json
+            })
+            .collect();
         writeln!(out, "{}", json_line(&serde_json::Value::Array(array)))?;
     } else {
         for c in &pruned.removed {
             writeln!(
                 out,
-                "{} {} ({})",
+                "{} {} ({}) by {}",
                 if args.dry_run {
                     "would prune"
                 } else {
                     "pruned"
                 },
                 printable(&c.id, false),
-                c.commit
+                c.commit,
+                pruned.why.get(&c.id).map_or("retention", String::as_str),
             )?;
         }
     }

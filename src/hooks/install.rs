@@ -923,7 +923,8 @@ fn keep_numbers(text: &str) -> Option<String> {
                 chars.next();
             }
             let token = &text[at..end];
-            let same = serde_json::from_str::<Value>(token).is_ok_and(|v| v.to_string() == token);
+            let written = serde_json::from_str::<Value>(token).map(|v| v.to_string());
+            let same = written.is_ok_and(|written| written == token);
             if same {
                 out.push_str(token);
             } else {

@@ -105,6 +105,8 @@ fn du_counts_what_git_counts_beyond_branches_and_tags() {
 fn max_size_keeps_the_store_bounded_and_gc_frees_the_rest() {
     let repo = Repo::with_commit(&[("README", "hi\n")]);
     repo.git(&["config", "checkpoint.maxSize", "350k"]);
+    // By default a size limit keeps what is younger than an hour (checkpoint.minAge).
+    repo.git(&["config", "checkpoint.minAge", "0"]);
     let mut blobs = Vec::new();
     let mut ids = Vec::new();
     for i in 0..6u64 {

@@ -1187,8 +1187,7 @@ fn stores_prune_keeps_the_store_of_a_directory_it_cannot_see() {
 
     // The locked one: its parent may not be looked into.
     let locked_parent = locked.parent().unwrap();
-    let wrapper: Vec<&str>;
-    if crate::common::is_root() {
+    let wrapper: Vec<&str> = if crate::common::is_root() {
         if Command::new("setpriv").arg("--help").output().is_err() {
             crate::common::skip("running as root without setpriv");
             return;
@@ -1198,15 +1197,15 @@ fn stores_prune_keeps_the_store_of_a_directory_it_cannot_see() {
             .status()
             .unwrap();
         assert!(status.success());
-        wrapper = vec![
+        vec![
             "setpriv",
             "--reuid=65534",
             "--regid=65534",
             "--clear-groups",
-        ];
+        ]
     } else {
-        wrapper = vec!["env"];
-    }
+        vec!["env"]
+    };
     let chmod = |mode: u32| {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(locked_parent, fs::Permissions::from_mode(mode)).unwrap();

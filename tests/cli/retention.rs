@@ -101,12 +101,14 @@ fn keep_from_config_and_flag_and_pins_survive() {
 fn saving_applies_the_configured_policy() {
     let (repo, _) = repo_with(3, "auto");
     repo.git(&["config", "checkpoint.keep", "2"]);
-    let newest = save_change(&repo, "v9", "manual");
+    // Checkpoints of a minute ago are kept by default (checkpoint.minAge, 1h).
+    repo.git(&["config", "checkpoint.minAge", "0"]);
+    let newest = save_change(&repo, "v9", "auto");
     let ids = refs(&repo);
     assert_eq!(ids.len(), 2);
     assert!(ids.contains(&newest));
     repo.git(&["config", "checkpoint.autoPrune", "false"]);
-    save_change(&repo, "v10", "manual");
+    save_change(&repo, "v10", "auto");
     assert_eq!(refs(&repo).len(), 3, "autoPrune=false keeps everything");
 }
 
@@ -124,13 +126,14 @@ fn saving_applies_the_policy_to_packed_refs_and_beside_stray_files() {
         std::fs::write(dir.join("20200101-000000-000000.lock"), "garbage\n").unwrap();
     }
     repo.git(&["config", "checkpoint.keep", "2"]);
-    let newest = save_change(&repo, "v9", "manual");
+    repo.git(&["config", "checkpoint.minAge", "0"]);
+    let newest = save_change(&repo, "v9", "auto");
     let ids = refs(&repo);
     assert_eq!(ids.len(), 2, "{ids:?}");
     assert!(ids.contains(&newest));
     // Within `keep`, nothing is pruned, whatever else lies there.
     repo.git(&["config", "checkpoint.keep", "3"]);
-    let next = save_change(&repo, "v10", "manual");
+    let next = save_change(&repo, "v10", "auto");
     let ids = refs(&repo);
     assert_eq!(ids.len(), 3, "{ids:?}");
     assert!(ids.contains(&newest) && ids.contains(&next));
@@ -141,6 +144,7 @@ fn per_kind_keep_and_kind_flag() {
     let (repo, autos) = repo_with(4, "auto");
     let manual = save_change(&repo, "m", "manual");
     repo.git(&["config", "checkpoint.auto.keep", "1"]);
+    repo.git(&["config", "checkpoint.minAge", "0"]);
     let out = repo.cp(&["prune"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(refs(&repo), vec![autos[3].clone(), manual.clone()]);
@@ -422,7 +426,7 @@ fn prune_keeps_checkpoints_whose_note_it_cannot_read() {
     assert_eq!(
         dry.stdout.trim(),
         format!(
-            "would prune {} ({})",
+            "would prune {} ({}) by prune --keep",
             ids[2],
             repo.git(&["rev-parse", &format!("refs/checkpoints/{}", ids[2])])
         )
@@ -442,6 +446,7 @@ fn prune_keeps_checkpoints_whose_note_it_cannot_read() {
     );
     // The automatic prune after a save keeps them too.
     repo.git(&["config", "checkpoint.keep", "0"]);
+    repo.git(&["config", "checkpoint.minAge", "0"]);
     let newest = save_change(&repo, "v9", "manual");
     assert_eq!(refs(&repo), vec![ids[0].clone(), ids[1].clone(), newest]);
     assert_eq!(repo.cp(&["drop", "-q", &ids[1]]).code, 0);
@@ -451,9 +456,11 @@ fn prune_keeps_checkpoints_whose_note_it_cannot_read() {
 #[test]
 fn a_restores_safety_checkpoint_is_followed_by_the_policy_too() {
     let (repo, ids) = repo_with(3, "manual");
-    repo.git(&["config", "checkpoint.keep", "3"]);
+    repo.git(&["config", "checkpoint.keep", "2"]);
+    repo.git(&["config", "checkpoint.minAge", "0"]);
     repo.write("a", "changed since\n");
-    // Restore the oldest: the policy removes one, but never the checkpoint just restored.
+    // Restore the oldest: the policy removes one manual checkpoint, but never the one just
+    // restored (the safety checkpoint, of its own kind, counts apart).
     let out = repo.cp(&["restore", &ids[0]]).ok();
     let safety = refs(&repo)
         .into_iter()
@@ -465,4 +472,152 @@ fn a_restores_safety_checkpoint_is_followed_by_the_policy_too() {
         [ids[0].clone(), ids[2].clone(), safety],
         "the oldest but the restored one went"
     );
+}
+
+/// A save as an agent's hook makes it: `auto`, from Claude Code's PreToolUse input.
+fn hook_save(repo: &Repo, i: usize) {
+    repo.write("work.txt", &format!("agent step {i}\n"));
+    let input = format!(
+        r#"{{"session_id":"busy","transcript_path":"/t.jsonl","cwd":"{}","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{{"file_path":"work.txt","content":"x"}}}}"#,
+        repo.path().display()
+    );
+    let run = repo.cp_stdin(
+        repo.path(),
+        |_| {},
+        &["save", "--from-hook=claude-code"],
+        input.as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// One busy agent session cannot push out what the user named, nor the safety checkpoint of a
+/// restore: with the default settings, 52 hook saves leave both in place (every kind has its
+/// own budget, and nothing younger than checkpoint.minAge goes by count); with minAge 0, the
+/// agent's saves push out only the agent's saves, and what a limit removes is named by that
+/// limit, down to a name that no longer resolves, which says so and how to get it back.
+#[test]
+fn agents_saves_never_push_out_named_manual_or_safety_checkpoints() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    let important = repo.save(&["-q", "--name", "important", "-m", "important"]);
+    repo.write("a", "unsaved work\n");
+    let restored = repo.cp(&["restore", "important"]).ok();
+    let safety = repo
+        .checkpoint_ids()
+        .into_iter()
+        .find(|id| *id != important)
+        .unwrap_or_else(|| panic!("no safety checkpoint: {}", restored.stderr));
+    assert_eq!(repo.note_json(&safety).get("kind"), "pre-restore");
+    for i in 0..52 {
+        hook_save(&repo, i);
+    }
+    let all = repo.checkpoint_ids();
+    assert_eq!(
+        all.len(),
+        54,
+        "nothing younger than an hour is pruned by count"
+    );
+    repo.cp(&["show", "important"]).ok();
+
+    // Without the minimum age: the agent's saves count against their own budget only.
+    repo.git(&["config", "checkpoint.minAge", "0"]);
+    hook_save(&repo, 52);
+    let all = repo.checkpoint_ids();
+    assert_eq!(
+        all.len(),
+        53,
+        "50 auto, the session's first (which names its start), the named and the safety one"
+    );
+    assert!(all.contains(&important) && all.contains(&safety));
+    repo.write("work.txt", "by hand\n");
+    let out = repo.cp(&["save", "--kind", "auto"]).ok();
+    assert!(
+        out.stderr
+            .contains("pruned 1 old checkpoint (checkpoint.keep)"),
+        "{}",
+        out.stderr
+    );
+    repo.git(&["config", "checkpoint.auto.keep", "5"]);
+    repo.write("work.txt", "again\n");
+    let out = repo.cp(&["save", "--kind", "auto"]).ok();
+    assert!(
+        out.stderr
+            .contains("pruned 46 old checkpoints (checkpoint.auto.keep)"),
+        "{}",
+        out.stderr
+    );
+    assert!(repo.checkpoint_ids().contains(&important));
+
+    // A named checkpoint counts against the named ones: a keep of 0 prunes it, and its name
+    // then says what happened and how to bring it back.
+    repo.git(&["config", "checkpoint.keep", "0"]);
+    let json = repo.cp(&["prune", "--json"]).ok();
+    assert!(
+        json.stdout.contains("\"pruned_by\":\"checkpoint.keep\""),
+        "{}",
+        json.stdout
+    );
+    let gone = repo.cp(&["show", "important"]).fails_with(1);
+    assert!(
+        gone.stderr
+            .contains(&format!("no checkpoint named `important`: its checkpoint {important} was pruned by checkpoint.keep")),
+        "{}",
+        gone.stderr
+    );
+    let hint = gone
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("hint:"))
+        .unwrap_or_else(|| panic!("{}", gone.stderr));
+    let command = hint
+        .split('`')
+        .find(|part| part.starts_with("git update-ref"))
+        .unwrap_or_else(|| panic!("{hint}"));
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    repo.git(&args);
+    assert_eq!(
+        repo.cp(&["show", "important"])
+            .ok()
+            .stdout
+            .lines()
+            .next()
+            .unwrap(),
+        format!("checkpoint {important}")
+    );
+    // Dropped, it says so too.
+    repo.git(&["config", "checkpoint.keep", "50"]);
+    repo.cp(&["drop", &important]).ok();
+    let dropped = repo.cp(&["show", &important]).fails_with(1);
+    assert!(
+        dropped
+            .stderr
+            .contains(&format!("checkpoint {important} was dropped")),
+        "{}",
+        dropped.stderr
+    );
+}
+
+/// A size limit is named as such when it prunes, and respects the minimum age too.
+#[test]
+fn a_size_limit_names_itself_and_spares_the_young() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    for i in 0..3 {
+        repo.write("big.txt", &format!("{i}{}\n", "x".repeat(10_000)));
+        repo.save(&["-q"]);
+    }
+    repo.git(&["config", "checkpoint.maxSize", "1"]);
+    repo.write("big.txt", "small\n");
+    let out = repo.cp(&["save"]).ok();
+    assert!(!out.stderr.contains("pruned"), "young: {}", out.stderr);
+    assert_eq!(repo.checkpoint_ids().len(), 4);
+    repo.git(&["config", "checkpoint.minAge", "0"]);
+    repo.write("big.txt", "smaller\n");
+    let out = repo.cp(&["save"]).ok();
+    assert!(
+        out.stderr.contains("(checkpoint.maxSize)"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("checkpoint.keep"), "{}", out.stderr);
+    let dry = repo.cp(&["prune", "--max-size", "0", "--dry-run"]).ok();
+    assert!(dry.stdout.contains("by prune --max-size"), "{}", dry.stdout);
 }
