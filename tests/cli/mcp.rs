@@ -7,6 +7,8 @@
 
 use std::fs;
 
+use serde_json::Value;
+
 use crate::common::{Json, Repo, json_eval, run_with_env, skipped};
 
 /// The client. argv: a JSON plan; prints one JSON object: the server's name and protocol
@@ -32,6 +34,7 @@ async def main(plan):
                     "destructive": t.annotations.destructive_hint if t.annotations else None,
                     "properties": sorted((t.input_schema or {}).get("properties", {})),
                     "required": sorted((t.input_schema or {}).get("required", [])),
+                    "additional": (t.input_schema or {}).get("additionalProperties"),
                     "description": t.description or "",
                 }
                 for t in tools.tools
@@ -367,6 +370,84 @@ fn a_bad_request_is_a_tool_error_and_the_server_stays_up() {
     assert_eq!(r(7, "is_error"), "false");
     assert_eq!(r(7, "structured.id"), r(7, "cli.0.id"));
     assert_eq!(repo.checkpoint_ids().len(), 2);
+}
+
+/// An argument a tool does not know refuses the call before anything is done: a misspelt
+/// `dry_run` once made a real whole-tree restore. Every tool, and every tool's schema says so.
+#[test]
+fn an_unknown_argument_is_refused_and_nothing_is_done() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    repo.save(&["-q"]);
+    repo.write("a.txt", "modified\n");
+    let plan = r#"[
+        ["call", "checkpoint_restore", {"checkpoint": "@", "dryRun": true}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "@", "path": "a.txt"}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "@", "dry_run": "yes"}, null],
+        ["call", "checkpoint_restore", {"dry_run": true}, null],
+        ["call", "checkpoint_save", {"message": "m", "allowEmpty": true}, null],
+        ["call", "checkpoint_list", {"limit": 1, "worktree": "main"}, null],
+        ["call", "checkpoint_show", {"checkpoint": "@", "stat": true}, null],
+        ["call", "checkpoint_diff", {"patch": true, "staged": true}, null],
+        ["call", "checkpoint_undo", {"dryRun": true}, null],
+        ["call", "checkpoint_revert", {"from": "@", "dryRun": true}, null],
+        ["call", "checkpoint_list", {}, ["list", "--json"]]
+    ]"#;
+    let test = "an_unknown_argument_is_refused_and_nothing_is_done";
+    let Some(v) = session(test, &repo, plan) else {
+        return;
+    };
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    // Each tool is called with an argument it does not know, and its schema refuses others.
+    let mut tools = v.keys("tools");
+    tools.sort();
+    let plan: Value = serde_json::from_str(plan).unwrap();
+    let mut called: Vec<String> = (0..10)
+        .map(|i| plan[i][1].as_str().unwrap().into())
+        .collect();
+    called.sort();
+    called.dedup();
+    assert_eq!(called, tools);
+    for tool in &tools {
+        assert_eq!(
+            v.get(&format!("tools.{tool}.additional")),
+            "false",
+            "{tool}"
+        );
+    }
+    for (i, unknown) in [
+        (0, "unknown argument `dryRun` (did you mean `dry_run`?)"),
+        (1, "unknown argument `path` (did you mean `paths`?)"),
+        (
+            2,
+            "argument `dry_run`: invalid type: string \"yes\", expected a boolean",
+        ),
+        (3, "missing field `checkpoint`"),
+        (
+            4,
+            "unknown argument `allowEmpty` (did you mean `allow_empty`?)",
+        ),
+        (5, "unknown argument `worktree`;"),
+        (6, "unknown argument `stat`;"),
+        (7, "unknown argument `staged`;"),
+        (8, "unknown argument `dryRun` (did you mean `dry_run`?)"),
+        (9, "unknown argument `dryRun` (did you mean `dry_run`?)"),
+    ] {
+        assert_eq!(r(i, "is_error"), "true", "step {i}: {}", r(i, "structured"));
+        let text = r(i, "text");
+        assert!(text.contains(unknown), "step {i}: {text}");
+        assert!(text.ends_with("Nothing was done"), "step {i}: {text}");
+        assert_eq!(r(i, "a.txt"), "modified\n", "step {i} changed the file");
+    }
+    assert!(
+        r(0, "text").contains("the arguments are `checkpoint`, `dry_run`, `paths`, `directory`"),
+        "{}",
+        r(0, "text")
+    );
+    // No checkpoint was made: not by a save, not as a restore's safety copy.
+    assert_eq!(r(10, "is_error"), "false", "{}", r(10, "text"));
+    assert_eq!(v.keys("results.10.structured.checkpoints").len(), 1);
+    assert_eq!(v.keys("results.10.cli").len(), 1);
+    assert_eq!(repo.checkpoint_ids().len(), 1);
 }
 
 #[test]
