@@ -10,7 +10,8 @@
 //! blocking thread: the protocol stays responsive while a large save or restore works.
 //!
 //! What the server does not understand, it refuses rather than guesses at: an unknown tool
-//! argument fails the call before anything is done ([`Strict`]).
+//! argument fails the call before anything is done ([`Strict`]), and a line of stdin that is
+//! not a message it can read gets a JSON-RPC error ([`framing`]).
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +28,8 @@ use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
+
+mod framing;
 
 /// How many checkpoints `checkpoint_list` returns unless told.
 const DEFAULT_LIST_LIMIT: usize = 50;
@@ -634,19 +637,26 @@ fn tool_error(err: &Error) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
-/// Serve MCP on stdin and stdout until the client closes stdin.
+/// Serve MCP on stdin and stdout until the client closes stdin, one message per line (see
+/// [`framing`]).
 pub fn serve() -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async {
+    let (transport, writer) = framing::stdio();
+    let served = runtime.block_on(async {
         let service = Server::new()
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(std::io::Error::other)?;
         service.waiting().await.map_err(std::io::Error::other)?;
         Ok(())
-    })
+    });
+    // The transport is gone with the runtime's tasks: what it queued is written, then stdout
+    // is left alone.
+    drop(runtime);
+    let _ = writer.join();
+    served
 }
 
 #[cfg(test)]

@@ -6,10 +6,15 @@
 //! Also `mcp --install <AGENT>`: each agent's MCP configuration, merged and taken out again.
 
 use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::common::{Json, Repo, json_eval, run_with_env, skipped};
+use crate::common::{Json, Repo, Watchdog, bin, json_eval, run_with_env, skipped};
 
 /// The client. argv: a JSON plan; prints one JSON object: the server's name and protocol
 /// version, the tools, and per step what the call returned (and the CLI's output beside it).
@@ -448,6 +453,192 @@ fn an_unknown_argument_is_refused_and_nothing_is_done() {
     assert_eq!(v.keys("results.10.structured.checkpoints").len(), 1);
     assert_eq!(v.keys("results.10.cli").len(), 1);
     assert_eq!(repo.checkpoint_ids().len(), 1);
+}
+
+/// How long a raw test waits for an answer: a server that never answers fails the test
+/// instead of blocking it.
+const ANSWER_WAIT: Duration = Duration::from_secs(20);
+
+/// The server spoken to line by line, for what an SDK client never sends: a line that is not
+/// JSON, JSON that is not JSON-RPC, a line over the size limit.
+struct RawServer {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    answers: mpsc::Receiver<String>,
+    watchdog: Watchdog,
+}
+
+impl RawServer {
+    /// `git checkpoint mcp` in `repo`, initialized.
+    fn start(repo: &Repo) -> RawServer {
+        let mut cmd = Command::new(bin());
+        cmd.arg("mcp").current_dir(repo.path());
+        repo.env(&mut cmd);
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let watchdog = Watchdog::start(&child, "git-checkpoint mcp".into(), true);
+        let stdout = child.stdout.take().unwrap();
+        let (tx, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut server = RawServer {
+            stdin: child.stdin.take(),
+            child,
+            answers,
+            watchdog,
+        };
+        let init = server.request(&json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "raw", "version": "1"}},
+        }));
+        assert_eq!(
+            init["result"]["serverInfo"]["name"], "git-checkpoint",
+            "{init}"
+        );
+        server.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        server
+    }
+
+    /// Write `line` and its newline.
+    fn send(&mut self, line: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line the server writes, as JSON.
+    #[track_caller]
+    fn answer(&self) -> Value {
+        let line = self
+            .answers
+            .recv_timeout(ANSWER_WAIT)
+            .unwrap_or_else(|_| panic!("no answer within {} s", ANSWER_WAIT.as_secs()));
+        serde_json::from_str(&line).unwrap_or_else(|err| panic!("{err}: {line}"))
+    }
+
+    /// Send `request` and read its answer.
+    #[track_caller]
+    fn request(&mut self, request: &Value) -> Value {
+        self.send(request.to_string().as_bytes());
+        self.answer()
+    }
+
+    /// A ping with `id` is answered: the server still serves, and wrote nothing else before.
+    #[track_caller]
+    fn still_serves(&mut self, id: i64) {
+        let pong = self.request(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}));
+        assert_eq!(pong, json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+    }
+
+    /// Close stdin: the server ends, successfully, and says nothing on stderr.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let out = self.child.wait_with_output().unwrap();
+        self.watchdog.finish();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stderr.is_empty(),
+            "{:?}: {stderr}",
+            out.status
+        );
+    }
+}
+
+/// The JSON-RPC error `answer` carries, as `(code, id)`; `id` must be there, `null` when the
+/// server could not read one (JSON-RPC 2.0, section 5).
+#[track_caller]
+fn error_of(answer: &Value) -> (i64, Value) {
+    assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(!message.is_empty(), "no error message: {answer}");
+    let id = answer
+        .get("id")
+        .unwrap_or_else(|| panic!("no `id`: {answer}"));
+    (answer["error"]["code"].as_i64().unwrap(), id.clone())
+}
+
+/// Every line gets an answer or is a notification: a client that sent one never waits for
+/// ever, and the server goes on serving the next line.
+#[test]
+fn a_line_that_is_no_message_gets_a_json_rpc_error() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    let mut server = RawServer::start(&repo);
+    // Not JSON: a parse error, whose id nobody can know.
+    server.send(b"this is not JSON");
+    let answer = server.answer();
+    assert_eq!(error_of(&answer), (-32700, Value::Null));
+    server.still_serves(1);
+    // JSON, but not JSON-RPC: an invalid request, with the id when it has one.
+    server.send(br#"{"hello": "world"}"#);
+    assert_eq!(error_of(&server.answer()), (-32600, Value::Null));
+    server.send(br#"{"id": "req-2", "method": "ping"}"#);
+    assert_eq!(error_of(&server.answer()), (-32600, json!("req-2")));
+    server.send(br#"[{"jsonrpc": "2.0", "id": 3, "method": "ping"}]"#);
+    let answer = server.answer();
+    assert_eq!(error_of(&answer), (-32600, Value::Null));
+    assert!(answer.to_string().contains("batch"), "{answer}");
+    // A request this server serves, with params it cannot read: invalid params, not "method
+    // not found".
+    let answer = server.request(&json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                                        "params": {"name": "checkpoint_list", "arguments": []}}));
+    assert_eq!(error_of(&answer), (-32602, json!(4)));
+    // A notification is never answered, even one the server cannot read: the next answer is
+    // the ping's.
+    server.send(br#"{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": "x"}"#);
+    server.still_serves(5);
+    let tools = server.request(&json!({"jsonrpc": "2.0", "id": 6, "method": "tools/list"}));
+    assert_eq!(
+        tools["result"]["tools"].as_array().map(Vec::len),
+        Some(7),
+        "{tools}"
+    );
+    server.finish();
+}
+
+/// A line over 16 MiB is refused with an answer, without the server holding it, and the next
+/// line is served; a line of exactly 16 MiB is a request like any other.
+#[test]
+fn a_line_over_16_mib_is_refused_and_the_next_one_served() {
+    const LIMIT: usize = 16 * 1024 * 1024;
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    let mut server = RawServer::start(&repo);
+    // A listing of a kind with a long name: the line is `LIMIT` bytes long, or one more.
+    let listing = |id: i64, len: usize| {
+        let head = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"checkpoint_list","arguments":{{"kind":""#
+        );
+        let tail = r#""}}}"#;
+        let mut line = head.into_bytes();
+        line.resize(len - tail.len(), b'x');
+        line.extend_from_slice(tail.as_bytes());
+        line
+    };
+    server.send(&listing(1, LIMIT));
+    let answer = server.answer();
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        json!({"checkpoints": []})
+    );
+    server.send(&listing(2, LIMIT + 1));
+    let answer = server.answer();
+    assert_eq!(error_of(&answer), (-32600, Value::Null));
+    assert!(answer.to_string().contains("16 MiB"), "{answer}");
+    server.still_serves(3);
+    server.finish();
 }
 
 #[test]
