@@ -8,6 +8,10 @@
 //! Each call opens the repository anew (in `directory`, else the server's working
 //! directory), so that a call sees what the agent did since the last one, and runs on a
 //! blocking thread: the protocol stays responsive while a large save or restore works.
+//!
+//! What the server does not understand, it refuses rather than guesses at: an unknown tool
+//! argument fails the call before anything is done ([`Strict`]), and a line of stdin that is
+//! not a message it can read gets a JSON-RPC error ([`framing`]).
 
 use std::path::{Path, PathBuf};
 
@@ -15,20 +19,126 @@ use git_checkpoint::{
     Checkpoint, Checkpoints, Control, DiffOptions, Error, ListOptions, OpenOptions, PatchStyle,
     RestoreOptions, RevertOptions, SaveOptions, Side,
 };
+use rmcp::handler::server::common::schema_for_input;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::schemars::JsonSchema;
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
+
+mod framing;
 
 /// How many checkpoints `checkpoint_list` returns unless told.
 const DEFAULT_LIST_LIMIT: usize = 50;
 
+/// A tool's arguments, read strictly: an argument the tool does not know refuses the whole
+/// call, before anything is done, naming every unknown argument and the ones the tool takes.
+/// A client that misspells `dry_run` as `dryRun`, or sends `path` for `paths`, must not get a
+/// real whole-tree restore. A value of the wrong type names its argument too. (Each
+/// arguments struct also denies unknown fields, which makes its advertised schema say
+/// `additionalProperties: false`.)
+///
+/// rmcp turns the error into a tool error (`isError`, as MCP asks of invalid arguments, so
+/// that the model can correct itself), prefixed `failed to deserialize parameters:`.
+#[derive(Debug)]
+pub struct Strict<T>(T);
+
+impl<T: JsonSchema> JsonSchema for Strict<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn json_schema(generator: &mut rmcp::schemars::SchemaGenerator) -> rmcp::schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+impl<'de, T: DeserializeOwned + JsonSchema + 'static> Deserialize<'de> for Strict<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let given = Map::<String, Value>::deserialize(deserializer)?;
+        read_strictly(given)
+            .map(Strict)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// `given` as a `T`, or why not, in words for the client.
+fn read_strictly<T: DeserializeOwned + JsonSchema + 'static>(
+    given: Map<String, Value>,
+) -> Result<T, String> {
+    let schema = schema_for_input::<T>().unwrap_or_default();
+    let accepted: Vec<&str> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let takes = format!(
+        "the arguments are {}. Nothing was done",
+        quoted(accepted.iter().copied())
+    );
+    let unknown: Vec<&str> = given
+        .keys()
+        .map(String::as_str)
+        .filter(|key| !accepted.contains(key))
+        .collect();
+    if !unknown.is_empty() {
+        let plural = if unknown.len() == 1 { "" } else { "s" };
+        let named =
+            unknown.iter().map(
+                |key| match accepted.iter().find(|a| loosely(a) == loosely(key)) {
+                    Some(meant) => format!("`{key}` (did you mean `{meant}`?)"),
+                    None => format!("`{key}`"),
+                },
+            );
+        return Err(format!(
+            "unknown argument{plural} {}; {takes}",
+            named.collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let given = Value::Object(given);
+    T::deserialize(&given).map_err(|err| {
+        let spoiling = given
+            .as_object()
+            .and_then(|map| map.iter().find(|(key, value)| spoils::<T>(key, value)));
+        match spoiling {
+            Some((key, _)) => format!("argument `{key}`: {err}; {takes}"),
+            None => format!("{err}; {takes}"),
+        }
+    })
+}
+
+/// Whether `value` alone, as argument `key`, fails to read as a `T`: serde reads the given
+/// fields before it checks for missing ones, so any other error is this argument's.
+fn spoils<T: DeserializeOwned>(key: &str, value: &Value) -> bool {
+    let alone = Value::Object(Map::from_iter([(key.to_string(), value.clone())]));
+    T::deserialize(&alone).is_err_and(|err| !err.to_string().starts_with("missing field"))
+}
+
+/// A name without case, `_`, `-` or a plural `s`: `dryRun` for `dry_run`, `path` for `paths`.
+fn loosely(name: &str) -> String {
+    let letters: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    letters.strip_suffix('s').unwrap_or(&letters).to_string()
+}
+
+/// `a`, `b`, `c`.
+fn quoted<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `checkpoint_save`'s arguments.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
 pub struct SaveArgs {
     /// A message describing the checkpoint.
     #[serde(default)]
@@ -61,6 +171,7 @@ pub struct SaveArgs {
 /// `checkpoint_list`'s arguments.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
 pub struct ListArgs {
     /// At most this many, newest first (default 50; at least 1).
     #[serde(default)]
@@ -83,6 +194,7 @@ pub struct ListArgs {
 /// `checkpoint_show`'s arguments.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
 pub struct ShowArgs {
     /// The checkpoint: an id, `@` (newest), `@{N}`, `session:<ID>`, a name, or an id prefix.
     checkpoint: String,
@@ -94,6 +206,7 @@ pub struct ShowArgs {
 /// `checkpoint_diff`'s arguments.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
 pub struct DiffArgs {
     /// The old side: a checkpoint (default: the newest of this worktree).
     #[serde(default)]
@@ -115,6 +228,7 @@ pub struct DiffArgs {
 /// `checkpoint_restore`'s arguments.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
 pub struct RestoreArgs {
     /// The checkpoint to restore: an id, `@`, `@{N}`, `session:<ID>`, a name, or an id prefix.
     checkpoint: String,
@@ -132,6 +246,7 @@ pub struct RestoreArgs {
 /// `checkpoint_undo`'s arguments.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
 pub struct UndoArgs {
     /// How many distinct states to go back (default 1; at least 1).
     #[serde(default)]
@@ -147,6 +262,7 @@ pub struct UndoArgs {
 /// `checkpoint_revert`'s arguments.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
 pub struct RevertArgs {
     /// Where the step to take back starts: a checkpoint (an id, `@`, `@{N}`, a name, an id
     /// prefix), or `session:<ID>` for a whole agent session.
@@ -191,7 +307,10 @@ impl Server {
         idempotent_hint = false,
         open_world_hint = false
     ))]
-    async fn checkpoint_save(&self, Parameters(args): Parameters<SaveArgs>) -> CallToolResult {
+    async fn checkpoint_save(
+        &self,
+        Parameters(Strict(args)): Parameters<Strict<SaveArgs>>,
+    ) -> CallToolResult {
         call_opening(
             args.directory.clone(),
             Opening::Creating,
@@ -222,7 +341,10 @@ impl Server {
         idempotent_hint = true,
         open_world_hint = false
     ))]
-    async fn checkpoint_list(&self, Parameters(args): Parameters<ListArgs>) -> CallToolResult {
+    async fn checkpoint_list(
+        &self,
+        Parameters(Strict(args)): Parameters<Strict<ListArgs>>,
+    ) -> CallToolResult {
         // A plain directory where nothing was saved: no checkpoints, and no store made.
         let none = Opening::Else(json!({ "checkpoints": [] }));
         if args.limit == Some(0) {
@@ -254,7 +376,10 @@ impl Server {
         idempotent_hint = true,
         open_world_hint = false
     ))]
-    async fn checkpoint_show(&self, Parameters(args): Parameters<ShowArgs>) -> CallToolResult {
+    async fn checkpoint_show(
+        &self,
+        Parameters(Strict(args)): Parameters<Strict<ShowArgs>>,
+    ) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, _| {
             Ok(checkpoints.find(&args.checkpoint)?.to_json())
         })
@@ -272,7 +397,10 @@ impl Server {
         idempotent_hint = true,
         open_world_hint = false
     ))]
-    async fn checkpoint_diff(&self, Parameters(args): Parameters<DiffArgs>) -> CallToolResult {
+    async fn checkpoint_diff(
+        &self,
+        Parameters(Strict(args)): Parameters<Strict<DiffArgs>>,
+    ) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, dir| {
             let loaded = checkpoints.load()?;
             let from = match &args.from {
@@ -326,7 +454,7 @@ impl Server {
     ))]
     async fn checkpoint_restore(
         &self,
-        Parameters(args): Parameters<RestoreArgs>,
+        Parameters(Strict(args)): Parameters<Strict<RestoreArgs>>,
     ) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, dir| {
             let loaded = checkpoints.load()?;
@@ -353,7 +481,10 @@ impl Server {
         idempotent_hint = false,
         open_world_hint = false
     ))]
-    async fn checkpoint_undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
+    async fn checkpoint_undo(
+        &self,
+        Parameters(Strict(args)): Parameters<Strict<UndoArgs>>,
+    ) -> CallToolResult {
         if args.steps == Some(0) {
             return invalid("`steps` must be at least 1 (it is how many states to go back)");
         }
@@ -381,7 +512,10 @@ impl Server {
         idempotent_hint = false,
         open_world_hint = false
     ))]
-    async fn checkpoint_revert(&self, Parameters(args): Parameters<RevertArgs>) -> CallToolResult {
+    async fn checkpoint_revert(
+        &self,
+        Parameters(Strict(args)): Parameters<Strict<RevertArgs>>,
+    ) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, _| {
             let loaded = checkpoints.load()?;
             let (from, to) = checkpoints.revert_range(&loaded, &args.from, args.to.as_deref())?;
@@ -503,17 +637,77 @@ fn tool_error(err: &Error) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
-/// Serve MCP on stdin and stdout until the client closes stdin.
+/// Serve MCP on stdin and stdout until the client closes stdin, one message per line (see
+/// [`framing`]).
 pub fn serve() -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async {
+    let (transport, writer) = framing::stdio();
+    let served = runtime.block_on(async {
         let service = Server::new()
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(std::io::Error::other)?;
         service.waiting().await.map_err(std::io::Error::other)?;
         Ok(())
-    })
+    });
+    // The transport is gone with the runtime's tasks: what it queued is written, then stdout
+    // is left alone.
+    drop(runtime);
+    let _ = writer.join();
+    served
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `checkpoint_restore`'s arguments read from `json`, or the error's text.
+    fn restore_args(json: Value) -> Result<RestoreArgs, String> {
+        match json {
+            Value::Object(map) => read_strictly(map),
+            other => Err(format!("not an object: {other}")),
+        }
+    }
+
+    #[test]
+    fn unknown_arguments_are_named_with_what_was_meant() {
+        let err = restore_args(json!({"checkpoint": "@", "dryRun": true, "path": "a", "x": 1}))
+            .err()
+            .unwrap_or_default();
+        assert_eq!(
+            err,
+            "unknown arguments `dryRun` (did you mean `dry_run`?), `path` (did you mean \
+             `paths`?), `x`; the arguments are `checkpoint`, `dry_run`, `paths`, `directory`. \
+             Nothing was done"
+        );
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_names_its_argument() {
+        let err = restore_args(json!({"paths": ["a"], "dry_run": "yes", "checkpoint": "@"}))
+            .err()
+            .unwrap_or_default();
+        assert!(
+            err.starts_with(
+                "argument `dry_run`: invalid type: string \"yes\", expected a boolean;"
+            ),
+            "{err}"
+        );
+        let err = restore_args(json!({"dry_run": true}))
+            .err()
+            .unwrap_or_default();
+        assert!(err.starts_with("missing field `checkpoint`;"), "{err}");
+    }
+
+    #[test]
+    fn known_arguments_are_read() {
+        let args = restore_args(json!({"checkpoint": "@", "paths": ["a"], "dry_run": true}));
+        let args = args.unwrap_or_default();
+        assert_eq!(
+            (args.checkpoint.as_str(), args.paths, args.dry_run),
+            ("@", vec!["a".to_string()], true)
+        );
+    }
 }

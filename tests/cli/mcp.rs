@@ -6,8 +6,15 @@
 //! Also `mcp --install <AGENT>`: each agent's MCP configuration, merged and taken out again.
 
 use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
-use crate::common::{Json, Repo, json_eval, run_with_env, skipped};
+use serde_json::{Value, json};
+
+use crate::common::{Json, Repo, Watchdog, bin, json_eval, run_with_env, skipped};
 
 /// The client. argv: a JSON plan; prints one JSON object: the server's name and protocol
 /// version, the tools, and per step what the call returned (and the CLI's output beside it).
@@ -32,6 +39,7 @@ async def main(plan):
                     "destructive": t.annotations.destructive_hint if t.annotations else None,
                     "properties": sorted((t.input_schema or {}).get("properties", {})),
                     "required": sorted((t.input_schema or {}).get("required", [])),
+                    "additional": (t.input_schema or {}).get("additionalProperties"),
                     "description": t.description or "",
                 }
                 for t in tools.tools
@@ -367,6 +375,270 @@ fn a_bad_request_is_a_tool_error_and_the_server_stays_up() {
     assert_eq!(r(7, "is_error"), "false");
     assert_eq!(r(7, "structured.id"), r(7, "cli.0.id"));
     assert_eq!(repo.checkpoint_ids().len(), 2);
+}
+
+/// An argument a tool does not know refuses the call before anything is done: a misspelt
+/// `dry_run` once made a real whole-tree restore. Every tool, and every tool's schema says so.
+#[test]
+fn an_unknown_argument_is_refused_and_nothing_is_done() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    repo.save(&["-q"]);
+    repo.write("a.txt", "modified\n");
+    let plan = r#"[
+        ["call", "checkpoint_restore", {"checkpoint": "@", "dryRun": true}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "@", "path": "a.txt"}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "@", "dry_run": "yes"}, null],
+        ["call", "checkpoint_restore", {"dry_run": true}, null],
+        ["call", "checkpoint_save", {"message": "m", "allowEmpty": true}, null],
+        ["call", "checkpoint_list", {"limit": 1, "worktree": "main"}, null],
+        ["call", "checkpoint_show", {"checkpoint": "@", "stat": true}, null],
+        ["call", "checkpoint_diff", {"patch": true, "staged": true}, null],
+        ["call", "checkpoint_undo", {"dryRun": true}, null],
+        ["call", "checkpoint_revert", {"from": "@", "dryRun": true}, null],
+        ["call", "checkpoint_list", {}, ["list", "--json"]]
+    ]"#;
+    let test = "an_unknown_argument_is_refused_and_nothing_is_done";
+    let Some(v) = session(test, &repo, plan) else {
+        return;
+    };
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    // Each tool is called with an argument it does not know, and its schema refuses others.
+    let mut tools = v.keys("tools");
+    tools.sort();
+    let plan: Value = serde_json::from_str(plan).unwrap();
+    let mut called: Vec<String> = (0..10)
+        .map(|i| plan[i][1].as_str().unwrap().into())
+        .collect();
+    called.sort();
+    called.dedup();
+    assert_eq!(called, tools);
+    for tool in &tools {
+        assert_eq!(
+            v.get(&format!("tools.{tool}.additional")),
+            "false",
+            "{tool}"
+        );
+    }
+    for (i, unknown) in [
+        (0, "unknown argument `dryRun` (did you mean `dry_run`?)"),
+        (1, "unknown argument `path` (did you mean `paths`?)"),
+        (
+            2,
+            "argument `dry_run`: invalid type: string \"yes\", expected a boolean",
+        ),
+        (3, "missing field `checkpoint`"),
+        (
+            4,
+            "unknown argument `allowEmpty` (did you mean `allow_empty`?)",
+        ),
+        (5, "unknown argument `worktree`;"),
+        (6, "unknown argument `stat`;"),
+        (7, "unknown argument `staged`;"),
+        (8, "unknown argument `dryRun` (did you mean `dry_run`?)"),
+        (9, "unknown argument `dryRun` (did you mean `dry_run`?)"),
+    ] {
+        assert_eq!(r(i, "is_error"), "true", "step {i}: {}", r(i, "structured"));
+        let text = r(i, "text");
+        assert!(text.contains(unknown), "step {i}: {text}");
+        assert!(text.ends_with("Nothing was done"), "step {i}: {text}");
+        assert_eq!(r(i, "a.txt"), "modified\n", "step {i} changed the file");
+    }
+    assert!(
+        r(0, "text").contains("the arguments are `checkpoint`, `dry_run`, `paths`, `directory`"),
+        "{}",
+        r(0, "text")
+    );
+    // No checkpoint was made: not by a save, not as a restore's safety copy.
+    assert_eq!(r(10, "is_error"), "false", "{}", r(10, "text"));
+    assert_eq!(v.keys("results.10.structured.checkpoints").len(), 1);
+    assert_eq!(v.keys("results.10.cli").len(), 1);
+    assert_eq!(repo.checkpoint_ids().len(), 1);
+}
+
+/// How long a raw test waits for an answer: a server that never answers fails the test
+/// instead of blocking it.
+const ANSWER_WAIT: Duration = Duration::from_secs(20);
+
+/// The server spoken to line by line, for what an SDK client never sends: a line that is not
+/// JSON, JSON that is not JSON-RPC, a line over the size limit.
+struct RawServer {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    answers: mpsc::Receiver<String>,
+    watchdog: Watchdog,
+}
+
+impl RawServer {
+    /// `git checkpoint mcp` in `repo`, initialized.
+    fn start(repo: &Repo) -> RawServer {
+        let mut cmd = Command::new(bin());
+        cmd.arg("mcp").current_dir(repo.path());
+        repo.env(&mut cmd);
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let watchdog = Watchdog::start(&child, "git-checkpoint mcp".into(), true);
+        let stdout = child.stdout.take().unwrap();
+        let (tx, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut server = RawServer {
+            stdin: child.stdin.take(),
+            child,
+            answers,
+            watchdog,
+        };
+        let init = server.request(&json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "raw", "version": "1"}},
+        }));
+        assert_eq!(
+            init["result"]["serverInfo"]["name"], "git-checkpoint",
+            "{init}"
+        );
+        server.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        server
+    }
+
+    /// Write `line` and its newline.
+    fn send(&mut self, line: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line the server writes, as JSON.
+    #[track_caller]
+    fn answer(&self) -> Value {
+        let line = self
+            .answers
+            .recv_timeout(ANSWER_WAIT)
+            .unwrap_or_else(|_| panic!("no answer within {} s", ANSWER_WAIT.as_secs()));
+        serde_json::from_str(&line).unwrap_or_else(|err| panic!("{err}: {line}"))
+    }
+
+    /// Send `request` and read its answer.
+    #[track_caller]
+    fn request(&mut self, request: &Value) -> Value {
+        self.send(request.to_string().as_bytes());
+        self.answer()
+    }
+
+    /// A ping with `id` is answered: the server still serves, and wrote nothing else before.
+    #[track_caller]
+    fn still_serves(&mut self, id: i64) {
+        let pong = self.request(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}));
+        assert_eq!(pong, json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+    }
+
+    /// Close stdin: the server ends, successfully, and says nothing on stderr.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let out = self.child.wait_with_output().unwrap();
+        self.watchdog.finish();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stderr.is_empty(),
+            "{:?}: {stderr}",
+            out.status
+        );
+    }
+}
+
+/// The JSON-RPC error `answer` carries, as `(code, id)`; `id` must be there, `null` when the
+/// server could not read one (JSON-RPC 2.0, section 5).
+#[track_caller]
+fn error_of(answer: &Value) -> (i64, Value) {
+    assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(!message.is_empty(), "no error message: {answer}");
+    let id = answer
+        .get("id")
+        .unwrap_or_else(|| panic!("no `id`: {answer}"));
+    (answer["error"]["code"].as_i64().unwrap(), id.clone())
+}
+
+/// Every line gets an answer or is a notification: a client that sent one never waits for
+/// ever, and the server goes on serving the next line.
+#[test]
+fn a_line_that_is_no_message_gets_a_json_rpc_error() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    let mut server = RawServer::start(&repo);
+    // Not JSON: a parse error, whose id nobody can know.
+    server.send(b"this is not JSON");
+    let answer = server.answer();
+    assert_eq!(error_of(&answer), (-32700, Value::Null));
+    server.still_serves(1);
+    // JSON, but not JSON-RPC: an invalid request, with the id when it has one.
+    server.send(br#"{"hello": "world"}"#);
+    assert_eq!(error_of(&server.answer()), (-32600, Value::Null));
+    server.send(br#"{"id": "req-2", "method": "ping"}"#);
+    assert_eq!(error_of(&server.answer()), (-32600, json!("req-2")));
+    server.send(br#"[{"jsonrpc": "2.0", "id": 3, "method": "ping"}]"#);
+    let answer = server.answer();
+    assert_eq!(error_of(&answer), (-32600, Value::Null));
+    assert!(answer.to_string().contains("batch"), "{answer}");
+    // A request this server serves, with params it cannot read: invalid params, not "method
+    // not found".
+    let answer = server.request(&json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                                        "params": {"name": "checkpoint_list", "arguments": []}}));
+    assert_eq!(error_of(&answer), (-32602, json!(4)));
+    // A notification is never answered, even one the server cannot read: the next answer is
+    // the ping's.
+    server.send(br#"{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": "x"}"#);
+    server.still_serves(5);
+    let tools = server.request(&json!({"jsonrpc": "2.0", "id": 6, "method": "tools/list"}));
+    assert_eq!(
+        tools["result"]["tools"].as_array().map(Vec::len),
+        Some(7),
+        "{tools}"
+    );
+    server.finish();
+}
+
+/// A line over 16 MiB is refused with an answer, without the server holding it, and the next
+/// line is served; a line of exactly 16 MiB is a request like any other.
+#[test]
+fn a_line_over_16_mib_is_refused_and_the_next_one_served() {
+    const LIMIT: usize = 16 * 1024 * 1024;
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    let mut server = RawServer::start(&repo);
+    // A listing of a kind with a long name: the line is `LIMIT` bytes long, or one more.
+    let listing = |id: i64, len: usize| {
+        let head = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"checkpoint_list","arguments":{{"kind":""#
+        );
+        let tail = r#""}}}"#;
+        let mut line = head.into_bytes();
+        line.resize(len - tail.len(), b'x');
+        line.extend_from_slice(tail.as_bytes());
+        line
+    };
+    server.send(&listing(1, LIMIT));
+    let answer = server.answer();
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        json!({"checkpoints": []})
+    );
+    server.send(&listing(2, LIMIT + 1));
+    let answer = server.answer();
+    assert_eq!(error_of(&answer), (-32600, Value::Null));
+    assert!(answer.to_string().contains("16 MiB"), "{answer}");
+    server.still_serves(3);
+    server.finish();
 }
 
 #[test]
