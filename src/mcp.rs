@@ -10,7 +10,7 @@
 //! blocking thread: the protocol stays responsive while a large save or restore works.
 //!
 //! What the server does not understand, it refuses rather than guesses at: an unknown tool
-//! argument fails the call before anything is done ([`Strict`]), and a line of stdin that is
+//! argument refuses the call before anything is done ([`Parameters`]), and a line of stdin that is
 //! not a message it can read gets a JSON-RPC error ([`framing`]).
 
 use std::path::{Path, PathBuf};
@@ -19,14 +19,16 @@ use git_checkpoint::{
     Checkpoint, Checkpoints, Control, DiffOptions, Error, ListOptions, OpenOptions, PatchStyle,
     RestoreOptions, RevertOptions, SaveOptions, Side,
 };
+use rmcp::handler::server::common::FromContextPart;
 use rmcp::handler::server::common::schema_for_input;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::schemars::JsonSchema;
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
 mod framing;
@@ -34,19 +36,23 @@ mod framing;
 /// How many checkpoints `checkpoint_list` returns unless told.
 const DEFAULT_LIST_LIMIT: usize = 50;
 
-/// A tool's arguments, read strictly: an argument the tool does not know refuses the whole
-/// call, before anything is done, naming every unknown argument and the ones the tool takes.
-/// A client that misspells `dry_run` as `dryRun`, or sends `path` for `paths`, must not get a
-/// real whole-tree restore. A value of the wrong type names its argument too. (Each
-/// arguments struct also denies unknown fields, which makes its advertised schema say
-/// `additionalProperties: false`.)
+/// A tool's arguments, read strictly (rmcp's `Parameters`, which the `#[tool]` macro takes
+/// the input schema from, by name): an argument the tool does not know refuses the whole call
+/// before anything is done. A client that misspells `dry_run` as `dryRun`, or sends `path` for
+/// `paths`, must not get a real whole-tree restore. Each arguments struct also denies unknown
+/// fields, which makes its advertised schema say `additionalProperties: false`.
 ///
-/// rmcp turns the error into a tool error (`isError`, as MCP asks of invalid arguments, so
-/// that the model can correct itself), prefixed `failed to deserialize parameters:`.
+/// - Unknown arguments are a JSON-RPC error, `-32602` (invalid params), naming each of them
+///   (with what was meant, where it can be told) and the arguments the tool takes, with both
+///   lists in the error's `data` (`unknown`, `accepted`): the request is not one this tool
+///   understands.
+/// - A value of the wrong type, or a required argument missing, is a tool error (`isError`),
+///   as MCP asks of invalid argument values so that the model can correct the call; it names
+///   the argument.
 #[derive(Debug)]
-pub struct Strict<T>(T);
+pub struct Parameters<T>(pub T);
 
-impl<T: JsonSchema> JsonSchema for Strict<T> {
+impl<T: JsonSchema> JsonSchema for Parameters<T> {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         T::schema_name()
     }
@@ -56,48 +62,68 @@ impl<T: JsonSchema> JsonSchema for Strict<T> {
     }
 }
 
-impl<'de, T: DeserializeOwned + JsonSchema + 'static> Deserialize<'de> for Strict<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let given = Map::<String, Value>::deserialize(deserializer)?;
-        read_strictly(given)
-            .map(Strict)
-            .map_err(serde::de::Error::custom)
+impl<S, T: DeserializeOwned + JsonSchema + 'static> FromContextPart<ToolCallContext<'_, S>>
+    for Parameters<T>
+{
+    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        let given = context.arguments.take().unwrap_or_default();
+        let accepted = accepted::<T>();
+        let unknown: Vec<String> = given
+            .keys()
+            .filter(|key| !accepted.contains(key))
+            .cloned()
+            .collect();
+        if !unknown.is_empty() {
+            return Err(ErrorData::invalid_params(
+                unknown_arguments(&unknown, &accepted),
+                Some(json!({"unknown": unknown, "accepted": accepted})),
+            ));
+        }
+        read_strictly(given).map(Parameters).map_err(|why| {
+            // rmcp answers an error of this prefix with a tool error.
+            ErrorData::invalid_params(format!("failed to deserialize parameters: {why}"), None)
+        })
     }
 }
 
-/// `given` as a `T`, or why not, in words for the client.
+/// The arguments `T` takes, in its schema's order.
+fn accepted<T: JsonSchema + 'static>() -> Vec<String> {
+    schema_for_input::<T>()
+        .ok()
+        .and_then(|schema| {
+            schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|properties| properties.keys().cloned().collect())
+        })
+        .unwrap_or_default()
+}
+
+/// What the client is told of `unknown` arguments, among the `accepted` ones.
+fn unknown_arguments(unknown: &[String], accepted: &[String]) -> String {
+    let plural = if unknown.len() == 1 { "" } else { "s" };
+    let named =
+        unknown.iter().map(
+            |key| match accepted.iter().find(|a| loosely(a) == loosely(key)) {
+                Some(meant) => format!("`{key}` (did you mean `{meant}`?)"),
+                None => format!("`{key}`"),
+            },
+        );
+    format!(
+        "unknown argument{plural} {}; the arguments are {}. Nothing was done",
+        named.collect::<Vec<_>>().join(", "),
+        quoted(accepted.iter().map(String::as_str))
+    )
+}
+
+/// `given` (whose arguments the tool all knows) as a `T`, or why not, in words for the client.
 fn read_strictly<T: DeserializeOwned + JsonSchema + 'static>(
     given: Map<String, Value>,
 ) -> Result<T, String> {
-    let schema = schema_for_input::<T>().unwrap_or_default();
-    let accepted: Vec<&str> = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|properties| properties.keys().map(String::as_str).collect())
-        .unwrap_or_default();
     let takes = format!(
         "the arguments are {}. Nothing was done",
-        quoted(accepted.iter().copied())
+        quoted(accepted::<T>().iter().map(String::as_str))
     );
-    let unknown: Vec<&str> = given
-        .keys()
-        .map(String::as_str)
-        .filter(|key| !accepted.contains(key))
-        .collect();
-    if !unknown.is_empty() {
-        let plural = if unknown.len() == 1 { "" } else { "s" };
-        let named =
-            unknown.iter().map(
-                |key| match accepted.iter().find(|a| loosely(a) == loosely(key)) {
-                    Some(meant) => format!("`{key}` (did you mean `{meant}`?)"),
-                    None => format!("`{key}`"),
-                },
-            );
-        return Err(format!(
-            "unknown argument{plural} {}; {takes}",
-            named.collect::<Vec<_>>().join(", ")
-        ));
-    }
     let given = Value::Object(given);
     T::deserialize(&given).map_err(|err| {
         let spoiling = given
@@ -307,10 +333,7 @@ impl Server {
         idempotent_hint = false,
         open_world_hint = false
     ))]
-    async fn checkpoint_save(
-        &self,
-        Parameters(Strict(args)): Parameters<Strict<SaveArgs>>,
-    ) -> CallToolResult {
+    async fn checkpoint_save(&self, Parameters(args): Parameters<SaveArgs>) -> CallToolResult {
         call_opening(
             args.directory.clone(),
             Opening::Creating,
@@ -341,10 +364,7 @@ impl Server {
         idempotent_hint = true,
         open_world_hint = false
     ))]
-    async fn checkpoint_list(
-        &self,
-        Parameters(Strict(args)): Parameters<Strict<ListArgs>>,
-    ) -> CallToolResult {
+    async fn checkpoint_list(&self, Parameters(args): Parameters<ListArgs>) -> CallToolResult {
         // A plain directory where nothing was saved: no checkpoints, and no store made.
         let none = Opening::Else(json!({ "checkpoints": [] }));
         if args.limit == Some(0) {
@@ -376,10 +396,7 @@ impl Server {
         idempotent_hint = true,
         open_world_hint = false
     ))]
-    async fn checkpoint_show(
-        &self,
-        Parameters(Strict(args)): Parameters<Strict<ShowArgs>>,
-    ) -> CallToolResult {
+    async fn checkpoint_show(&self, Parameters(args): Parameters<ShowArgs>) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, _| {
             Ok(checkpoints.find(&args.checkpoint)?.to_json())
         })
@@ -397,10 +414,7 @@ impl Server {
         idempotent_hint = true,
         open_world_hint = false
     ))]
-    async fn checkpoint_diff(
-        &self,
-        Parameters(Strict(args)): Parameters<Strict<DiffArgs>>,
-    ) -> CallToolResult {
+    async fn checkpoint_diff(&self, Parameters(args): Parameters<DiffArgs>) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, dir| {
             let loaded = checkpoints.load()?;
             let from = match &args.from {
@@ -454,7 +468,7 @@ impl Server {
     ))]
     async fn checkpoint_restore(
         &self,
-        Parameters(Strict(args)): Parameters<Strict<RestoreArgs>>,
+        Parameters(args): Parameters<RestoreArgs>,
     ) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, dir| {
             let loaded = checkpoints.load()?;
@@ -481,10 +495,7 @@ impl Server {
         idempotent_hint = false,
         open_world_hint = false
     ))]
-    async fn checkpoint_undo(
-        &self,
-        Parameters(Strict(args)): Parameters<Strict<UndoArgs>>,
-    ) -> CallToolResult {
+    async fn checkpoint_undo(&self, Parameters(args): Parameters<UndoArgs>) -> CallToolResult {
         if args.steps == Some(0) {
             return invalid("`steps` must be at least 1 (it is how many states to go back)");
         }
@@ -512,10 +523,7 @@ impl Server {
         idempotent_hint = false,
         open_world_hint = false
     ))]
-    async fn checkpoint_revert(
-        &self,
-        Parameters(Strict(args)): Parameters<Strict<RevertArgs>>,
-    ) -> CallToolResult {
+    async fn checkpoint_revert(&self, Parameters(args): Parameters<RevertArgs>) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, _| {
             let loaded = checkpoints.load()?;
             let (from, to) = checkpoints.revert_range(&loaded, &args.from, args.to.as_deref())?;
@@ -665,10 +673,19 @@ mod tests {
 
     /// `checkpoint_restore`'s arguments read from `json`, or the error's text.
     fn restore_args(json: Value) -> Result<RestoreArgs, String> {
-        match json {
-            Value::Object(map) => read_strictly(map),
-            other => Err(format!("not an object: {other}")),
+        let Value::Object(map) = json else {
+            return Err(format!("not an object: {json}"));
+        };
+        let accepted = accepted::<RestoreArgs>();
+        let unknown: Vec<String> = map
+            .keys()
+            .filter(|key| !accepted.contains(key))
+            .cloned()
+            .collect();
+        if !unknown.is_empty() {
+            return Err(unknown_arguments(&unknown, &accepted));
         }
+        read_strictly(map)
     }
 
     #[test]

@@ -16,8 +16,8 @@ use super::output::Ui;
 /// annotated destructive), checkpoint_undo and checkpoint_revert (from, to, markers, dry_run).
 /// Each returns the JSON that the command's --json prints, as structured content and as text; an error is
 /// a tool error. Every tool takes an optional `directory`: the working tree, by default the
-/// server's working directory. An argument a tool does not know is refused: a tool error that
-/// names it, and nothing is done.
+/// server's working directory. An argument a tool does not know is refused, and nothing is
+/// done: a JSON-RPC error (-32602) that names it and the arguments the tool takes.
 ///
 /// Each line on stdin is one JSON-RPC message of at most 16 MiB. A line that is none gets a
 /// JSON-RPC error (-32700 when it is not JSON, -32600 when it is not a request or is too

@@ -59,6 +59,8 @@ async def main(plan):
                     entry["text"] = "".join(getattr(b, "text", "") for b in r.content)
                 except MCPError as e:
                     entry["raised"] = str(e)
+                    entry["code"] = e.error.code
+                    entry["data"] = e.error.data
                 if cli:
                     run = subprocess.run(["git", "checkpoint", *cli], capture_output=True, text=True)
                     entry["cli"] = json.loads(run.stdout) if run.returncode == 0 else run.stderr
@@ -395,6 +397,7 @@ fn an_unknown_argument_is_refused_and_nothing_is_done() {
         ["call", "checkpoint_diff", {"patch": true, "staged": true}, null],
         ["call", "checkpoint_undo", {"dryRun": true}, null],
         ["call", "checkpoint_revert", {"from": "@", "dryRun": true}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "@", "paths": [""]}, null],
         ["call", "checkpoint_list", {}, ["list", "--json"]]
     ]"#;
     let test = "an_unknown_argument_is_refused_and_nothing_is_done";
@@ -419,14 +422,11 @@ fn an_unknown_argument_is_refused_and_nothing_is_done() {
             "{tool}"
         );
     }
+    // An argument the tool does not know: a JSON-RPC error (-32602, invalid params) naming
+    // it; a value it cannot read: a tool error naming the argument.
     for (i, unknown) in [
         (0, "unknown argument `dryRun` (did you mean `dry_run`?)"),
         (1, "unknown argument `path` (did you mean `paths`?)"),
-        (
-            2,
-            "argument `dry_run`: invalid type: string \"yes\", expected a boolean",
-        ),
-        (3, "missing field `checkpoint`"),
         (
             4,
             "unknown argument `allowEmpty` (did you mean `allow_empty`?)",
@@ -437,21 +437,39 @@ fn an_unknown_argument_is_refused_and_nothing_is_done() {
         (8, "unknown argument `dryRun` (did you mean `dry_run`?)"),
         (9, "unknown argument `dryRun` (did you mean `dry_run`?)"),
     ] {
+        let raised = r(i, "raised");
+        assert!(raised.contains(unknown), "step {i}: {raised}");
+        assert!(raised.ends_with("Nothing was done"), "step {i}: {raised}");
+        assert_eq!(r(i, "code"), "-32602", "step {i}");
+        assert_eq!(r(i, "a.txt"), "modified\n", "step {i} changed the file");
+    }
+    assert_eq!(r(0, "data.unknown"), r#"["dryRun"]"#);
+    assert!(
+        r(0, "raised").contains("the arguments are `checkpoint`, `dry_run`, `paths`, `directory`"),
+        "{}",
+        r(0, "raised")
+    );
+    for (i, invalid) in [
+        (
+            2,
+            "argument `dry_run`: invalid type: string \"yes\", expected a boolean",
+        ),
+        (3, "missing field `checkpoint`"),
+    ] {
         assert_eq!(r(i, "is_error"), "true", "step {i}: {}", r(i, "structured"));
         let text = r(i, "text");
-        assert!(text.contains(unknown), "step {i}: {text}");
+        assert!(text.contains(invalid), "step {i}: {text}");
         assert!(text.ends_with("Nothing was done"), "step {i}: {text}");
         assert_eq!(r(i, "a.txt"), "modified\n", "step {i} changed the file");
     }
-    assert!(
-        r(0, "text").contains("the arguments are `checkpoint`, `dry_run`, `paths`, `directory`"),
-        "{}",
-        r(0, "text")
-    );
+    // An empty path names no file: refused, not taken for the whole tree.
+    assert_eq!(r(10, "is_error"), "true", "{}", r(10, "structured"));
+    assert!(r(10, "text").contains("empty path"), "{}", r(10, "text"));
+    assert_eq!(r(10, "a.txt"), "modified\n");
     // No checkpoint was made: not by a save, not as a restore's safety copy.
-    assert_eq!(r(10, "is_error"), "false", "{}", r(10, "text"));
-    assert_eq!(v.keys("results.10.structured.checkpoints").len(), 1);
-    assert_eq!(v.keys("results.10.cli").len(), 1);
+    assert_eq!(r(11, "is_error"), "false", "{}", r(11, "text"));
+    assert_eq!(v.keys("results.11.structured.checkpoints").len(), 1);
+    assert_eq!(v.keys("results.11.cli").len(), 1);
     assert_eq!(repo.checkpoint_ids().len(), 1);
 }
 
