@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use git_checkpoint::{Checkpoints, Control, OpenOptions};
 
 mod agents;
@@ -173,7 +173,8 @@ pub fn run() -> ExitCode {
             }
             return ExitCode::SUCCESS;
         }
-        Err(err) => {
+        Err(mut err) => {
+            suggest_command(&mut err);
             let _ = err.print();
             return if err.use_stderr() {
                 ExitCode::from(2)
@@ -244,6 +245,127 @@ fn arguments() -> Vec<std::ffi::OsString> {
         diffargs::git_spellings(&mut args[at + 1..]);
     }
     args
+}
+
+/// For a command this tool does not have, suggest the one meant, by what the word means
+/// (`create`, `record`, `snapshot` are a `save`) rather than by spelling alone: clap's guess by
+/// similarity offered `restore`, which overwrites the working tree, for `create` and
+/// `record`. A guess by spelling is kept only when it changes nothing, or when the word is a
+/// typo of it (two letters off).
+fn suggest_command(err: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::InvalidSubcommand {
+        return;
+    }
+    let Some(ContextValue::String(word)) = err.get(ContextKind::InvalidSubcommand).cloned() else {
+        return;
+    };
+    const MEANT: &[(&[&str], &str, &str)] = &[
+        (
+            &[
+                "create",
+                "record",
+                "snapshot",
+                "snap",
+                "new",
+                "add",
+                "commit",
+                "take",
+                "make",
+                "checkpoint",
+                "store",
+                "stash",
+                "backup",
+                "mark",
+            ],
+            "save",
+            "to make a checkpoint",
+        ),
+        (
+            &[
+                "rollback", "reset", "checkout", "back", "rewind", "load", "apply",
+            ],
+            "restore",
+            "to bring a checkpoint back (a pre-restore checkpoint first; `undo` takes it back)",
+        ),
+        (
+            &["log", "history", "status", "all"],
+            "list",
+            "to list the checkpoints",
+        ),
+        (
+            &["delete", "remove", "rm", "del"],
+            "drop",
+            "to delete checkpoints",
+        ),
+        (
+            &["gc", "clean", "cleanup"],
+            "prune",
+            "to apply the retention policy",
+        ),
+        (
+            &["fsck", "fix", "doctor", "check"],
+            "repair",
+            "to repair what git cannot read",
+        ),
+        (&["info", "inspect", "view"], "show", "to show a checkpoint"),
+        (&["compare", "changes"], "diff", "to compare"),
+    ];
+    let lower = word.to_ascii_lowercase();
+    let tip = MEANT
+        .iter()
+        .find(|(words, _, _)| words.contains(&lower.as_str()))
+        .map(|(_, verb, why)| format!("{why}: 'git checkpoint {verb}'"));
+    let guessed = match err.get(ContextKind::SuggestedSubcommand) {
+        Some(ContextValue::String(one)) => vec![one.clone()],
+        Some(ContextValue::Strings(many)) => many.clone(),
+        _ => Vec::new(),
+    };
+    const CHANGES_FILES: &[&str] = &["restore", "undo", "redo", "revert", "exec", "drop", "prune"];
+    let kept: Vec<String> = guessed
+        .into_iter()
+        .filter(|g| !CHANGES_FILES.contains(&g.as_str()) || typo_of(&lower, g))
+        .collect();
+    let tips: Vec<String> = match tip {
+        Some(tip) => vec![tip],
+        None if kept.is_empty() => vec!["'git checkpoint -h' lists the commands".to_string()],
+        None => vec![format!(
+            "a similar command exists: {}",
+            kept.iter()
+                .map(|k| format!("'{k}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )],
+    };
+    // Replaced, not added to: the context kinds are a list.
+    let mut fresh = clap::Error::new(ErrorKind::InvalidSubcommand).with_cmd(&Cli::command());
+    fresh.insert(ContextKind::InvalidSubcommand, ContextValue::String(word));
+    fresh.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(tips.into_iter().map(Into::into).collect()),
+    );
+    if let Some(usage) = err.get(ContextKind::Usage).cloned() {
+        fresh.insert(ContextKind::Usage, usage);
+    }
+    *err = fresh;
+}
+
+/// Whether `word` is `verb` mistyped: at most two letters off.
+fn typo_of(word: &str, verb: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (word.chars().collect(), verb.chars().collect());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()] <= 2
 }
 
 /// `--from-hook` (`Some(None)`) or `--from-hook=<AGENT>` on the command line, read without

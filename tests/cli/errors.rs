@@ -696,3 +696,28 @@ fn exec_in_a_home_directory_gets_a_hint_it_can_follow() {
     run(&["save", "-q", "--force"]).ok();
     run(&["exec", "-q", "--", "true"]).ok();
 }
+
+/// A command this tool does not have gets the command meant, by what the word means: `create`
+/// and `record` are a `save` (a guess by spelling once offered `restore`, which overwrites the
+/// working tree); a command that changes files is suggested only for a typo of it.
+#[test]
+fn an_unknown_command_suggests_what_was_meant_never_a_destructive_guess() {
+    let repo = Repo::with_commit(&[("a", "a\n")]);
+    for (word, meant) in [
+        ("create", "'git checkpoint save'"),
+        ("record", "'git checkpoint save'"),
+        ("snapshot", "'git checkpoint save'"),
+        ("rollback", "'git checkpoint restore'"),
+        ("delete", "'git checkpoint drop'"),
+        ("restroe", "'restore'"),
+    ] {
+        let out = repo.git_checkpoint(&[word]).fails_with(2);
+        let tips: Vec<&str> = out.stderr.lines().filter(|l| l.contains("tip:")).collect();
+        assert_eq!(tips.len(), 1, "{word}: {}", out.stderr);
+        assert!(tips[0].contains(meant), "{word}: {}", out.stderr);
+        if meant.contains("save") {
+            assert!(!out.stderr.contains("restore"), "{word}: {}", out.stderr);
+        }
+    }
+    assert!(repo.checkpoint_ids().is_empty());
+}
