@@ -578,11 +578,27 @@ fn open_creating(
         && !quiet
         && let (Some(store), Some(workdir)) = (checkpoints.store(), checkpoints.workdir())
     {
-        ui.info(&format!(
-            "`{}` is not in a git repository: its checkpoints are kept in `{}`",
-            workdir.display(),
-            store.display()
-        ));
+        // A store named on the command line or in the environment is used wherever the
+        // directory is, in a git repository too.
+        let named = if STORE.get().is_some() {
+            Some("--store")
+        } else if std::env::var_os("GIT_CHECKPOINT_STORE").is_some_and(|v| !v.is_empty()) {
+            Some("GIT_CHECKPOINT_STORE")
+        } else {
+            None
+        };
+        ui.info(&match named {
+            Some(by) => format!(
+                "the checkpoints of `{}` are kept in `{}`, a new store ({by} names it)",
+                workdir.display(),
+                store.display()
+            ),
+            None => format!(
+                "`{}` is not in a git repository: its checkpoints are kept in `{}`",
+                workdir.display(),
+                store.display()
+            ),
+        });
     }
     Ok(checkpoints)
 }

@@ -180,13 +180,34 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                     ));
                 }
                 let s = c.meta.stats;
+                // A plain directory has no HEAD: what changed is said against the checkpoint
+                // before (its stats, against nothing, would call every file added).
+                let since = if checkpoints.store().is_some() {
+                    let loaded = checkpoints.load()?;
+                    let before = checkpoints.own(&loaded).find(|b| b.id < c.id).cloned();
+                    match before {
+                        Some(before) => {
+                            let d = checkpoints.summary(&before, c)?;
+                            Some(format!(
+                                "{} added, {} modified, {} deleted since checkpoint {}",
+                                d.added, d.modified, d.deleted, before.id
+                            ))
+                        }
+                        None => Some("the first checkpoint of this directory".to_string()),
+                    }
+                } else {
+                    None
+                };
+                let since = since.unwrap_or_else(|| {
+                    format!(
+                        "{} added, {} modified, {} deleted since HEAD",
+                        s.added, s.modified, s.deleted
+                    )
+                });
                 ui.info(&format!(
-                    "saved checkpoint {} ({}; {} added, {} modified, {} deleted since HEAD)",
+                    "saved checkpoint {} ({}; {since})",
                     c.id,
                     files(s.files as usize),
-                    s.added,
-                    s.modified,
-                    s.deleted
                 ));
             }
             Saved::Unchanged(c) => ui.info(&format!(

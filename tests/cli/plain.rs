@@ -1253,3 +1253,54 @@ fn stores_prune_keeps_the_store_of_a_directory_it_cannot_see() {
     let list = repo.cp_in_dir(&locked, &["list", "--json"]).ok();
     assert_eq!(Json::parse(&list.stdout).keys("").len(), 1);
 }
+
+/// A plain directory has no HEAD: a save says what changed since the checkpoint before, and a
+/// store named with --store inside a repository is not said to be for a directory "not in a
+/// git repository".
+#[test]
+fn a_save_says_what_it_compares_with_and_where_it_keeps_checkpoints() {
+    let repo = Repo::plain();
+    repo.write("f.txt", "f\n");
+    let first = repo.cp(&["save"]).ok();
+    assert!(
+        first
+            .stderr
+            .contains("(1 file; the first checkpoint of this directory)"),
+        "{}",
+        first.stderr
+    );
+    repo.write("g.txt", "g\n");
+    let second = repo.cp(&["save"]).ok();
+    assert!(
+        second.stderr.contains(&format!(
+            "(2 files; 1 added, 0 modified, 0 deleted since checkpoint {})",
+            first.id()
+        )),
+        "{}",
+        second.stderr
+    );
+    assert!(!second.stderr.contains("HEAD"), "{}", second.stderr);
+
+    let git = Repo::with_commit(&[("a", "a\n")]);
+    let store = git.scratch().join("elsewhere.git");
+    let out = git.cp(&["--store", store.to_str().unwrap(), "save"]).ok();
+    assert!(
+        !out.stderr.contains("not in a git repository"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("(--store names it)"), "{}", out.stderr);
+    let out = git
+        .cp_with(
+            |cmd| {
+                cmd.env("GIT_CHECKPOINT_STORE", git.scratch().join("other.git"));
+            },
+            &["save"],
+        )
+        .ok();
+    assert!(
+        out.stderr.contains("(GIT_CHECKPOINT_STORE names it)"),
+        "{}",
+        out.stderr
+    );
+}
