@@ -721,3 +721,40 @@ fn an_unknown_command_suggests_what_was_meant_never_a_destructive_guess() {
     }
     assert!(repo.checkpoint_ids().is_empty());
 }
+
+/// `diff <CP> FILE`, git's habit: a word after the checkpoints that names no checkpoint but a
+/// file or directory of the working tree is a path, as `git diff HEAD FILE` takes it; a word
+/// that names neither says both, and that paths go after `--`.
+#[test]
+fn diff_takes_paths_after_the_checkpoints_as_git_diff_does() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n"), ("dir/b.txt", "b\n"), ("c.txt", "c\n")]);
+    let id = repo.save(&["-q"]);
+    repo.write("a.txt", "changed a\n");
+    repo.write("dir/b.txt", "changed b\n");
+    repo.write("c.txt", "changed c\n");
+    let with_dashes = repo.cp(&["diff", &id, "--", "a.txt", "dir"]).ok().stdout;
+    assert!(with_dashes.contains("a/dir/b.txt") && !with_dashes.contains("c.txt"));
+    assert_eq!(
+        repo.cp(&["diff", &id, "a.txt", "dir"]).ok().stdout,
+        with_dashes
+    );
+    assert_eq!(repo.cp(&["diff", "a.txt", "dir"]).ok().stdout, with_dashes);
+    let two = repo.cp(&["diff", &id, &id, "a.txt"]).ok();
+    assert!(two.stdout.is_empty(), "{}", two.stdout);
+    for args in [
+        &[id.as_str(), "nothere"][..],
+        &["nothere"],
+        &[&id, "a.txt", "nothere"],
+    ] {
+        let mut full = vec!["diff"];
+        full.extend_from_slice(args);
+        let out = repo.cp(&full).fails_with(1);
+        out.assert_one_error_line();
+        assert!(
+            out.stderr.contains("`nothere` names no checkpoint"),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stderr.contains("after `--`"), "{}", out.stderr);
+    }
+}
