@@ -455,9 +455,6 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         Failure::Core(Error::NothingToUndo(UndoEnd::WalkedThrough)) => Some(
             "`git checkpoint redo` walks forward again; `git checkpoint list` lists every checkpoint, which `git checkpoint restore <CP>` brings back",
         ),
-        Failure::Core(Error::RevertConflicts(_)) => Some(
-            "--conflicts=markers writes them with conflict markers; or restore the step's start for those files: git checkpoint restore <A> -- <path>",
-        ),
         Failure::Core(Error::NoOwnCheckpoints(_)) => Some(
             "make one with `git checkpoint save`; `git checkpoint list --all` lists the others, which their ids name",
         ),

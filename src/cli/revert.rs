@@ -76,7 +76,24 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         dry_run: flags.dry_run,
         force: flags.force,
     };
-    let reverted = checkpoints.revert(&from, &to, &options, &ui.ctl)?;
+    let reverted = match checkpoints.revert(&from, &to, &options, &ui.ctl) {
+        Err(err @ git_checkpoint::Error::RevertConflicts(_)) => {
+            // The hint, with this revert's checkpoint and files filled in.
+            let git_checkpoint::Error::RevertConflicts(paths) = &err else {
+                return Err(err.into());
+            };
+            ui.error(&err.to_string());
+            let files: Vec<String> = paths.iter().map(|p| shell_word(p)).collect();
+            ui.hint(&format!(
+                "`git checkpoint revert {} --conflicts=markers` writes them with conflict markers; or put those files back as they were before the step: git checkpoint restore {} -- {}",
+                shell_word(&args.from),
+                from.id,
+                files.join(" ")
+            ));
+            return Err(Failure::Exit(1));
+        }
+        reverted => reverted?,
+    };
     if flags.json {
         let out = super::output::json_line(&reverted.to_json());
         std::io::Write::write_all(&mut std::io::stdout().lock(), format!("{out}\n").as_bytes())?;
@@ -109,4 +126,18 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     }
     housekeeping(ui, &flags, &reverted.restored);
     Ok(())
+}
+
+/// `word` as one word of a POSIX shell's command line: as it is when it holds only characters
+/// no shell treats specially, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./@{}:+=,%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }

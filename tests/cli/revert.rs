@@ -130,7 +130,20 @@ fn conflicts_refuse_the_whole_revert_where_git_finds_them_unless_markers() {
     assert_eq!(git_conflicts, ["a.txt"]);
     let out = repo.cp(&["revert", &a]).fails_with(1);
     assert!(out.stderr.contains("`a.txt`"), "{}", out.stderr);
-    assert!(out.stderr.contains("--conflicts=markers"), "{}", out.stderr);
+    // The hint's commands are this revert's, ready to run: no placeholder left.
+    assert!(
+        out.stderr
+            .contains(&format!("`git checkpoint revert {a} --conflicts=markers`")),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains(&format!("git checkpoint restore {a} -- a.txt")),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains('<'), "{}", out.stderr);
     assert_eq!(manifest(repo.path()), before, "nothing changed");
     let ids = repo.checkpoint_ids().len();
 
