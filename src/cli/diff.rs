@@ -64,7 +64,11 @@ pub fn run(ui: &Ui, color: ColorChoice, mut args: Args) -> Result<(), Failure> {
                 picked = c;
                 &picked
             }
-            None => return Ok(()),
+            // Left with Esc: nothing was done, which a script must be able to tell.
+            None => {
+                ui.info("nothing compared");
+                return Err(Failure::Exit(1));
+            }
         },
         None => match checkpoints.resolve(&loaded, "@") {
             Ok(newest) => newest,

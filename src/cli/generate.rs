@@ -425,7 +425,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "* Shift-Up, Shift-Down (or Ctrl-U, Ctrl-D) :: scroll the preview;",
             "* Enter :: acts on the highlighted checkpoint: diff and show print it as they would have with it named; restore first shows the dry run (what would be written and deleted) and asks;",
             "* y :: at that question, restores: an ordinary restore, with its safety checkpoint, so undo takes it back; any other key goes back to the list;",
-            "* Esc, Ctrl-C :: leave with nothing done (restore says nothing restored).",
+            "* Esc, Ctrl-C :: leave with nothing done (restore says nothing restored) and exit status 1.",
         ],
     ),
     (

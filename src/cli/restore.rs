@@ -47,9 +47,10 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 picked = c;
                 &picked
             }
+            // Left with Esc: nothing was done, which a script must be able to tell.
             None => {
                 ui.info("nothing restored");
-                return Ok(());
+                return Err(Failure::Exit(1));
             }
         },
     };

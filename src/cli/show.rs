@@ -61,7 +61,11 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
                 picked = c;
                 &picked
             }
-            None => return Ok(()),
+            // Left with Esc: nothing was done, which a script must be able to tell.
+            None => {
+                ui.info("nothing shown");
+                return Err(Failure::Exit(1));
+            }
         },
     };
     ui.warn_damaged([checkpoint]);

@@ -287,7 +287,12 @@ fn the_page_shows_diffs_restores_after_confirmation_and_undoes() {
     let mut ids = Vec::new();
     for content in ["one", "two", "three"] {
         repo.write("f.txt", &format!("{content}\n"));
-        ids.push(repo.save(&["-q", "-m", &format!("step {content}")]));
+        let message = format!("step {content}");
+        let mut args = vec!["-q", "-m", &message];
+        if content == "two" {
+            args.extend(["--name", "milestone"]);
+        }
+        ids.push(repo.save(&args));
     }
     // A note and a path that try to inject markup.
     let hostile = "<img src=x onerror=\"document.title='pwned'\"><b>bold</b>";
@@ -320,6 +325,17 @@ fn the_page_shows_diffs_restores_after_confirmation_and_undoes() {
         driver.text("#timeline")
     );
     assert_eq!(driver.count("img, #timeline b"), 0);
+    // A checkpoint is shown by its name where it has one, as `list` shows it.
+    let named = driver.text(&format!(".cp-row[data-id='{}']", ids[1]));
+    assert!(
+        named.contains("milestone") && !named.contains("step two"),
+        "{named}"
+    );
+    let list = repo.cp(&["list"]).ok().stdout;
+    assert!(
+        list.contains("milestone") && !list.contains("step two"),
+        "{list}"
+    );
     assert_eq!(
         driver.js("return document.title;", json!([])),
         "git checkpoint"

@@ -195,7 +195,8 @@ fn escape_leaves_with_nothing_changed_and_n_goes_back() {
     t.keys(&["n"]);
     t.wait_for("3 of 3 checkpoints");
     t.keys(&["Escape"]);
-    let done = t.wait_for("exit=0");
+    // Nothing done: a script can tell by the exit status.
+    let done = t.wait_for("exit=1");
     assert!(done.contains("nothing restored"), "{done}");
     assert_eq!(file(&repo, "f"), "unsaved\n");
     assert_eq!(
@@ -236,4 +237,20 @@ fn off_a_terminal_nothing_is_picked() {
     let diff = repo.cp(&["diff"]).ok();
     assert!(diff.stdout.contains("+unsaved"), "{}", diff.stdout);
     assert!(Path::new(bin()).exists());
+}
+
+/// Esc in `diff`'s and `show`'s picker leaves with nothing done, and says so by its exit
+/// status, as `restore`'s does.
+#[test]
+fn escape_from_diff_and_show_exits_1() {
+    let (repo, _) = history();
+    for verb in ["diff", "show"] {
+        let Some(t) = Tmux::start(&repo, &[verb]) else {
+            return;
+        };
+        t.wait_for("3 of 3 checkpoints");
+        t.keys(&["Escape"]);
+        let done = t.wait_for("exit=1");
+        assert!(done.contains("nothing"), "{verb}: {done}");
+    }
 }

@@ -42,7 +42,8 @@ async function api(method, path, body) {
 const state = { all: [], byId: new Map(), selected: null, ticked: [] };
 const enc = encodeURIComponent;
 const shortId = (hex) => (hex || '').slice(0, 7);
-const label = (c) => c.message || c.name || '(no message)';
+// As `list` shows a checkpoint: by its name, else its message.
+const label = (c) => c.name || c.message || '(no message)';
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function localDay(date) {
