@@ -1087,6 +1087,7 @@ pub(super) fn replace_file(
     };
     let Some(new) = new else {
         std::fs::remove_file(path).map_err(io(format!("cannot remove `{}`", path.display())))?;
+        remove_empty_config_dirs(dir);
         return Ok(Installed {
             path: path.to_owned(),
             change: Change::Removed,
@@ -1110,6 +1111,31 @@ pub(super) fn replace_file(
         },
         backup,
     })
+}
+
+/// After the last file of an agent's configuration directory was removed: remove that
+/// directory and those above it while they are empty and are agents' configuration
+/// directories (`.claude/`, `.github/hooks/` and `.github/`, `.opencode/plugin/`, …: a
+/// directory whose name, or whose parent's name, starts with a dot), so that an uninstall
+/// leaves no empty directory behind (which a project's status would show). Never fails: a
+/// directory that cannot be removed stays.
+fn remove_empty_config_dirs(dir: &Path) {
+    let dotted = |d: &Path| {
+        d.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+    };
+    let mut dir = dir.to_path_buf();
+    loop {
+        let config = dotted(&dir) || dir.parent().is_some_and(dotted);
+        let empty = std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_none());
+        if !config || !empty || std::fs::remove_dir(&dir).is_err() {
+            return;
+        }
+        match dir.parent() {
+            Some(parent) => dir = parent.to_path_buf(),
+            None => return,
+        }
+    }
 }
 
 /// Write `bytes` to a temporary file beside `target` and rename it over `target`, keeping
@@ -1214,6 +1240,9 @@ pub(super) fn remove_own(path: &Path) -> Result<Installed> {
         Some(_) => {
             std::fs::remove_file(path)
                 .map_err(io(format!("cannot remove `{}`", path.display())))?;
+            if let Some(dir) = path.parent() {
+                remove_empty_config_dirs(dir);
+            }
             Change::Removed
         }
     };

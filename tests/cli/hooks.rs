@@ -511,3 +511,61 @@ fn install_and_uninstall_keep_the_users_numbers_and_indentation() {
         );
     }
 }
+
+/// Every file and directory of the project, `.git` aside.
+fn project_entries(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.file_name().is_some_and(|n| n == ".git") {
+                continue;
+            }
+            out.push(path.strip_prefix(root).unwrap().display().to_string());
+            if entry.file_type().unwrap().is_dir() {
+                dirs.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// An install into a project that had nothing of the agent's, then an uninstall, leaves the
+/// project exactly as it was: no file, no `.bak`, and no empty directory (`.claude/`,
+/// `.github/hooks/`, …), for every agent's hooks and MCP registration.
+#[test]
+fn uninstall_leaves_no_empty_directory_behind() {
+    let agents = [
+        "claude-code",
+        "gemini",
+        "codex",
+        "cursor",
+        "copilot",
+        "opencode",
+    ];
+    for agent in agents {
+        for (install, uninstall) in [
+            (
+                vec!["hooks", agent, "--install"],
+                vec!["hooks", agent, "--uninstall"],
+            ),
+            (
+                vec!["mcp", "--install", agent],
+                vec!["mcp", "--uninstall", agent],
+            ),
+        ] {
+            let repo = Repo::with_commit(&[("a", "1\n")]);
+            let before = project_entries(repo.path());
+            repo.cp(&install).ok();
+            assert_ne!(
+                project_entries(repo.path()),
+                before,
+                "{install:?} installed nothing"
+            );
+            repo.cp(&uninstall).ok();
+            assert_eq!(project_entries(repo.path()), before, "{uninstall:?}");
+        }
+    }
+}
