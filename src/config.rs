@@ -175,6 +175,11 @@ pub struct Settings {
     /// `checkpoint.defaultExcludes` (default true): in a plain directory, leave out
     /// [`DEFAULT_EXCLUDES`].
     pub default_excludes: bool,
+    /// The pager for long output on a terminal, chosen as git chooses it for its own commands:
+    /// `GIT_PAGER`, else `pager.checkpoint` (false: none; a command: that one), else
+    /// `core.pager`, else `PAGER`, else `less`. `None`: no pager (also for `cat` or an empty
+    /// one).
+    pub pager: Option<String>,
 }
 
 impl Settings {
@@ -211,6 +216,7 @@ impl Settings {
             exclude: patterns(&config, "checkpoint.exclude"),
             include: patterns(&config, "checkpoint.include"),
             default_excludes: boolean("checkpoint.defaultExcludes", true),
+            pager: pager(&config),
         }
     }
 
@@ -240,6 +246,28 @@ impl Settings {
             include: self.include.clone(),
         })
     }
+}
+
+/// The pager, as git chooses it (`git var GIT_PAGER`, and `pager.<cmd>` for the command).
+fn pager(config: &gix::config::Snapshot<'_>) -> Option<String> {
+    let env = |name: &str| std::env::var(name).ok();
+    let own = config.string("pager.checkpoint").map(|v| v.to_string());
+    let chosen = match env("GIT_PAGER") {
+        Some(pager) => pager,
+        None => match own.as_deref().map(|v| (v, v.trim().to_ascii_lowercase())) {
+            Some((_, off)) if ["false", "no", "off", "0"].contains(&off.as_str()) => return None,
+            Some((command, on)) if !["true", "yes", "on", "1", ""].contains(&on.as_str()) => {
+                command.to_string()
+            }
+            _ => config
+                .string("core.pager")
+                .map(|v| v.to_string())
+                .or_else(|| env("PAGER"))
+                .unwrap_or_else(|| "less".into()),
+        },
+    };
+    let chosen = chosen.trim().to_string();
+    (!chosen.is_empty() && chosen != "cat").then_some(chosen)
 }
 
 /// Every value of a multi-valued key, in the order git reads them (global, then the

@@ -6,7 +6,7 @@ use git_checkpoint::Side;
 
 use super::diffargs::{self, DiffArgs, Format};
 use super::notices;
-use super::output::{ColorChoice, Ui, json_line};
+use super::output::{ColorChoice, Paged, Ui, json_line};
 use super::picker::{self, Purpose};
 use super::{Failure, open, repo_paths};
 
@@ -108,14 +108,16 @@ pub fn run(ui: &Ui, color: ColorChoice, mut args: Args) -> Result<(), Failure> {
         args.diff.options(&checkpoints, format),
         &ui.ctl,
     )?;
-    // One write for the whole output, not one per line (stdout is line-buffered).
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         writeln!(out, "{}", json_line(&diff.to_json()))?;
-    } else {
-        diffargs::write(&mut out, &checkpoints, color, &args.diff, format, &diff)?;
+        out.flush()?;
+        return Ok(());
     }
-    out.flush()?;
+    // On a terminal, through the pager, as `git diff`.
+    let mut out = Paged::start(checkpoints.settings().pager.as_deref());
+    diffargs::write(&mut out, &checkpoints, color, &args.diff, format, &diff)?;
+    out.finish()?;
     Ok(())
 }
 

@@ -364,3 +364,74 @@ mod tests {
         assert_ne!(p.id("abc"), "abc");
     }
 }
+
+/// Where a long output goes: on a terminal, the user's pager, as git pages `git diff` and
+/// `git show` (git runs no pager for an external command unless `pager.checkpoint` is set, so
+/// this command starts it); elsewhere, or when git already runs one (`GIT_PAGER_IN_USE`),
+/// stdout. The pager is [`git_checkpoint::Settings::pager`], run by the shell with `LESS=FRX`
+/// and `LV=-c` unless set, as git runs it: `less` leaves at once when everything fits on one
+/// screen, keeps colours, and leaves the screen as it was.
+pub struct Paged {
+    pager: Option<std::process::Child>,
+    out: std::io::BufWriter<Box<dyn Write>>,
+}
+
+impl Paged {
+    /// Output through `pager` when stdout is a terminal and no pager runs yet.
+    pub fn start(pager: Option<&str>) -> Paged {
+        let wanted = pager.filter(|_| {
+            std::io::stdout().is_terminal() && std::env::var_os("GIT_PAGER_IN_USE").is_none()
+        });
+        let child = wanted.and_then(|pager| {
+            let mut cmd = std::process::Command::new("sh");
+            cmd.arg("-c")
+                .arg(pager)
+                .stdin(std::process::Stdio::piped())
+                .env("GIT_PAGER_IN_USE", "true");
+            for (name, value) in [("LESS", "FRX"), ("LV", "-c")] {
+                if std::env::var_os(name).is_none() {
+                    cmd.env(name, value);
+                }
+            }
+            cmd.spawn().ok()
+        });
+        match child {
+            Some(mut child) => match child.stdin.take() {
+                Some(stdin) => Paged {
+                    pager: Some(child),
+                    out: std::io::BufWriter::new(Box::new(stdin)),
+                },
+                None => Paged::stdout(),
+            },
+            None => Paged::stdout(),
+        }
+    }
+
+    fn stdout() -> Paged {
+        Paged {
+            pager: None,
+            out: std::io::BufWriter::new(Box::new(std::io::stdout().lock())),
+        }
+    }
+
+    /// Write what is left and wait for the pager to be left by the user.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        let flushed = self.out.flush();
+        // Closing its input tells the pager the output is complete.
+        drop(self.out);
+        if let Some(mut pager) = self.pager.take() {
+            let _ = pager.wait();
+        }
+        flushed
+    }
+}
+
+impl Write for Paged {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}

@@ -8,7 +8,7 @@ use git_checkpoint::{Checkpoint, Side};
 
 use super::diffargs::{self, DiffArgs, Format};
 use super::notices;
-use super::output::{ColorChoice, Ui, checkpoint_json, json_line, printable, relative_age};
+use super::output::{ColorChoice, Paged, Ui, checkpoint_json, json_line, printable, relative_age};
 use super::picker::{self, Purpose};
 use super::render::human_size;
 use super::{Failure, open, repo_paths};
@@ -69,11 +69,9 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         },
     };
     ui.warn_damaged([checkpoint]);
-    // One write for the whole output, not one per line (stdout is line-buffered).
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
+        let mut out = std::io::stdout().lock();
         writeln!(out, "{}", json_line(&checkpoint_json(checkpoint)))?;
-        out.flush()?;
         return Ok(());
     }
     let paths = repo_paths(&checkpoints, &args.paths)?;
@@ -88,12 +86,14 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         args.diff.options(&checkpoints, format),
         &ui.ctl,
     )?;
+    // On a terminal, through the pager, as `git show`.
+    let mut out = Paged::start(checkpoints.settings().pager.as_deref());
     header(&mut out, ui, checkpoint)?;
     if !diff.files.is_empty() {
         writeln!(out)?;
     }
     diffargs::write(&mut out, &checkpoints, color, &args.diff, format, &diff)?;
-    out.flush()?;
+    out.finish()?;
     Ok(())
 }
 

@@ -18,6 +18,11 @@ struct Tmux {
 impl Tmux {
     /// Run `args` of the tool in `repo`'s working tree, in a 130×40 terminal.
     fn start(repo: &Repo, args: &[&str]) -> Option<Tmux> {
+        Tmux::start_with(repo, &[], args)
+    }
+
+    /// [`Tmux::start`], with `env` set too.
+    fn start_with(repo: &Repo, env: &[(&str, &str)], args: &[&str]) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             let reason = "tmux is not installed (apt-get install tmux): the picker is not tested";
             if std::env::var_os("GIT_CHECKPOINT_REQUIRE_TMUX").is_some() {
@@ -41,6 +46,12 @@ impl Tmux {
             }
         }
         script.push_str("export TERM=xterm-256color\nunset NO_COLOR\n");
+        for (key, value) in env {
+            script.push_str(&format!(
+                "export {key}='{}'\n",
+                value.replace('\'', "'\\''")
+            ));
+        }
         script.push_str(&format!("cd '{}'\n", repo.path().display()));
         script.push_str(&format!("'{}'", bin()));
         for a in args {
@@ -253,4 +264,52 @@ fn escape_from_diff_and_show_exits_1() {
         let done = t.wait_for("exit=1");
         assert!(done.contains("nothing"), "{verb}: {done}");
     }
+}
+
+/// A diff or a show on a terminal goes through the user's pager, as `git diff` does (git's
+/// choice of pager: GIT_PAGER, core.pager, …); `pager.checkpoint = false` turns it off; off a
+/// terminal nothing is paged.
+#[test]
+fn diff_and_show_on_a_terminal_go_through_the_pager() {
+    let (repo, ids) = history();
+    let prefix = "sed 's/^/PAGED:/'";
+    for (env, args) in [
+        (vec![("GIT_PAGER", prefix)], vec!["diff", ids[0].as_str()]),
+        (
+            vec![("GIT_PAGER", prefix)],
+            vec!["show", ids[1].as_str(), "-p"],
+        ),
+    ] {
+        let Some(t) = Tmux::start_with(&repo, &env, &args) else {
+            return;
+        };
+        let done = t.wait_for("exit=0");
+        assert!(done.contains("PAGED:diff --git"), "{args:?}: {done}");
+    }
+    repo.git(&["config", "core.pager", prefix]);
+    let Some(t) = Tmux::start(&repo, &["diff", &ids[0]]) else {
+        return;
+    };
+    let done = t.wait_for("exit=0");
+    assert!(done.contains("PAGED:diff --git"), "core.pager: {done}");
+    drop(t);
+    repo.git(&["config", "pager.checkpoint", "false"]);
+    let Some(t) = Tmux::start(&repo, &["diff", &ids[0]]) else {
+        return;
+    };
+    let done = t.wait_for("exit=0");
+    assert!(
+        done.contains("diff --git") && !done.contains("PAGED:"),
+        "{done}"
+    );
+    // Off a terminal: never.
+    let out = repo
+        .cp_with(
+            |cmd| {
+                cmd.env("GIT_PAGER", prefix);
+            },
+            &["diff", &ids[0]],
+        )
+        .ok();
+    assert!(out.stdout.starts_with("diff --git"), "{}", out.stdout);
 }
