@@ -309,62 +309,6 @@ pub fn print_progress(progress: &git_checkpoint::Progress<'_>) {
     let _ = err.flush();
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use chrono::Duration;
-
-    #[test]
-    fn printable_escapes_control_characters() {
-        assert_eq!(
-            printable("a\x1b]0;pwned\x07b", false),
-            "a\\u{1b}]0;pwned\\u{7}b"
-        );
-        assert_eq!(printable("one\ntwo\r", false), "one\\ntwo\\r");
-        assert_eq!(printable("one\ntwo", true), "one\ntwo");
-        assert_eq!(printable("ünïcode ok", false), "ünïcode ok");
-        assert_eq!(
-            printable("a\u{9b}31mb\u{9d}c\u{7f}", true),
-            "a\\u{9b}31mb\\u{9d}c\\u{7f}"
-        );
-    }
-
-    #[test]
-    fn json_lines_escape_del_and_c1_and_stay_valid() {
-        let value = serde_json::json!({"k\u{9b}": "a\u{1b}b\u{9d}c\u{7f}\u{a0}"});
-        let line = json_line(&value);
-        assert_eq!(line, "{\"k\\u009b\":\"a\\u001bb\\u009dc\\u007f\u{a0}\"}");
-        assert!(!line.chars().any(char::is_control));
-        assert_eq!(
-            serde_json::from_str::<serde_json::Value>(&line).ok(),
-            Some(value)
-        );
-    }
-
-    #[test]
-    fn ages_read_like_git() {
-        let now = Utc::now();
-        let age = |d: Duration| relative_age(now - d, now);
-        assert_eq!(age(Duration::seconds(1)), "1 second ago");
-        assert_eq!(age(Duration::seconds(45)), "45 seconds ago");
-        assert_eq!(age(Duration::minutes(3)), "3 minutes ago");
-        assert_eq!(age(Duration::hours(5)), "5 hours ago");
-        assert_eq!(age(Duration::days(3)), "3 days ago");
-        assert_eq!(age(Duration::days(21)), "3 weeks ago");
-        assert_eq!(age(Duration::days(120)), "4 months ago");
-        assert_eq!(age(Duration::days(800)), "2 years ago");
-        assert_eq!(relative_age(now + Duration::hours(1), now), "in the future");
-    }
-
-    #[test]
-    fn never_colours_when_told_not_to() {
-        let p = Painter::new(ColorChoice::Never, true);
-        assert_eq!(p.id("abc"), "abc");
-        let p = Painter::new(ColorChoice::Always, false);
-        assert_ne!(p.id("abc"), "abc");
-    }
-}
-
 /// Where a long output goes: on a terminal, the user's pager, as git pages `git diff` and
 /// `git show` (git runs no pager for an external command unless `pager.checkpoint` is set, so
 /// this command starts it); elsewhere, or when git already runs one (`GIT_PAGER_IN_USE`),
@@ -433,5 +377,61 @@ impl Write for Paged {
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Duration;
+
+    #[test]
+    fn printable_escapes_control_characters() {
+        assert_eq!(
+            printable("a\x1b]0;pwned\x07b", false),
+            "a\\u{1b}]0;pwned\\u{7}b"
+        );
+        assert_eq!(printable("one\ntwo\r", false), "one\\ntwo\\r");
+        assert_eq!(printable("one\ntwo", true), "one\ntwo");
+        assert_eq!(printable("ünïcode ok", false), "ünïcode ok");
+        assert_eq!(
+            printable("a\u{9b}31mb\u{9d}c\u{7f}", true),
+            "a\\u{9b}31mb\\u{9d}c\\u{7f}"
+        );
+    }
+
+    #[test]
+    fn json_lines_escape_del_and_c1_and_stay_valid() {
+        let value = serde_json::json!({"k\u{9b}": "a\u{1b}b\u{9d}c\u{7f}\u{a0}"});
+        let line = json_line(&value);
+        assert_eq!(line, "{\"k\\u009b\":\"a\\u001bb\\u009dc\\u007f\u{a0}\"}");
+        assert!(!line.chars().any(char::is_control));
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&line).ok(),
+            Some(value)
+        );
+    }
+
+    #[test]
+    fn ages_read_like_git() {
+        let now = Utc::now();
+        let age = |d: Duration| relative_age(now - d, now);
+        assert_eq!(age(Duration::seconds(1)), "1 second ago");
+        assert_eq!(age(Duration::seconds(45)), "45 seconds ago");
+        assert_eq!(age(Duration::minutes(3)), "3 minutes ago");
+        assert_eq!(age(Duration::hours(5)), "5 hours ago");
+        assert_eq!(age(Duration::days(3)), "3 days ago");
+        assert_eq!(age(Duration::days(21)), "3 weeks ago");
+        assert_eq!(age(Duration::days(120)), "4 months ago");
+        assert_eq!(age(Duration::days(800)), "2 years ago");
+        assert_eq!(relative_age(now + Duration::hours(1), now), "in the future");
+    }
+
+    #[test]
+    fn never_colours_when_told_not_to() {
+        let p = Painter::new(ColorChoice::Never, true);
+        assert_eq!(p.id("abc"), "abc");
+        let p = Painter::new(ColorChoice::Always, false);
+        assert_ne!(p.id("abc"), "abc");
     }
 }
