@@ -16,11 +16,6 @@ use super::{Failure, open, repo_paths};
 /// `diff A B`: from checkpoint A to checkpoint B. `diff A`: from A to the working tree now
 /// (untracked files that are not ignored included). `diff`: from the newest checkpoint of
 /// this worktree to the working tree. Nothing is written to the repository.
-///
-/// Hunk headers and binary files follow the `diff` attribute of `.gitattributes` as in
-/// `git diff`: git's built-in drivers (`diff=perl`, `diff=python`, …),
-/// `diff.<name>.xfuncname` and `funcname`, `-diff` and `diff.<name>.binary`. A driver's
-/// `textconv` is not applied, so that the patch applies to the files as they are.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct Args {
@@ -41,6 +36,11 @@ pub struct Args {
 }
 
 const EXAMPLES: &str = "\
+Hunk headers and binary files follow the diff attribute of .gitattributes as in git diff: git's
+built-in drivers (diff=perl, diff=python, ...), diff.<name>.xfuncname and funcname, -diff and
+diff.<name>.binary. A driver's textconv is not applied, so that the patch applies to the files
+as they are.
+
 Examples:
   git checkpoint diff                              # newest checkpoint -> working tree now
   git checkpoint diff before-refactor --stat       # a checkpoint -> working tree now
