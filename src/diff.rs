@@ -481,7 +481,7 @@ pub(crate) fn hunks(
                 }
             }
         }
-        let function = functions.above(&old_lines, old_range.start);
+        let function = functions.above(old_lines, old_range.start);
         out.push(Hunk {
             old_start: if old_range.is_empty() {
                 old_range.start

@@ -49,17 +49,14 @@ struct Configured {
 pub(crate) struct Drivers<'repo> {
     repo: &'repo gix::Repository,
     configured: HashMap<BString, Configured>,
-    attributes: Attributes<'repo>,
+    /// Read when a path first needs them.
+    attributes: Option<Box<Attributes<'repo>>>,
     compiled: HashMap<Selected, Option<Rc<FuncName>>>,
 }
 
-enum Attributes<'repo> {
-    /// Not needed yet.
-    Unread,
-    Read {
-        stack: gix::AttributeStack<'repo>,
-        outcome: gix::attrs::search::Outcome,
-    },
+struct Attributes<'repo> {
+    stack: gix::AttributeStack<'repo>,
+    outcome: gix::attrs::search::Outcome,
 }
 
 impl<'repo> Drivers<'repo> {
@@ -68,7 +65,7 @@ impl<'repo> Drivers<'repo> {
         Ok(Drivers {
             repo,
             configured: configured(repo)?,
-            attributes: Attributes::Unread,
+            attributes: None,
             compiled: HashMap::new(),
         })
     }
@@ -79,16 +76,11 @@ impl<'repo> Drivers<'repo> {
         if !side.is_some_and(|s| matches!(s.kind, EntryKind::Blob | EntryKind::BlobExecutable)) {
             return Ok(Selected::Default);
         }
-        let (stack, outcome) = match &mut self.attributes {
-            Attributes::Read { stack, outcome } => (stack, outcome),
-            unread @ Attributes::Unread => {
-                *unread = read_attributes(self.repo)?;
-                match unread {
-                    Attributes::Read { stack, outcome } => (stack, outcome),
-                    Attributes::Unread => return Ok(Selected::Default),
-                }
-            }
+        let read = match &mut self.attributes {
+            Some(read) => read,
+            unread => unread.insert(Box::new(read_attributes(self.repo)?)),
         };
+        let Attributes { stack, outcome } = &mut **read;
         let platform = stack
             .at_entry(path, Some(gix::index::entry::Mode::FILE))
             .map_err(|e| Error::Git {
@@ -187,7 +179,7 @@ fn read_attributes(repo: &gix::Repository) -> Result<Attributes<'_>> {
         .attributes_only(index, source)
         .map_err(|e| git("cannot read the attributes")(e.into()))?;
     let outcome = stack.selected_attribute_matches(["diff"]);
-    Ok(Attributes::Read { stack, outcome })
+    Ok(Attributes { stack, outcome })
 }
 
 /// The drivers `diff.<name>.*` defines, in git's order: later settings win.
@@ -343,10 +335,9 @@ fn trim_end(mut text: &[u8]) -> &[u8] {
 mod tests {
     use super::*;
 
-    fn builtin(name: &str) -> FuncName {
-        let b = builtin::find(name.as_bytes()).unwrap_or_else(|| panic!("no driver {name}"));
+    fn builtin(name: &str) -> Result<FuncName, String> {
+        let b = builtin::find(name.as_bytes()).ok_or(format!("no driver {name}"))?;
         FuncName::compile(b.pattern.as_bytes(), Flavor::Extended, b.icase)
-            .unwrap_or_else(|e| panic!("{name}: {e}"))
     }
 
     fn shown(f: &FuncName, line: &str) -> Option<String> {
@@ -355,48 +346,51 @@ mod tests {
     }
 
     #[test]
-    fn rules_take_the_first_group_or_the_whole_match() {
-        let python = builtin("python");
+    fn rules_take_the_first_group_or_the_whole_match() -> Result<(), String> {
+        let python = builtin("python")?;
         assert_eq!(
             shown(&python, "    def run(self):  \n").as_deref(),
             Some("def run(self):")
         );
         assert_eq!(shown(&python, "x = 1\n"), None);
-        let markdown = builtin("markdown");
+        let markdown = builtin("markdown")?;
         assert_eq!(
             shown(&markdown, "## Usage\r\n").as_deref(),
             Some("## Usage"),
             "no group: all of the match, without the line's end"
         );
+        Ok(())
     }
 
     #[test]
-    fn a_rejecting_rule_wins_when_it_matches_first() {
-        let java = builtin("java");
+    fn a_rejecting_rule_wins_when_it_matches_first() -> Result<(), String> {
+        let java = builtin("java")?;
         assert_eq!(shown(&java, "        return foo(bar);\n"), None);
         assert_eq!(
             shown(&java, "    public int size(int a) {\n").as_deref(),
             Some("public int size(int a) {")
         );
+        Ok(())
     }
 
     #[test]
-    fn case_is_ignored_where_git_ignores_it() {
-        let fortran = builtin("fortran");
+    fn case_is_ignored_where_git_ignores_it() -> Result<(), String> {
+        let fortran = builtin("fortran")?;
         assert!(shown(&fortran, "      subroutine foo(x)\n").is_some());
         assert!(shown(&fortran, "      SUBROUTINE FOO(X)\n").is_some());
-        let python = builtin("python");
+        let python = builtin("python")?;
         assert_eq!(shown(&python, "DEF run():\n"), None);
+        Ok(())
     }
 
     #[test]
-    fn texts_are_cut_to_80_bytes_then_trimmed() {
-        let f =
-            FuncName::compile(b"^f.*", Flavor::Extended, false).unwrap_or_else(|e| panic!("{e}"));
+    fn texts_are_cut_to_80_bytes_then_trimmed() -> Result<(), String> {
+        let f = FuncName::compile(b"^f.*", Flavor::Extended, false)?;
         let long = format!("f{}{}\n", "x".repeat(78), " tail");
         assert_eq!(shown(&f, &long).map(|s| s.len()), Some(79));
         let line = format!("{}\x0b\n", "a".repeat(10));
         assert_eq!(default_function(line.as_bytes()), Some(&b"aaaaaaaaaa"[..]));
+        Ok(())
     }
 
     #[test]
