@@ -747,3 +747,37 @@ fn a_bad_funcname_pattern_is_an_error_naming_the_setting() {
     out.assert_one_error_line();
     repo.cp(&["diff", &a, "--stat"]).ok();
 }
+
+/// In a bare repository git reads no `.gitattributes` of a tree, only the global files such as
+/// `info/attributes`; so does `diff` there.
+#[test]
+fn a_bare_repository_reads_only_the_global_attribute_files() {
+    let repo = Repo::new();
+    repo.write(".gitattributes", "*.py diff=python\n");
+    let (path, before, after) = driver_samples()
+        .into_iter()
+        .find(|(path, _, _)| path.ends_with(".py"))
+        .unwrap();
+    repo.write(path, &before);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "before"]);
+    let a = save(&repo);
+    repo.write(path, &after);
+    let b = save(&repo);
+    let (ca, cb) = (commit_of(&repo, &a), commit_of(&repo, &b));
+    let bare = repo.scratch().join("bare.git");
+    let bare_arg = bare.to_str().unwrap();
+    repo.git(&["clone", "-q", "--mirror", ".", bare_arg]);
+    let headers = |expected: &str| {
+        let ours = repo.cp_in_dir(&bare, &["diff", &a, &b]).ok().stdout;
+        let git = repo.git_in_dir(&bare, &["diff", &ca, &cb]);
+        assert_eq!(ours.trim_end(), git);
+        assert!(
+            hunk_headers(&ours).iter().any(|h| h.ends_with(expected)),
+            "{expected:?} in {ours}"
+        );
+    };
+    headers("@@ class Tool:");
+    std::fs::write(bare.join("info/attributes"), "*.py diff=python\n").unwrap();
+    headers("@@ def run(self):");
+}
