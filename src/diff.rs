@@ -482,7 +482,7 @@ pub(crate) fn hunks(
             }
         }
         let function = functions.above(old_lines, old_range.start);
-        out.push(Hunk {
+        let mut hunk = Hunk {
             old_start: if old_range.is_empty() {
                 old_range.start
             } else {
@@ -495,11 +495,65 @@ pub(crate) fn hunks(
                 new_range.start + 1
             },
             new_len: new_range.len(),
-            function,
+            function: None,
             lines,
-        });
+        };
+        hunk.function = function.map(|text| printed_function(&hunk, &text));
+        out.push(hunk);
     }
     out
+}
+
+/// The function text as `git diff` prints it after the hunk's `@@ … @@ `: xdiff writes the
+/// header into a 128-byte buffer (`xdl_format_hunk_hdr`), and diff.c cuts the line at its
+/// first byte that does not start a valid UTF-8 character (`sane_truncate_line`), so that a
+/// function line in another encoding, or one cut inside a character, shows only up to there
+/// (possibly nothing, after the space).
+fn printed_function(hunk: &Hunk, text: &[u8]) -> Vec<u8> {
+    let digits = |n: usize| n.to_string().len();
+    let range =
+        |start: usize, len: usize| digits(start) + if len == 1 { 0 } else { 1 + digits(len) };
+    // "@@ -" old " +" new " @@ ", and room for the newline.
+    let header =
+        4 + range(hunk.old_start, hunk.old_len) + 2 + range(hunk.new_start, hunk.new_len) + 4;
+    let text = &text[..text.len().min(128 - header - 1)];
+    text[..utf8_prefix(text)].to_vec()
+}
+
+/// How many bytes of `text` are whole, valid UTF-8 characters before the first that is not,
+/// by git's rules (`pick_one_utf8_char`: no overlong forms, surrogates, U+FFFE, U+FFFF or code
+/// points past U+10FFFF).
+fn utf8_prefix(text: &[u8]) -> usize {
+    let mut i = 0;
+    while i < text.len() {
+        let s = &text[i..];
+        let cont = |k: usize| s.get(k).is_some_and(|b| b & 0xc0 == 0x80);
+        let len = match s[0] {
+            0x00..=0x7f => 1,
+            0xc2..=0xdf if cont(1) => 2,
+            0xe0..=0xef
+                if cont(1)
+                    && cont(2)
+                    && !(s[0] == 0xe0 && s[1] & 0xe0 == 0x80)
+                    && !(s[0] == 0xed && s[1] & 0xe0 == 0xa0)
+                    && !(s[0] == 0xef && s[1] == 0xbf && s[2] & 0xfe == 0xbe) =>
+            {
+                3
+            }
+            0xf0..=0xf4
+                if cont(1)
+                    && cont(2)
+                    && cont(3)
+                    && !(s[0] == 0xf0 && s[1] & 0xf0 == 0x80)
+                    && !(s[0] == 0xf4 && s[1] > 0x8f) =>
+            {
+                4
+            }
+            _ => return i,
+        };
+        i += len;
+    }
+    i
 }
 
 /// The function lines above successive hunks, searched as xdiff does: each hunk looks back
@@ -558,6 +612,34 @@ mod hunk_tests {
             out.extend_from_slice(words[((*seed >> 33) % 6) as usize]);
         }
         out
+    }
+
+    #[test]
+    fn function_texts_stop_where_utf8_does_as_git_prints_them() {
+        assert_eq!(utf8_prefix("plain é ü 𝄞".as_bytes()), "plain é ü 𝄞".len());
+        assert_eq!(utf8_prefix(b"caf\xe9 latin-1"), 3, "a Latin-1 byte");
+        assert_eq!(
+            utf8_prefix("t\u{1ea3}".as_bytes()[..2].as_ref()),
+            1,
+            "cut in a character"
+        );
+        assert_eq!(utf8_prefix(b"a\xc0\x80"), 1, "overlong");
+        assert_eq!(utf8_prefix(b"a\xed\xa0\x80"), 1, "a surrogate");
+        assert_eq!(utf8_prefix(b"a\xef\xbf\xbf"), 1, "U+FFFF");
+        assert_eq!(utf8_prefix(b"a\xf4\x90\x80\x80"), 1, "past U+10FFFF");
+        assert_eq!(utf8_prefix(b"nul\0ok"), 6);
+        let hunk = |start: usize| Hunk {
+            old_start: start,
+            old_len: start,
+            new_start: start,
+            new_len: start,
+            function: None,
+            lines: Vec::new(),
+        };
+        let long = [b'x'; 80];
+        assert_eq!(printed_function(&hunk(12), &long).len(), 80);
+        // "@@ -1234567890,1234567890 +1234567890,1234567890 @@ " leaves 75 bytes.
+        assert_eq!(printed_function(&hunk(1_234_567_890), &long).len(), 75);
     }
 
     #[test]

@@ -781,3 +781,44 @@ fn a_bare_repository_reads_only_the_global_attribute_files() {
     std::fs::write(bare.join("info/attributes"), "*.py diff=python\n").unwrap();
     headers("@@ def run(self):");
 }
+
+/// git prints a function line only up to its first byte that is not UTF-8 (a Latin-1 file, a
+/// character cut at 80 bytes), and keeps the space after `@@` when nothing is left of it.
+#[test]
+fn function_lines_stop_where_git_stops_them() {
+    let repo = Repo::new();
+    repo.git(&["config", "diff.any.xfuncname", "^[^ ].*"]);
+    repo.write(".gitattributes", "*.any diff=any\n");
+    let body: String = (1..=8).map(|i| format!("    step{i}();\n")).collect();
+    let files: [(&str, Vec<u8>); 3] = [
+        ("latin1.txt", b"caf\xe9 au lait\n".to_vec()),
+        (
+            "long.txt",
+            format!("a{}\n", "\u{e9}".repeat(40)).into_bytes(),
+        ),
+        ("invalid.any", b"\xe9t\xe9\n".to_vec()),
+    ];
+    for (path, head) in &files {
+        repo.write_bytes(path, &[head.as_slice(), body.as_bytes()].concat());
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "before"]);
+    let a = save(&repo);
+    for (path, head) in &files {
+        let changed = body.replace("step5()", "step5(1)");
+        repo.write_bytes(path, &[head.as_slice(), changed.as_bytes()].concat());
+    }
+    repo.git(&["add", "-A"]);
+    let ours = repo.cp(&["diff", &a]).ok().stdout;
+    let ca = commit_of(&repo, &a);
+    assert_eq!(ours.trim_end(), repo.git(&["diff", &ca]));
+    let headers = hunk_headers(&ours);
+    let long = format!("a{}", "\u{e9}".repeat(39));
+    for expected in ["@@ -3,7 +3,7 @@ ", "@@ -3,7 +3,7 @@ caf"] {
+        assert!(headers.contains(&expected), "{expected:?} in {headers:?}");
+    }
+    assert!(
+        headers.contains(&format!("@@ -3,7 +3,7 @@ {long}").as_str()),
+        "{headers:?}"
+    );
+}
