@@ -6,6 +6,7 @@ use gix::objs::tree::EntryKind;
 
 use crate::error::{Context, Result};
 use crate::treediff::{FileChange, Side};
+use crate::userdiff::{Drivers, FuncName};
 
 /// How many bytes git looks at to decide that a file is binary.
 const BINARY_PROBE: usize = 8000;
@@ -136,8 +137,9 @@ pub struct Hunk {
     pub new_start: usize,
     /// Number of new lines.
     pub new_len: usize,
-    /// The function context git prints after `@@`, from its default rule (the nearest
-    /// preceding line starting with a letter, `_` or `$`).
+    /// The function context git prints after `@@`: the nearest line above the hunk that the
+    /// file's diff driver (its `diff` attribute) takes for a function line, or by git's default
+    /// rule one starting with a letter, `_` or `$`.
     pub function: Option<Vec<u8>>,
     /// The lines.
     pub lines: Vec<Line>,
@@ -204,10 +206,19 @@ pub fn file_diffs(
     if let Some(min) = options.renames {
         pairs = detect_renames(repo, pairs, min)?;
     }
+    let mut drivers = Drivers::new(repo)?;
     for (old_path, path, old, new, score) in pairs {
         let old_data = content(repo, old)?;
         let new_data = content(repo, new)?;
-        let binary = is_binary(&old_data) || is_binary(&new_data);
+        // Each side's driver, from its own path, as git's `diff_filespec_load_driver`.
+        let old_driver = drivers.select(old_path.as_ref().unwrap_or(&path).as_ref(), old)?;
+        let new_driver = drivers.select(path.as_ref(), new)?;
+        let binary = drivers
+            .binary(&old_driver)
+            .unwrap_or_else(|| is_binary(&old_data))
+            || drivers
+                .binary(&new_driver)
+                .unwrap_or_else(|| is_binary(&new_data));
         let status = match (old, new, score) {
             (_, _, Some(score)) => Status::Renamed(score),
             (None, _, _) => Status::Added,
@@ -222,7 +233,12 @@ pub fn file_diffs(
         } else {
             let (a, d) = count_lines(&old_data, &new_data);
             let hunks = if options.hunks {
-                hunks(&old_data, &new_data, options.context)
+                // The old side's pattern, else the new side's (git's `diff_funcname_pattern`).
+                let funcname = match drivers.funcname(&old_driver)? {
+                    Some(funcname) => Some(funcname),
+                    None => drivers.funcname(&new_driver)?,
+                };
+                hunks(&old_data, &new_data, options.context, funcname.as_deref())
             } else {
                 Vec::new()
             };
@@ -392,14 +408,21 @@ fn span_hashes(data: &[u8], text: bool) -> std::collections::HashMap<u32, u64> {
     out
 }
 
-/// Unified-diff hunks between two texts, with `context` lines around each change.
-pub fn hunks(old: &[u8], new: &[u8], context: usize) -> Vec<Hunk> {
+/// Unified-diff hunks between two texts, with `context` lines around each change, each headed
+/// by its function line from `funcname` (git's default rule without one).
+pub(crate) fn hunks(
+    old: &[u8],
+    new: &[u8],
+    context: usize,
+    funcname: Option<&FuncName>,
+) -> Vec<Hunk> {
     let diff = similar::TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
         .diff_lines(old, new);
     let old_lines = diff.old_slices();
     let new_lines = diff.new_slices();
     let mut out = Vec::new();
+    let mut functions = Functions::new(funcname);
     for group in diff.grouped_ops(context) {
         let Some(first) = group.first() else {
             continue;
@@ -458,11 +481,8 @@ pub fn hunks(old: &[u8], new: &[u8], context: usize) -> Vec<Hunk> {
                 }
             }
         }
-        let function = old_lines[..old_range.start]
-            .iter()
-            .rev()
-            .find_map(|line| function_line(line));
-        out.push(Hunk {
+        let function = functions.above(old_lines, old_range.start);
+        let mut hunk = Hunk {
             old_start: if old_range.is_empty() {
                 old_range.start
             } else {
@@ -475,29 +495,103 @@ pub fn hunks(old: &[u8], new: &[u8], context: usize) -> Vec<Hunk> {
                 new_range.start + 1
             },
             new_len: new_range.len(),
-            function,
+            function: None,
             lines,
-        });
+        };
+        hunk.function = function.map(|text| printed_function(&hunk, &text));
+        out.push(hunk);
     }
     out
 }
 
-/// git's default function-name rule (`def_ff` in xdiff): a line starting with a letter, `_`
-/// or `$`, cut to 80 bytes, without trailing white space.
-fn function_line(line: &[u8]) -> Option<Vec<u8>> {
-    let first = *line.first()?;
-    if !(first.is_ascii_alphabetic() || first == b'_' || first == b'$') {
-        return None;
+/// The function text as `git diff` prints it after the hunk's `@@ … @@ `: xdiff writes the
+/// header into a 128-byte buffer (`xdl_format_hunk_hdr`), and diff.c cuts the line at its
+/// first byte that does not start a valid UTF-8 character (`sane_truncate_line`), so that a
+/// function line in another encoding, or one cut inside a character, shows only up to there
+/// (possibly nothing, after the space).
+fn printed_function(hunk: &Hunk, text: &[u8]) -> Vec<u8> {
+    let digits = |n: usize| n.to_string().len();
+    let range =
+        |start: usize, len: usize| digits(start) + if len == 1 { 0 } else { 1 + digits(len) };
+    // "@@ -" old " +" new " @@ ", and room for the newline.
+    let header =
+        4 + range(hunk.old_start, hunk.old_len) + 2 + range(hunk.new_start, hunk.new_len) + 4;
+    let text = &text[..text.len().min(128 - header - 1)];
+    text[..utf8_prefix(text)].to_vec()
+}
+
+/// How many bytes of `text` are whole, valid UTF-8 characters before the first that is not,
+/// by git's rules (`pick_one_utf8_char`: no overlong forms, surrogates, U+FFFE, U+FFFF or code
+/// points past U+10FFFF).
+fn utf8_prefix(text: &[u8]) -> usize {
+    let mut i = 0;
+    while i < text.len() {
+        let s = &text[i..];
+        let cont = |k: usize| s.get(k).is_some_and(|b| b & 0xc0 == 0x80);
+        let len = match s[0] {
+            0x00..=0x7f => 1,
+            0xc2..=0xdf if cont(1) => 2,
+            0xe0..=0xef
+                if cont(1)
+                    && cont(2)
+                    && !(s[0] == 0xe0 && s[1] & 0xe0 == 0x80)
+                    && !(s[0] == 0xed && s[1] & 0xe0 == 0xa0)
+                    && !(s[0] == 0xef && s[1] == 0xbf && s[2] & 0xfe == 0xbe) =>
+            {
+                3
+            }
+            0xf0..=0xf4
+                if cont(1)
+                    && cont(2)
+                    && cont(3)
+                    && !(s[0] == 0xf0 && s[1] & 0xf0 == 0x80)
+                    && !(s[0] == 0xf4 && s[1] > 0x8f) =>
+            {
+                4
+            }
+            _ => return i,
+        };
+        i += len;
     }
-    let mut text = &line[..line.len().min(80)];
-    while let Some((last, rest)) = text.split_last() {
-        if last.is_ascii_whitespace() {
-            text = rest;
-        } else {
-            break;
+    i
+}
+
+/// The function lines above successive hunks, searched as xdiff does: each hunk looks back
+/// only as far as the previous hunk's start, and keeps that hunk's function when it finds none
+/// in between, so every line is matched at most once.
+struct Functions<'a> {
+    funcname: Option<&'a FuncName>,
+    /// Lines before this one were searched already.
+    searched: usize,
+    /// What the search found: the text of the function line (empty: show none).
+    found: Option<Vec<u8>>,
+}
+
+impl<'a> Functions<'a> {
+    fn new(funcname: Option<&'a FuncName>) -> Self {
+        Functions {
+            funcname,
+            searched: 0,
+            found: None,
         }
     }
-    Some(text.to_vec())
+
+    /// The function line for a hunk whose old side starts at line `start` (0-based).
+    fn above(&mut self, lines: &[&[u8]], start: usize) -> Option<Vec<u8>> {
+        let from = self.searched.min(start);
+        let hit = lines[from..start]
+            .iter()
+            .rev()
+            .find_map(|line| match self.funcname {
+                Some(funcname) => funcname.function(line),
+                None => crate::userdiff::default_function(line),
+            });
+        if let Some(text) = hit {
+            self.found = Some(text.to_vec());
+        }
+        self.searched = start;
+        self.found.clone().filter(|text| !text.is_empty())
+    }
 }
 
 #[cfg(test)]
@@ -521,11 +615,39 @@ mod hunk_tests {
     }
 
     #[test]
+    fn function_texts_stop_where_utf8_does_as_git_prints_them() {
+        assert_eq!(utf8_prefix("plain é ü 𝄞".as_bytes()), "plain é ü 𝄞".len());
+        assert_eq!(utf8_prefix(b"caf\xe9 latin-1"), 3, "a Latin-1 byte");
+        assert_eq!(
+            utf8_prefix("t\u{1ea3}".as_bytes()[..2].as_ref()),
+            1,
+            "cut in a character"
+        );
+        assert_eq!(utf8_prefix(b"a\xc0\x80"), 1, "overlong");
+        assert_eq!(utf8_prefix(b"a\xed\xa0\x80"), 1, "a surrogate");
+        assert_eq!(utf8_prefix(b"a\xef\xbf\xbf"), 1, "U+FFFF");
+        assert_eq!(utf8_prefix(b"a\xf4\x90\x80\x80"), 1, "past U+10FFFF");
+        assert_eq!(utf8_prefix(b"nul\0ok"), 6);
+        let hunk = |start: usize| Hunk {
+            old_start: start,
+            old_len: start,
+            new_start: start,
+            new_len: start,
+            function: None,
+            lines: Vec::new(),
+        };
+        let long = [b'x'; 80];
+        assert_eq!(printed_function(&hunk(12), &long).len(), 80);
+        // "@@ -1234567890,1234567890 +1234567890,1234567890 @@ " leaves 75 bytes.
+        assert_eq!(printed_function(&hunk(1_234_567_890), &long).len(), 75);
+    }
+
+    #[test]
     fn hunk_headers_count_their_lines() {
         let mut seed = 7u64;
         for _ in 0..3000 {
             let (a, b) = (text(&mut seed), text(&mut seed));
-            for hunk in hunks(&a, &b, 3) {
+            for hunk in hunks(&a, &b, 3, None) {
                 let old = hunk.lines.iter().filter(|l| l.origin != '+').count();
                 let new = hunk.lines.iter().filter(|l| l.origin != '-').count();
                 assert_eq!(

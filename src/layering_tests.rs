@@ -35,7 +35,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("record", 4),
     // Naming.
     ("naming", 5),
-    // Comparing: line diffs and patches.
+    // Comparing: line diffs and patches, and the diff drivers of `.gitattributes`.
+    ("userdiff/mod", 6),
+    ("userdiff/builtin", 6),
+    ("userdiff/posix", 6),
     ("diff", 6),
     ("patch", 6),
     // Restore: the journal, a pure plan, then apply.

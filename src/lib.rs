@@ -84,6 +84,7 @@ mod standin;
 mod statcache;
 mod store;
 mod treediff;
+mod userdiff;
 
 /// Leave a unit test that cannot run here, saying so where the test run shows it (libtest
 /// captures `eprintln!`) and, when `GIT_CHECKPOINT_TEST_SKIPS` names a file, in that file, which

@@ -43,6 +43,11 @@ pub struct Args {
 }
 
 const EXAMPLES: &str = "\
+Hunk headers and binary files follow the diff attribute of .gitattributes as in git diff: git's
+built-in drivers (diff=perl, diff=python, ...), diff.<name>.xfuncname and funcname, -diff and
+diff.<name>.binary. A driver's textconv is not applied, so that the patch applies to the files
+as they are.
+
 Examples:
   git checkpoint diff                              # newest checkpoint -> working tree now
   git checkpoint diff before-refactor --stat       # a checkpoint -> working tree now

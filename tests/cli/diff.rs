@@ -480,3 +480,345 @@ fn show_patch_uses_the_same_renderer() {
     let git = repo.git(&["diff", "HEAD", &commit]);
     assert!(out.stdout.contains(&git), "{}\n---\n{git}", out.stdout);
 }
+
+/// Files of several languages whose change lies under a function that git's default rule (the
+/// nearest line starting with a letter) would not name, each with the driver that names it.
+/// The second element is the file before, the third after.
+fn driver_samples() -> Vec<(&'static str, String, String)> {
+    let body = |n: usize| -> String { (1..=n).map(|i| format!("    step{i}();\n")).collect() };
+    let edit = |text: &str| text.replacen("step5()", "step5(changed)", 1);
+    let mut samples = Vec::new();
+    let mut add = |path: &'static str, before: String| {
+        let after = edit(&before);
+        assert_ne!(before, after, "{path}: the sample has a step5");
+        samples.push((path, before, after));
+    };
+    // perl: the label at the left margin is no function.
+    add(
+        "lib/Tool.pm",
+        format!(
+            "package Tool;\n\nsub run {{\n    my $x = 1;\nLOOP: for my $i (1..3) {{\n{}    }}\n}}\n",
+            body(8)
+        ),
+    );
+    // python: a method below its class.
+    add(
+        "tool.py",
+        format!("class Tool:\n    x = 1\n\n    def run(self):\n{}", body(8)),
+    );
+    // rust: a method inside its impl block.
+    add(
+        "src/tool.rs",
+        format!(
+            "impl Tool {{\n    pub fn run(&self) {{\n{}    }}\n}}\n",
+            body(8)
+        ),
+    );
+    // cpp: an access label is no function.
+    add(
+        "tool.cc",
+        format!(
+            "class Tool {{\npublic:\n  int run() {{\n{}  }}\n}};\n",
+            body(8)
+        ),
+    );
+    // java: a method inside its class.
+    add(
+        "Tool.java",
+        format!(
+            "public class Tool {{\n    int x;\n    public void run(int a) {{\n{}    }}\n}}\n",
+            body(8)
+        ),
+    );
+    // golang: a change in a table after a function is under that function for git.
+    add(
+        "tool.go",
+        format!(
+            "func Run() {{\n\tx := 1\n}}\n\nvar table = []int{{\n{}}}\n",
+            body(8)
+        ),
+    );
+    // markdown: a heading, where prose starts with letters.
+    add(
+        "README.md",
+        format!("# Tool\n\n## Usage\n\nSome text.\n{}", body(8)),
+    );
+    // fortran (matched ignoring case): an indented subroutine.
+    add(
+        "solve.f",
+        format!(
+            "      subroutine solve(x)\n      real x\n{}      end\n",
+            body(8)
+        ),
+    );
+    // A driver defined by `diff.<name>.xfuncname` (its first group shown).
+    add("app.cfg", format!("[server]\nport = 1\n{}", body(8)));
+    // A driver defined by `diff.<name>.funcname`, a basic regular expression.
+    add(
+        "notes.ini",
+        format!("section 12 intro\nplain words\n{}", body(8)),
+    );
+    // A configured pattern replaces the built-in one of the same name.
+    add(
+        "tool.rb",
+        format!(
+            "# Region: core\nclass Tool\n  def run\n{}  end\nend\n",
+            body(8)
+        ),
+    );
+    // A name no driver has behaves like no attribute at all.
+    add("other.txt", format!("first line\n  indented\n{}", body(8)));
+    samples
+}
+
+const DRIVER_ATTRIBUTES: &str = "*.pm diff=perl\n*.py diff=python\n*.rs diff=rust\n\
+*.cc diff=cpp\n*.java diff=java\n*.go diff=golang\n*.md diff=markdown\n*.f diff=fortran\n\
+*.cfg diff=conf\n*.ini diff=notes\n*.rb diff=ruby\n*.txt diff=nosuch\n";
+
+/// A repository whose `.gitattributes` and config select a driver for each sample, with
+/// checkpoints A (before) and B (after), and commits of both for git.
+fn drivers_repo() -> (Repo, String, String) {
+    let repo = Repo::new();
+    repo.git(&["config", "diff.conf.xfuncname", "^\\[([a-z]+)\\]"]);
+    repo.git(&[
+        "config",
+        "diff.notes.funcname",
+        "^\\(\\(section\\|part\\) [0-9]\\{1,\\}\\)",
+    ]);
+    repo.git(&["config", "diff.ruby.xfuncname", "^# Region: (.*)$"]);
+    repo.write(".gitattributes", DRIVER_ATTRIBUTES);
+    let samples = driver_samples();
+    for (path, before, _) in &samples {
+        repo.write(path, before);
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "before"]);
+    let a = save(&repo);
+    for (path, _, after) in &samples {
+        repo.write(path, after);
+    }
+    repo.git(&["add", "-A"]);
+    let b = save(&repo);
+    (repo, a, b)
+}
+
+/// The hunk headers of a patch, with the file each belongs to.
+fn hunk_headers(patch: &str) -> Vec<&str> {
+    patch
+        .lines()
+        .filter(|l| l.starts_with("+++ ") || l.starts_with("@@ "))
+        .collect()
+}
+
+/// Hunk headers follow the `diff` attribute as `git diff` does: built-in drivers (perl,
+/// python, rust, cpp, java, golang, markdown, fortran ignoring case), drivers defined by
+/// `diff.<name>.xfuncname` and `diff.<name>.funcname`, a configured pattern over the built-in
+/// one of its name, an unknown name as no driver; between checkpoints, against the working
+/// tree, and with other context sizes. The patch still applies.
+#[test]
+fn hunk_headers_follow_diff_drivers_as_in_git() {
+    let (repo, a, b) = drivers_repo();
+    let (ca, cb) = (commit_of(&repo, &a), commit_of(&repo, &b));
+    for flags in [&[][..], &["-U1"], &["-U6"]] {
+        let mut ours = vec!["diff", a.as_str(), b.as_str()];
+        ours.extend_from_slice(flags);
+        let ours = repo.cp(&ours).ok();
+        let mut git = vec!["diff"];
+        git.extend_from_slice(flags);
+        git.extend_from_slice(&[ca.as_str(), cb.as_str()]);
+        let git = repo.git(&git);
+        assert_eq!(hunk_headers(&ours.stdout), hunk_headers(&git), "{flags:?}");
+        assert_eq!(ours.stdout.trim_end(), git, "{flags:?}");
+    }
+    // Against the working tree (everything is staged, so `git diff <commit>` sees it all).
+    let ours = repo.cp(&["diff", &a]).ok();
+    assert_eq!(ours.stdout.trim_end(), repo.git(&["diff", &ca]));
+    let headers = hunk_headers(&ours.stdout).join("\n");
+    for expected in [
+        "@@ sub run {",
+        "@@ def run(self):",
+        "@@ pub fn run(&self) {",
+        "@@ class Tool {",
+        "@@ public void run(int a) {",
+        "@@ func Run() {",
+        "@@ ## Usage",
+        "@@ subroutine solve(x)",
+        "@@ server",
+        "@@ section 12",
+        "@@ core",
+        "@@ first line",
+    ] {
+        assert!(headers.contains(expected), "{expected:?} in\n{headers}");
+    }
+    let patch = repo.cp(&["diff", &a, &b]).ok().stdout;
+    assert_applies(&repo, &a, &b, &patch);
+}
+
+/// `-diff`, the `binary` macro and `diff.<name>.binary` make a text file binary, and a set
+/// `diff` makes a file with NUL bytes text, in the patch, `--numstat`, `--stat` and `--json`
+/// as in `git diff`; `--binary` patches of them apply.
+#[test]
+fn diff_attributes_decide_what_is_binary_as_in_git() {
+    let repo = Repo::new();
+    repo.git(&["config", "diff.generated.binary", "true"]);
+    repo.write(
+        ".gitattributes",
+        "*.lock -diff\n*.dat binary\n*.gen diff=generated\n*.raw diff\n",
+    );
+    repo.write("Cargo.lock", "a = 1\n");
+    repo.write("table.dat", "x\n");
+    repo.write("parser.gen", "rule\n");
+    repo.write_bytes("data.raw", b"head\0er\nline\n");
+    repo.write("plain.txt", "plain\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "before"]);
+    let a = save(&repo);
+    repo.write("Cargo.lock", "a = 2\n");
+    repo.write("table.dat", "y\n");
+    repo.write("parser.gen", "rule2\n");
+    repo.write_bytes("data.raw", b"head\0er\nline two\n");
+    repo.write("plain.txt", "plain two\n");
+    repo.git(&["add", "-A"]);
+    let b = save(&repo);
+    let (ca, cb) = (commit_of(&repo, &a), commit_of(&repo, &b));
+    for flags in [&[][..], &["--numstat"], &["--stat"]] {
+        let mut ours = vec!["diff", a.as_str(), b.as_str()];
+        ours.extend_from_slice(flags);
+        let ours = repo.cp(&ours).ok();
+        let mut git = vec!["diff"];
+        git.extend_from_slice(flags);
+        git.extend_from_slice(&[ca.as_str(), cb.as_str()]);
+        assert_eq!(ours.stdout.trim_end(), repo.git(&git), "{flags:?}");
+    }
+    let numstat = repo.cp(&["diff", &a, &b, "--numstat"]).ok().stdout;
+    assert!(numstat.contains("-\t-\tCargo.lock"), "{numstat}");
+    assert!(numstat.contains("1\t1\tdata.raw"), "{numstat}");
+    let json = repo.cp(&["diff", &a, &b, "--json"]).ok().stdout;
+    assert_eq!(Repo::json_get(&json, "files.0.path"), "Cargo.lock");
+    assert_eq!(Repo::json_get(&json, "files.0.binary"), "true");
+    let patch = repo
+        .cp(&[
+            "diff",
+            &a,
+            &b,
+            "--binary",
+            "--",
+            "Cargo.lock",
+            "table.dat",
+            "parser.gen",
+        ])
+        .ok()
+        .stdout;
+    assert!(patch.contains("GIT binary patch"), "{patch}");
+    let index = repo.scratch().join("binary-index");
+    let env = [("GIT_INDEX_FILE", index.to_str().unwrap())];
+    repo.git_env(&env, &["read-tree", &format!("{ca}^{{tree}}")]);
+    let patch_file = repo.scratch().join("binary.patch");
+    std::fs::write(&patch_file, &patch).unwrap();
+    repo.git_env(&env, &["apply", "--cached", patch_file.to_str().unwrap()]);
+    for path in ["Cargo.lock", "table.dat", "parser.gen"] {
+        assert_eq!(
+            repo.git_env(&env, &["rev-parse", &format!(":{path}")]),
+            repo.git(&["rev-parse", &format!("{cb}:{path}")]),
+            "{path}"
+        );
+    }
+}
+
+/// A pattern git cannot compile stops the patch as it stops `git diff`, naming the setting;
+/// what needs no hunks (`--stat`) still works, as in git.
+#[test]
+fn a_bad_funcname_pattern_is_an_error_naming_the_setting() {
+    let repo = Repo::new();
+    repo.git(&["config", "diff.broken.xfuncname", "^(unclosed"]);
+    repo.write(".gitattributes", "*.x diff=broken\n");
+    repo.write("a.x", "one\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "one"]);
+    let a = save(&repo);
+    repo.write("a.x", "two\n");
+    assert!(!repo.git_ok(&["diff"]), "git refuses the pattern too");
+    let out = repo.cp(&["diff", &a]).fails_with(1);
+    assert!(
+        out.stderr.contains("diff.broken.xfuncname"),
+        "{}",
+        out.stderr
+    );
+    out.assert_one_error_line();
+    repo.cp(&["diff", &a, "--stat"]).ok();
+}
+
+/// In a bare repository git reads no `.gitattributes` of a tree, only the global files such as
+/// `info/attributes`; so does `diff` there.
+#[test]
+fn a_bare_repository_reads_only_the_global_attribute_files() {
+    let repo = Repo::new();
+    repo.write(".gitattributes", "*.py diff=python\n");
+    let (path, before, after) = driver_samples()
+        .into_iter()
+        .find(|(path, _, _)| path.ends_with(".py"))
+        .unwrap();
+    repo.write(path, &before);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "before"]);
+    let a = save(&repo);
+    repo.write(path, &after);
+    let b = save(&repo);
+    let (ca, cb) = (commit_of(&repo, &a), commit_of(&repo, &b));
+    let bare = repo.scratch().join("bare.git");
+    let bare_arg = bare.to_str().unwrap();
+    repo.git(&["clone", "-q", "--mirror", ".", bare_arg]);
+    let headers = |expected: &str| {
+        let ours = repo.cp_in_dir(&bare, &["diff", &a, &b]).ok().stdout;
+        let git = repo.git_in_dir(&bare, &["diff", &ca, &cb]);
+        assert_eq!(ours.trim_end(), git);
+        assert!(
+            hunk_headers(&ours).iter().any(|h| h.ends_with(expected)),
+            "{expected:?} in {ours}"
+        );
+    };
+    headers("@@ class Tool:");
+    std::fs::write(bare.join("info/attributes"), "*.py diff=python\n").unwrap();
+    headers("@@ def run(self):");
+}
+
+/// git prints a function line only up to its first byte that is not UTF-8 (a Latin-1 file, a
+/// character cut at 80 bytes), and keeps the space after `@@` when nothing is left of it.
+#[test]
+fn function_lines_stop_where_git_stops_them() {
+    let repo = Repo::new();
+    repo.git(&["config", "diff.any.xfuncname", "^[^ ].*"]);
+    repo.write(".gitattributes", "*.any diff=any\n");
+    let body: String = (1..=8).map(|i| format!("    step{i}();\n")).collect();
+    let files: [(&str, Vec<u8>); 3] = [
+        ("latin1.txt", b"caf\xe9 au lait\n".to_vec()),
+        (
+            "long.txt",
+            format!("a{}\n", "\u{e9}".repeat(40)).into_bytes(),
+        ),
+        ("invalid.any", b"\xe9t\xe9\n".to_vec()),
+    ];
+    for (path, head) in &files {
+        repo.write_bytes(path, &[head.as_slice(), body.as_bytes()].concat());
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "before"]);
+    let a = save(&repo);
+    for (path, head) in &files {
+        let changed = body.replace("step5()", "step5(1)");
+        repo.write_bytes(path, &[head.as_slice(), changed.as_bytes()].concat());
+    }
+    repo.git(&["add", "-A"]);
+    let ours = repo.cp(&["diff", &a]).ok().stdout;
+    let ca = commit_of(&repo, &a);
+    assert_eq!(ours.trim_end(), repo.git(&["diff", &ca]));
+    let headers = hunk_headers(&ours);
+    let long = format!("a{}", "\u{e9}".repeat(39));
+    for expected in ["@@ -3,7 +3,7 @@ ", "@@ -3,7 +3,7 @@ caf"] {
+        assert!(headers.contains(&expected), "{expected:?} in {headers:?}");
+    }
+    assert!(
+        headers.contains(&format!("@@ -3,7 +3,7 @@ {long}").as_str()),
+        "{headers:?}"
+    );
+}
