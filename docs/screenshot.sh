@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Make docs/serve.png, the README's picture of `git checkpoint serve`: a demo repository with a
-# few checkpoints of an agent session, the server on a free port, and headless Chromium's
-# --screenshot of the page with one checkpoint open.
+# Make docs/serve.png, the picture of `git checkpoint serve` in the README and docs/serve.md: a
+# demo repository with a few checkpoints of an agent session, the server on a free port, and
+# headless Chromium's --screenshot of the page with one checkpoint open.
 #
 #   bash docs/screenshot.sh [path/to/git-checkpoint]     (default: target/release, else debug)
 set -euo pipefail

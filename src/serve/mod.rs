@@ -2,7 +2,7 @@
 //! façade ([`Checkpoints`]), opened anew for each request on a blocking thread (a
 //! `gix::Repository` is not `Sync`, and opening one is cheap); it never prints.
 //!
-//! The security model (see the README's "serve" section):
+//! The security model (see "Security" in docs/serve.md):
 //! - it listens on 127.0.0.1 unless told otherwise;
 //! - every request needs the random token printed in the URL: `Authorization: Bearer <token>`,
 //!   or the cookie that opening the tokened URL sets (HttpOnly, SameSite=Strict, named after

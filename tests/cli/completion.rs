@@ -748,16 +748,16 @@ fn every_command_has_examples_in_its_help_and_the_man_page() {
     }
 }
 
-/// The README's fallback for a system where the man page cannot be installed: git's
+/// The install guide's fallback for a system where the man page cannot be installed: git's
 /// `man.viewer` set to a command that shows the built-in help for this one page.
 #[test]
-fn git_help_falls_back_to_the_built_in_help_as_the_readme_says() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let config: Vec<&str> = readme
+fn git_help_falls_back_to_the_built_in_help_as_the_install_guide_says() {
+    let guide = std::fs::read_to_string(root().join("docs/install.md")).unwrap();
+    let config: Vec<&str> = guide
         .lines()
         .filter(|l| l.starts_with("git config --global man."))
         .collect();
-    assert_eq!(config.len(), 2, "the README gives the two settings");
+    assert_eq!(config.len(), 2, "the install guide gives the two settings");
     let repo = Repo::new();
     let empty_man = tempfile::tempdir().unwrap();
     let git_help = |setup: &str| {

@@ -36,7 +36,7 @@ fn saves_race_prune_drop_pin_and_the_users_git() {
         // update (through git) holds for a moment, as any other git writing a ref would; git
         // waits only `reftable.lockTimeout` for it (100 ms by default), which a loaded 2-core
         // machine running 7 writers at once exceeds: the user's `git commit` then fails with
-        // "cannot lock references". The README says so and how to raise it, as here.
+        // "cannot lock references". docs/limitations.md says so and how to raise it, as here.
         repo.git(&["config", "reftable.lockTimeout", "5000"]);
     }
     let save = |args: &[&str]| {
