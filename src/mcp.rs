@@ -605,7 +605,21 @@ async fn call_opening(
             (Err(Error::NoStore(_)), Opening::Else(value)) => return Ok(value),
             (opened, _) => opened?,
         };
-        work(&checkpoints, &dir)
+        let mut value = work(&checkpoints, &dir)?;
+        // A plain directory below one that has checkpoints acts on that one: say so, as the
+        // command line does, so that an agent knows what a restore or an undo rewrites.
+        if let (Some(_), Some(workdir), Some(object)) =
+            (checkpoints.store(), checkpoints.workdir(), value.as_object_mut())
+        {
+            let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
+            if canonical(workdir) != canonical(&dir) {
+                object.insert(
+                    "acting_on".into(),
+                    canonical(workdir).to_string_lossy().into_owned().into(),
+                );
+            }
+        }
+        Ok(value)
     })
     .await;
     match joined {

@@ -678,15 +678,21 @@ fn in_a_plain_directory_only_a_save_makes_a_store() {
     assert_eq!(r(&v, 0, "structured.checkpoints"), "[]");
     assert_eq!(r(&v, 1, "is_error"), "true");
     assert!(repo.stores().is_empty(), "a listing made a store");
+    repo.write("sub/deeper/x.md", "x\n");
     let plan = r#"[
         ["call", "checkpoint_save", {"message": "first"}, null],
-        ["call", "checkpoint_list", {}, ["list", "--json"]]
+        ["call", "checkpoint_list", {}, ["list", "--json"]],
+        ["call", "checkpoint_list", {"directory": "sub/deeper"}, null]
     ]"#;
     let Some(v) = session(test, &repo, plan) else {
         return;
     };
     assert_eq!(r(&v, 0, "is_error"), "false", "{}", r(&v, 0, "text"));
     assert_eq!(repo.stores().len(), 1);
+    // Below the checkpointed directory, a tool acts on it and says so.
+    let top = repo.path().canonicalize().unwrap().display().to_string();
+    assert_eq!(r(&v, 2, "structured.acting_on"), top);
+    assert_eq!(r(&v, 1, "structured.acting_on"), "null", "not at the top itself");
     assert_eq!(v.keys("results.1.structured.checkpoints").len(), 1);
     assert_eq!(
         r(&v, 1, "structured.checkpoints.0.id"),
