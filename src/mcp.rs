@@ -68,11 +68,7 @@ impl<S, T: DeserializeOwned + JsonSchema + 'static> FromContextPart<ToolCallCont
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
         let given = context.arguments.take().unwrap_or_default();
         let accepted = accepted::<T>();
-        let unknown: Vec<String> = given
-            .keys()
-            .filter(|key| !accepted.contains(key))
-            .cloned()
-            .collect();
+        let unknown = unknown_in(&given, &accepted);
         if !unknown.is_empty() {
             return Err(ErrorData::invalid_params(
                 unknown_arguments(&unknown, &accepted),
@@ -84,6 +80,15 @@ impl<S, T: DeserializeOwned + JsonSchema + 'static> FromContextPart<ToolCallCont
             ErrorData::invalid_params(format!("failed to deserialize parameters: {why}"), None)
         })
     }
+}
+
+/// The arguments of `given` that are not `accepted`.
+fn unknown_in(given: &Map<String, Value>, accepted: &[String]) -> Vec<String> {
+    given
+        .keys()
+        .filter(|key| !accepted.contains(key))
+        .cloned()
+        .collect()
 }
 
 /// The arguments `T` takes, in its schema's order.
@@ -608,9 +613,11 @@ async fn call_opening(
         let mut value = work(&checkpoints, &dir)?;
         // A plain directory below one that has checkpoints acts on that one: say so, as the
         // command line does, so that an agent knows what a restore or an undo rewrites.
-        if let (Some(_), Some(workdir), Some(object)) =
-            (checkpoints.store(), checkpoints.workdir(), value.as_object_mut())
-        {
+        if let (Some(_), Some(workdir), Some(object)) = (
+            checkpoints.store(),
+            checkpoints.workdir(),
+            value.as_object_mut(),
+        ) {
             let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
             if canonical(workdir) != canonical(&dir) {
                 object.insert(
@@ -644,6 +651,9 @@ fn tool_error(err: &Error) -> CallToolResult {
         Error::UnknownCheckpoint(_) | Error::PositionOutOfRange { .. } => {
             Some("call checkpoint_list to see the checkpoints")
         }
+        Error::Removed(_) => Some(
+            "it was removed on purpose (drop) or by retention (pin a checkpoint to keep it); call checkpoint_list to see those there are",
+        ),
         Error::NoCheckpoints => Some("make one with checkpoint_save"),
         Error::AmbiguousCheckpoint { .. } => Some("give more characters of the id"),
         Error::NotARepository(_) => Some("pass `directory`: the working tree of a git repository"),
@@ -691,11 +701,7 @@ mod tests {
             return Err(format!("not an object: {json}"));
         };
         let accepted = accepted::<RestoreArgs>();
-        let unknown: Vec<String> = map
-            .keys()
-            .filter(|key| !accepted.contains(key))
-            .cloned()
-            .collect();
+        let unknown = unknown_in(&map, &accepted);
         if !unknown.is_empty() {
             return Err(unknown_arguments(&unknown, &accepted));
         }

@@ -69,6 +69,7 @@ fn status_of(err: &Error) -> StatusCode {
         Error::NoCheckpoints
         | Error::NoOwnCheckpoints(_)
         | Error::UnknownCheckpoint(_)
+        | Error::Removed(_)
         | Error::PositionOutOfRange { .. } => StatusCode::NOT_FOUND,
         Error::InvalidInput(_)
         | Error::AmbiguousCheckpoint { .. }

@@ -81,12 +81,11 @@ impl<'repo> Drivers<'repo> {
             unread => unread.insert(Box::new(read_attributes(self.repo)?)),
         };
         let Attributes { stack, outcome } = &mut **read;
-        let platform = stack
-            .at_entry(path, Some(gix::index::entry::Mode::FILE))
-            .map_err(|e| Error::Git {
-                context: format!("cannot read the attributes of `{path}`"),
-                source: e.into(),
-            })?;
+        // A path no attribute file can name (an empty or hostile name in someone else's
+        // tree, which restore refuses) has the default driver.
+        let Ok(platform) = stack.at_entry(path, Some(gix::index::entry::Mode::FILE)) else {
+            return Ok(Selected::Default);
+        };
         platform.matching_attributes(outcome);
         let Some(diff) = outcome.iter_selected().next() else {
             return Ok(Selected::Default);

@@ -620,15 +620,9 @@ fn hunk_headers_follow_diff_drivers_as_in_git() {
     let (repo, a, b) = drivers_repo();
     let (ca, cb) = (commit_of(&repo, &a), commit_of(&repo, &b));
     for flags in [&[][..], &["-U1"], &["-U6"]] {
-        let mut ours = vec!["diff", a.as_str(), b.as_str()];
-        ours.extend_from_slice(flags);
-        let ours = repo.cp(&ours).ok();
-        let mut git = vec!["diff"];
-        git.extend_from_slice(flags);
-        git.extend_from_slice(&[ca.as_str(), cb.as_str()]);
-        let git = repo.git(&git);
-        assert_eq!(hunk_headers(&ours.stdout), hunk_headers(&git), "{flags:?}");
-        assert_eq!(ours.stdout.trim_end(), git, "{flags:?}");
+        let (ours, git) = ours_and_gits(&repo, [&a, &b], [&ca, &cb], flags);
+        assert_eq!(hunk_headers(&ours), hunk_headers(&git), "{flags:?}");
+        assert_eq!(ours.trim_end(), git, "{flags:?}");
     }
     // Against the working tree (everything is staged, so `git diff <commit>` sees it all).
     let ours = repo.cp(&["diff", &a]).ok();
@@ -682,13 +676,8 @@ fn diff_attributes_decide_what_is_binary_as_in_git() {
     let b = save(&repo);
     let (ca, cb) = (commit_of(&repo, &a), commit_of(&repo, &b));
     for flags in [&[][..], &["--numstat"], &["--stat"]] {
-        let mut ours = vec!["diff", a.as_str(), b.as_str()];
-        ours.extend_from_slice(flags);
-        let ours = repo.cp(&ours).ok();
-        let mut git = vec!["diff"];
-        git.extend_from_slice(flags);
-        git.extend_from_slice(&[ca.as_str(), cb.as_str()]);
-        assert_eq!(ours.stdout.trim_end(), repo.git(&git), "{flags:?}");
+        let (ours, git) = ours_and_gits(&repo, [&a, &b], [&ca, &cb], flags);
+        assert_eq!(ours.trim_end(), git, "{flags:?}");
     }
     let numstat = repo.cp(&["diff", &a, &b, "--numstat"]).ok().stdout;
     assert!(numstat.contains("-\t-\tCargo.lock"), "{numstat}");
@@ -821,4 +810,21 @@ fn function_lines_stop_where_git_stops_them() {
         headers.contains(&format!("@@ -3,7 +3,7 @@ {long}").as_str()),
         "{headers:?}"
     );
+}
+
+/// `diff` between the checkpoints `ids` and `git diff` between their `commits`, both with
+/// `flags`: our stdout and git's.
+fn ours_and_gits(
+    repo: &Repo,
+    ids: [&str; 2],
+    commits: [&str; 2],
+    flags: &[&str],
+) -> (String, String) {
+    let mut ours = vec!["diff", ids[0], ids[1]];
+    ours.extend_from_slice(flags);
+    let ours = repo.cp(&ours).ok().stdout;
+    let mut git = vec!["diff"];
+    git.extend_from_slice(flags);
+    git.extend_from_slice(&commits);
+    (ours, repo.git(&git))
 }

@@ -1251,6 +1251,8 @@ fn settings_given_with_git_dash_c_apply() {
     let out = through_git(&[
         "-c",
         "checkpoint.keep=1",
+        "-c",
+        "checkpoint.minAge=0",
         "checkpoint",
         "prune",
         "--dry-run",

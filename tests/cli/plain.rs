@@ -206,6 +206,8 @@ fn retention_and_settings_live_in_the_store() {
     repo.save(&[]);
     // Settings of this directory: its store's config.
     repo.git(&["config", "checkpoint.keep", "3"]);
+    // Checkpoints of a moment ago are kept by default (checkpoint.minAge).
+    repo.git(&["config", "checkpoint.minAge", "0"]);
     repo.git(&["config", "checkpoint.defaultExcludes", "false"]);
     repo.write("node_modules/m.js", "kept now\n");
     for i in 1..6 {
@@ -779,12 +781,27 @@ fn revert_pin_prune_drop_du_and_exec_work_in_a_plain_directory() {
     repo.cp(&["pin", "start"]).ok();
     let before = repo.checkpoint_ids();
     assert!(before.len() >= 3, "{before:?}");
-    repo.cp(&["prune", "-q", "--keep", "1"]).ok();
+    repo.cp(&["prune", "-q", "--keep", "1", "--kind", "manual"])
+        .ok();
     let left = repo.checkpoint_ids();
     assert!(left.contains(&start), "pinned: {left:?}");
-    assert_eq!(left.len(), 2, "the pinned one and the newest: {left:?}");
-    let newest = left.iter().find(|id| **id != start).unwrap().clone();
-    repo.cp(&["drop", &newest]).ok();
+    let manual: Vec<&String> = left
+        .iter()
+        .filter(|id| **id != start && repo.note_json(id).get("kind") == "manual")
+        .collect();
+    assert_eq!(
+        manual.len(),
+        1,
+        "the pinned one and the newest manual one: {left:?}"
+    );
+    let others: Vec<&str> = left
+        .iter()
+        .filter(|id| **id != start)
+        .map(String::as_str)
+        .collect();
+    let mut drop = vec!["drop"];
+    drop.extend(others);
+    repo.cp(&drop).ok();
     assert_eq!(repo.checkpoint_ids(), std::slice::from_ref(&start));
 
     // du counts what the store holds.

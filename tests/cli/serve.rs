@@ -1078,7 +1078,7 @@ fn events_announce_a_save_made_by_another_process() {
     assert!(restored["safety"].is_string());
     // A prune of its own is a prune, not a drop; the pinned checkpoint stays.
     let before = repo.checkpoint_ids();
-    repo.cp(&["prune", "-q", "--keep", "1"]).ok();
+    repo.cp(&["prune", "-q", "--keep", "0"]).ok();
     let pruned = next_event(&events, "pruned", Duration::from_secs(10));
     let mut gone: Vec<String> = before
         .into_iter()
@@ -1125,8 +1125,9 @@ fn events_announce_this_servers_own_changes_once() {
         next_event(&events, "dropped", Duration::from_secs(5)),
         json!({"ids": [ids[2]]})
     );
-    // Retention after a save: pruned.
-    repo.git(&["config", "checkpoint.keep", "2"]);
+    // Retention after a save: pruned (one manual checkpoint kept: the one just saved).
+    repo.git(&["config", "checkpoint.keep", "1"]);
+    repo.git(&["config", "checkpoint.minAge", "0"]);
     repo.write("f.txt", "one more\n");
     let saved = server
         .call("POST", "/api/checkpoints", Some(json!({"message": "last"})))
