@@ -521,6 +521,19 @@ impl Checkpoints {
         })
     }
 
+    /// In a plain directory, the directory acted on when it is not `dir` but a directory above
+    /// it that has a store (canonical): everything below it is its working tree, so a restore
+    /// or an undo from `dir` rewrites all of it, which a front end should say. `None` in a git
+    /// repository (whose working tree is the repository's, as for git itself) and at the
+    /// directory itself.
+    pub fn acting_on(&self, dir: &Path) -> Option<PathBuf> {
+        self.plain.as_ref()?;
+        let workdir = self.repo.workdir()?;
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
+        let there = canonical(workdir);
+        (there != canonical(dir)).then_some(there)
+    }
+
     /// A plain directory's private store (a git directory whose working tree is the
     /// directory); `None` in a git repository.
     pub fn store(&self) -> Option<&Path> {

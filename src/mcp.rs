@@ -613,18 +613,11 @@ async fn call_opening(
         let mut value = work(&checkpoints, &dir)?;
         // A plain directory below one that has checkpoints acts on that one: say so, as the
         // command line does, so that an agent knows what a restore or an undo rewrites.
-        if let (Some(_), Some(workdir), Some(object)) = (
-            checkpoints.store(),
-            checkpoints.workdir(),
-            value.as_object_mut(),
-        ) {
-            let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
-            if canonical(workdir) != canonical(&dir) {
-                object.insert(
-                    "acting_on".into(),
-                    canonical(workdir).to_string_lossy().into_owned().into(),
-                );
-            }
+        if let (Some(there), Some(object)) = (checkpoints.acting_on(&dir), value.as_object_mut()) {
+            object.insert(
+                "acting_on".into(),
+                there.to_string_lossy().into_owned().into(),
+            );
         }
         Ok(value)
     })

@@ -318,6 +318,40 @@ pub(crate) fn names(repo: &gix::Repository, prefix: &str) -> Result<Vec<(String,
 /// left out); `None` if one is not UTF-8.
 fn loose_names(dir: &std::path::Path, prefix: &str) -> std::io::Result<Option<Vec<String>>> {
     let mut out = Vec::new();
+    let named = walk_loose(dir, prefix, |name, _, lock| {
+        if !lock {
+            out.push(name);
+        }
+    })?;
+    Ok(named.then_some(out))
+}
+
+/// The lock files of loose refs under `prefix` (which ends in `/`), each with the name of the
+/// ref it locks; none in a reftable repository, which has no lock file per ref.
+pub(crate) fn loose_locks(repo: &gix::Repository, prefix: &str) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    if ref_format(repo) == RefFormat::Files {
+        let _ = walk_loose(
+            &repo.common_dir().join(prefix),
+            prefix,
+            |name, path, lock| {
+                if lock && let Some(locked) = name.strip_suffix(".lock") {
+                    out.push((locked.to_string(), path));
+                }
+            },
+        );
+    }
+    out
+}
+
+/// Call `found` with the full name, the path and whether it is a lock file (`.lock`) of each
+/// file below `dir`, the loose refs under `prefix`. `false` (and nothing more visited) when a
+/// file name is not UTF-8.
+fn walk_loose(
+    dir: &std::path::Path,
+    prefix: &str,
+    mut found: impl FnMut(String, PathBuf, bool),
+) -> std::io::Result<bool> {
     let mut dirs = vec![(dir.to_owned(), prefix.to_string())];
     while let Some((dir, name)) = dirs.pop() {
         let entries = match std::fs::read_dir(&dir) {
@@ -328,20 +362,18 @@ fn loose_names(dir: &std::path::Path, prefix: &str) -> std::io::Result<Option<Ve
         for entry in entries {
             let entry = entry?;
             let Some(file) = entry.file_name().to_str().map(str::to_owned) else {
-                return Ok(None);
+                return Ok(false);
             };
-            if file.ends_with(".lock") {
-                continue;
-            }
             let full = format!("{name}{file}");
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 dirs.push((entry.path(), format!("{full}/")));
             } else {
-                out.push(full);
+                let lock = file.ends_with(".lock");
+                found(full, entry.path(), lock);
             }
         }
     }
-    Ok(Some(out))
+    Ok(true)
 }
 
 /// Apply `edits` as one transaction: every ref is checked against its [`Expect`], then all

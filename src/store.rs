@@ -666,33 +666,10 @@ fn lock_age(path: &std::path::Path) -> Option<Duration> {
 /// may be a transaction under way. (Reftable repositories have no lock file per ref.) Never
 /// fails: what cannot be removed stays for a later sweep.
 pub(crate) fn sweep_stale_locks(repo: &gix::Repository) {
-    if crate::repo::ref_format(repo) != crate::repo::RefFormat::Files {
-        return;
-    }
-    let mut dirs = vec![(
-        repo.common_dir().join(format::REF_PREFIX),
-        format::REF_PREFIX.to_string(),
-    )];
-    while let Some((dir, prefix)) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let Some(file) = entry.file_name().to_str().map(str::to_owned) else {
-                continue;
-            };
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                dirs.push((entry.path(), format!("{prefix}{file}/")));
-                continue;
-            }
-            let Some(name) = file.strip_suffix(".lock") else {
-                continue;
-            };
-            let path = entry.path();
-            let stale = lock_age(&path).is_some_and(|age| age > STALE_LOCK);
-            if stale && matches!(refdb::find(repo, &format!("{prefix}{name}")), Ok(None)) {
-                let _ = std::fs::remove_file(&path);
-            }
+    for (name, path) in refdb::loose_locks(repo, format::REF_PREFIX) {
+        let stale = lock_age(&path).is_some_and(|age| age > STALE_LOCK);
+        if stale && matches!(refdb::find(repo, &name), Ok(None)) {
+            let _ = std::fs::remove_file(&path);
         }
     }
 }

@@ -538,14 +538,10 @@ fn open() -> Result<Checkpoints, Failure> {
 /// and a restore or an undo there rewrites all of it. (In a git repository the working tree is
 /// the repository's, as for git itself.) Said on stderr, unless quiet.
 fn say_directory(checkpoints: &Checkpoints, dir: &std::path::Path) {
-    let (Some(store), Some(workdir)) = (checkpoints.store(), checkpoints.workdir()) else {
+    let (Some(store), Some(there)) = (checkpoints.store(), checkpoints.acting_on(dir)) else {
         return;
     };
-    let here = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
-    let there = workdir
-        .canonicalize()
-        .unwrap_or_else(|_| workdir.to_owned());
-    if here == there || quiet_requested() || STORE.get().is_some() {
+    if quiet_requested() || STORE.get().is_some() {
         return;
     }
     eprintln!(
