@@ -322,6 +322,9 @@ pub struct OpenOptions {
     /// Make a store even for a home directory itself, the system's temporary directory itself
     /// or a file system root.
     pub force: bool,
+    /// Settings for this opening only, each `key=value`, as `git -c key=value` gives them:
+    /// over every config file (the Python package's `config=`).
+    pub config: Vec<String>,
 }
 
 impl Default for OpenOptions {
@@ -334,6 +337,7 @@ impl Default for OpenOptions {
                 .map(PathBuf::from),
             create: true,
             force: false,
+            config: Vec::new(),
         }
     }
 }
@@ -509,6 +513,24 @@ impl Checkpoints {
                 Err(err) => return Err(err),
             },
         };
+        let mut repo = repo;
+        if !options.config.is_empty() {
+            for setting in &options.config {
+                if !setting.contains('=') {
+                    return Err(Error::InvalidInput(format!(
+                        "bad setting `{setting}`: expected key=value"
+                    )));
+                }
+            }
+            let mut config = repo.config_snapshot_mut();
+            config
+                .append_config(options.config.iter(), gix::config::Source::Api)
+                .map_err(|err| Error::InvalidInput(format!("bad setting: {err}")))?;
+            config.commit().map_err(|err| Error::Git {
+                context: "cannot apply the settings given".into(),
+                source: Box::new(err),
+            })?;
+        }
         let worktree = crate::repo::worktree_name(&repo)?;
         let settings = Settings::load(&repo);
         Ok(Checkpoints {

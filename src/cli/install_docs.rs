@@ -143,10 +143,15 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
 /// `~/.cargo/bin/git-checkpoint`, `/usr/local/share/man` for `/usr/local/bin`. man-db looks
 /// there for every directory on `PATH`.
 fn beside_binary() -> Result<PathBuf, Failure> {
-    let exe = std::env::current_exe().map_err(|source| Error::Io {
-        context: "cannot tell where this binary is installed; use --man-dir or --prefix".into(),
-        source,
-    })?;
+    // The Python package's console script (`<venv>/bin/git-checkpoint`) runs this in the
+    // interpreter's process: the manual goes beside the script, not beside `python`.
+    let exe = match super::installed_program() {
+        Some(program) => program,
+        None => std::env::current_exe().map_err(|source| Error::Io {
+            context: "cannot tell where this binary is installed; use --man-dir or --prefix".into(),
+            source,
+        })?,
+    };
     let exe = exe.canonicalize().unwrap_or(exe);
     let prefix = exe.parent().and_then(Path::parent).ok_or_else(|| {
         Error::InvalidInput(format!(

@@ -155,6 +155,68 @@ impl From<io::Error> for Failure {
 /// Parse the command line, run it, and turn the outcome into an exit code:
 /// 0 success, 1 error, 2 usage error.
 pub fn run() -> ExitCode {
+    ExitCode::from(run_with(None, std::env::args_os().collect()))
+}
+
+/// Run the command line `args` (the program's name first) in this process, as `run` does for
+/// the process's own: the Python package's `git-checkpoint` console script. `program` is where
+/// that command is installed (`install-docs` puts the manual beside it), when it is not this
+/// executable. One command line runs at a time; another waits for it.
+pub fn run_with(program: Option<std::path::PathBuf>, args: Vec<std::ffi::OsString>) -> u8 {
+    let _running = RUNNING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *INVOCATION
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Invocation {
+        args,
+        program,
+        store: None,
+    };
+    run_invocation()
+}
+
+/// The command line being run: its words, where its program is installed, and `--store`.
+struct Invocation {
+    args: Vec<std::ffi::OsString>,
+    program: Option<std::path::PathBuf>,
+    store: Option<std::path::PathBuf>,
+}
+
+static INVOCATION: std::sync::Mutex<Invocation> = std::sync::Mutex::new(Invocation {
+    args: Vec::new(),
+    program: None,
+    store: None,
+});
+
+/// Held while a command line runs: its settings above are global.
+static RUNNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The command line's words (the program's name first).
+fn command_line() -> Vec<std::ffi::OsString> {
+    let invocation = INVOCATION
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    invocation.args.clone()
+}
+
+/// Where the running command is installed, when the Python package runs it in process.
+pub(crate) fn installed_program() -> Option<std::path::PathBuf> {
+    let invocation = INVOCATION
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    invocation.program.clone()
+}
+
+/// The store `--store` names, if given.
+fn given_store() -> Option<std::path::PathBuf> {
+    let invocation = INVOCATION
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    invocation.store.clone()
+}
+
+fn run_invocation() -> u8 {
     let cli = match Cli::try_parse_from(arguments()) {
         Ok(cli) => cli,
         Err(err) if err.use_stderr() && from_hook().is_some() => {
@@ -171,20 +233,19 @@ pub fn run() -> ExitCode {
             {
                 println!("{line}");
             }
-            return ExitCode::SUCCESS;
+            return 0;
         }
         Err(mut err) => {
             suggest_command(&mut err);
             let _ = err.print();
-            return if err.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return if err.use_stderr() { 2 } else { 0 };
         }
     };
     if let Some(store) = cli.store {
-        let _ = STORE.set(store);
+        INVOCATION
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .store = Some(store);
     }
     let mut ui = Ui::new(cli.color);
     if std::io::IsTerminal::is_terminal(&io::stderr()) && !quiet_requested() {
@@ -216,12 +277,12 @@ pub fn run() -> ExitCode {
         Command::Stores(args) => stores::run(&ui, args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::Exit(code)) => ExitCode::from(code),
+        Ok(()) => 0,
+        Err(Failure::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => 0,
+        Err(Failure::Exit(code)) => code,
         Err(failure) => {
             report(&ui, &failure);
-            ExitCode::from(1)
+            1
         }
     }
 }
@@ -229,7 +290,7 @@ pub fn run() -> ExitCode {
 /// The command line, with git's spellings that clap cannot parse as git does put in a form it
 /// can, by the verb whose arguments they are.
 fn arguments() -> Vec<std::ffi::OsString> {
-    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut args = command_line();
     // The subcommand: the first word after the global options (`--color` takes a value).
     let mut at = 1;
     while let Some(arg) = args.get(at) {
@@ -371,21 +432,25 @@ fn typo_of(word: &str, verb: &str) -> bool {
 /// `--from-hook` (`Some(None)`) or `--from-hook=<AGENT>` on the command line, read without
 /// clap (for when clap refuses the command line).
 fn from_hook() -> Option<Option<git_checkpoint::hooks::Agent>> {
-    std::env::args_os().take_while(|a| a != "--").find_map(|a| {
-        let a = a.to_str()?;
-        if a == "--from-hook" {
-            return Some(None);
-        }
-        a.strip_prefix("--from-hook=")
-            .map(git_checkpoint::hooks::Agent::from_name)
-    })
+    command_line()
+        .into_iter()
+        .take_while(|a| a != "--")
+        .find_map(|a| {
+            let a = a.to_str()?;
+            if a == "--from-hook" {
+                return Some(None);
+            }
+            a.strip_prefix("--from-hook=")
+                .map(git_checkpoint::hooks::Agent::from_name)
+        })
 }
 
 /// Whether `-q`/`--quiet` is on the command line before any `--` (progress is then not
 /// shown; what follows `--` are paths, or the command that `exec` runs).
 fn quiet_requested() -> bool {
     // `args_os`: an argument that is not UTF-8 (a file name, an exec'd command's) is fine.
-    std::env::args_os()
+    command_line()
+        .into_iter()
         .take_while(|a| a != "--")
         .any(|a| a == "-q" || a == "--quiet" || a == "--json")
 }
@@ -507,16 +572,13 @@ fn cwd() -> Result<std::path::PathBuf, Failure> {
     })
 }
 
-/// The store `--store` names, if given.
-static STORE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-
 /// How to open the checkpoints of a directory: the store `--store` or `GIT_CHECKPOINT_STORE`
 /// names; `create` a plain directory's store when it has none (what saving needs); `force`
 /// even for a home directory or a file system root.
 fn open_options(create: bool, force: bool) -> OpenOptions {
     let mut options = OpenOptions::default();
-    if let Some(store) = STORE.get() {
-        options.store = Some(store.clone());
+    if let Some(store) = given_store() {
+        options.store = Some(store);
     }
     options.create = create;
     options.force = force;
@@ -541,7 +603,7 @@ fn say_directory(checkpoints: &Checkpoints, dir: &std::path::Path) {
     let (Some(store), Some(there)) = (checkpoints.store(), checkpoints.acting_on(dir)) else {
         return;
     };
-    if quiet_requested() || STORE.get().is_some() {
+    if quiet_requested() || given_store().is_some() {
         return;
     }
     eprintln!(
@@ -573,7 +635,7 @@ fn open_creating(
     {
         // A store named on the command line or in the environment is used wherever the
         // directory is, in a git repository too.
-        let named = if STORE.get().is_some() {
+        let named = if given_store().is_some() {
             Some("--store")
         } else if std::env::var_os("GIT_CHECKPOINT_STORE").is_some_and(|v| !v.is_empty()) {
             Some("GIT_CHECKPOINT_STORE")
