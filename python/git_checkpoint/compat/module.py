@@ -37,7 +37,7 @@ import pathlib
 import builtins
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
@@ -79,47 +79,13 @@ class CheckpointConfig:
     max_checkpoints: int = 100
     exclude_patterns: list[str] = field(default_factory=list)
 
-    def settings(self) -> _Settings:
-        """The git-checkpoint settings this configuration stands for."""
-        pairs: list[tuple[str, _Setting]] = [("checkpoint.keep", self.max_checkpoints)]
-        pairs.extend(("checkpoint.exclude", pattern) for pattern in self.exclude_patterns)
-        return _Settings(pairs)
-
-
-class _Settings(Mapping[str, _Setting]):
-    """Settings as `git -c key=value` gives them: a key may come more than once.
-
-    `checkpoint.exclude` is multi-valued (one gitignore pattern per value; a comma is part
-    of a pattern), and a dict holds one value per key. `items()` yields every pair, in
-    order, which is what `Checkpoints(config=...)` reads; looking a key up gives its last
-    value, as git's single-valued reading does.
-    """
-
-    def __init__(self, pairs: builtins.list[tuple[str, _Setting]]) -> None:
-        self._pairs = list(pairs)
-
-    def __getitem__(self, key: str) -> _Setting:
-        for name, value in reversed(self._pairs):
-            if name == key:
-                return value
-        raise KeyError(key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(dict.fromkeys(name for name, _ in self._pairs))
-
-    def __len__(self) -> int:
-        return len(dict.fromkeys(name for name, _ in self._pairs))
-
-    def items(self) -> builtins.list[tuple[str, _Setting]]:  # type: ignore[override]
-        """Every (key, value) pair, repeated keys included."""
-        return list(self._pairs)
-
-    def values_of(self, key: str) -> builtins.list[_Setting]:
-        """Every value `key` has, in order."""
-        return [value for name, value in self._pairs if name == key]
-
-    def __repr__(self) -> str:
-        return f"_Settings({self._pairs!r})"
+    def settings(self) -> dict[str, Union[_Setting, list[str]]]:
+        """The git-checkpoint settings this configuration stands for, as
+        `Checkpoints(config=...)` takes them (a list: a multi-valued setting)."""
+        out: dict[str, Union[_Setting, list[str]]] = {"checkpoint.keep": self.max_checkpoints}
+        if self.exclude_patterns:
+            out["checkpoint.exclude"] = list(self.exclude_patterns)
+        return out
 
 
 def store_for(workspace_dir: _StrPath, storage_dir: _StrPath) -> str:
