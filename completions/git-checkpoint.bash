@@ -902,7 +902,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__push)
-            opts="-q -h -V --all --dry-run --quiet --color --store --help --version"
+            opts="-q -h -V --all --dry-run --quiet --with-conversation --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1016,7 +1016,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__save)
-            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --session --from-hook --force --color --store --help --version"
+            opts="-m -q -h -V --message --name --kind --meta --meta-json --pin --allow-empty --quiet --json --session --from-hook --force --conversation --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1052,6 +1052,10 @@ _gitcheckpoint() {
                     ;;
                 --from-hook)
                     COMPREPLY=($(compgen -W "auto claude-code gemini codex cursor copilot cline opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --conversation)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1100,7 +1104,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__show)
-            opts="-p -U -M -h -V --patch --stat --numstat --name-status --name-only --unified --find-renames --no-renames --binary --json --color --store --help --version"
+            opts="-p -U -M -h -V --patch --stat --numstat --name-status --name-only --unified --find-renames --no-renames --binary --json --conversation --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -69,6 +69,7 @@ cursor\t''
 copilot\t''
 cline\t''
 opencode\t''"
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l conversation -d 'Keep this file with the checkpoint as its conversation (an agent\'s transcript, a chat log, any file up to 64 MiB; `-` reads it from stdin): `show --conversation` prints it. Stored apart from the snapshot, and pushed only with `push --with-conversation`' -r -F
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand save" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
@@ -116,6 +117,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l n
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l no-renames -d 'Do not detect renames'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l binary -d 'Emit binary files as git binary patches (with full index lines) so they apply too'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l json -d 'Print the metadata as JSON (the note\'s fields plus "commit")'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -l conversation -d 'Print the conversation kept with the checkpoint (its agent\'s transcript as it was at the save, or the file given to `save --conversation`) instead; with --json, as JSON'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand show" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s U -l unified -d 'Lines of context (`-U5`, `-U 5`, `--unified=5`; default 3); asks for the patch, as in git' -r
@@ -223,6 +225,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l s
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l all -d 'Push every checkpoint: pre-restore ones, and those fetched from elsewhere, too'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l dry-run -d 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s q -l quiet -d 'Print nothing on stderr'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l with-conversation -d 'Also push the conversations kept with them (agents\' transcripts, `save --conversation`), which otherwise never leave this machine'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
@@ -237,7 +240,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -l col
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -l json -d 'Print a JSON object: total, notes, by_kind, by_checkpoint (each one\'s id, kind and what it added)'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -l json -d 'Print a JSON object: total, notes, conversations, by_kind, by_checkpoint (each one\'s id, kind and what it added)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand du" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand repair" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'

@@ -795,6 +795,12 @@ impl Checkpoints {
         }
     }
 
+    /// The conversation kept with `checkpoint` (`save --conversation`, a hook's transcript),
+    /// if one was.
+    pub fn conversation(&self, checkpoint: &Checkpoint) -> Result<Option<crate::Conversation>> {
+        crate::conversation::read(&self.repo, &checkpoint.id)
+    }
+
     /// The checkpoint `spec` names.
     pub fn find(&self, spec: &str) -> Result<Checkpoint> {
         let loaded = self.load()?;
@@ -1540,10 +1546,18 @@ impl Checkpoints {
         &self,
         remote: &str,
         checkpoints: &[Checkpoint],
+        with_conversation: bool,
         before_sending: &mut dyn FnMut(&[Checkpoint]),
         ctl: &Control<'_>,
     ) -> Result<Pushed> {
-        sharing::push(&self.repo, remote, checkpoints, before_sending, ctl)
+        sharing::push(
+            &self.repo,
+            remote,
+            checkpoints,
+            with_conversation,
+            before_sending,
+            ctl,
+        )
     }
 
     /// Fetch `remote`'s checkpoints and merge their notes; never overwrites a checkpoint.

@@ -158,6 +158,9 @@ pub struct Settings {
     max_file_size: Result<u64, Problem>,
     /// `checkpoint.autoPrune` (default true): apply the retention policy after every save.
     pub auto_prune: bool,
+    /// `checkpoint.conversation` (default true): a hook's save keeps the agent's transcript
+    /// with the checkpoint. An explicit `--conversation` is kept either way.
+    pub conversation: bool,
     /// `checkpoint.hookFailure`: `warn` (default) or `block`.
     pub hook_failure: HookFailure,
     /// `diff.renames` (default true): detect renames in diffs.
@@ -202,6 +205,7 @@ impl Settings {
             policy: policy(&config),
             max_file_size,
             auto_prune: boolean("checkpoint.autoPrune", true),
+            conversation: boolean("checkpoint.conversation", true),
             hook_failure,
             diff_renames: boolean("diff.renames", true),
             quote_path: boolean("core.quotePath", true),

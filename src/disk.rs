@@ -21,8 +21,8 @@ use gix::objs::tree::EntryKind;
 
 use crate::control::Control;
 use crate::error::{Context, Result};
-use crate::format::{NOTES_REF, REF_PREFIX, STAGING_PREFIX};
-use crate::refdb;
+use crate::format::{self, NOTES_REF, REF_PREFIX, STAGING_PREFIX};
+use crate::refdb::{self, Value};
 use crate::store::{self, Checkpoint};
 
 /// Objects and bytes.
@@ -61,6 +61,9 @@ pub struct Usage {
     pub total: Amount,
     /// The notes of the checkpoints (`refs/notes/checkpoints`).
     pub notes: Amount,
+    /// The conversations kept with them (`refs/checkpoint-conversations/`), counted in
+    /// `total` and in each checkpoint's `added` too.
+    pub conversations: Amount,
     /// What the checkpoints of each kind added.
     pub by_kind: BTreeMap<String, Amount>,
     /// What each checkpoint added, oldest first.
@@ -162,9 +165,10 @@ impl<'r, 'c> Walker<'r, 'c> {
         self.tree(tree, sink)
     }
 
-    /// What a checkpoint holds: its commit and tree, and its index commit when it has one
-    /// (the last parent, when that is not the `HEAD` commit).
-    fn checkpoint(&mut self, c: &Checkpoint, amount: &mut Amount) -> Result<()> {
+    /// What a checkpoint holds: its commit and tree, its index commit when it has one (the
+    /// last parent, when that is not the `HEAD` commit), and the conversation kept with it.
+    /// Returns what its conversation added (counted in `amount` too).
+    fn checkpoint(&mut self, c: &Checkpoint, amount: &mut Amount) -> Result<Amount> {
         let commit = self
             .repo
             .find_commit(c.commit)
@@ -178,7 +182,15 @@ impl<'r, 'c> Walker<'r, 'c> {
         {
             self.commit(last, &mut sink)?;
         }
-        Ok(())
+        let mut conversation = Amount::default();
+        if let Some(Value::Object(commit)) =
+            refdb::find(self.repo, &format::conversation_ref_name(&c.id))?
+        {
+            self.commit(commit, &mut Sink::Count(&mut conversation))?;
+            amount.objects += conversation.objects;
+            amount.bytes += conversation.bytes;
+        }
+        Ok(conversation)
     }
 
     /// Mark what other refs hold as seen, without counting it: their tips' trees, `HEAD`, and
@@ -186,7 +198,10 @@ impl<'r, 'c> Walker<'r, 'c> {
     fn others(&mut self, checkpoints: &[Checkpoint]) -> Result<()> {
         for reference in refdb::list(self.repo, "refs/")?.refs {
             let name = reference.name.as_str();
-            if name.starts_with(REF_PREFIX) || name.starts_with(STAGING_PREFIX) || name == NOTES_REF
+            if name.starts_with(REF_PREFIX)
+                || name.starts_with(STAGING_PREFIX)
+                || name.starts_with(format::CONVERSATION_PREFIX)
+                || name == NOTES_REF
             {
                 continue;
             }
@@ -248,7 +263,9 @@ pub fn usage(
     for (done, c) in checkpoints.iter().rev().enumerate() {
         ctl.report("counting what checkpoints hold", done, checkpoints.len());
         let mut added = Amount::default();
-        walker.checkpoint(c, &mut added)?;
+        let conversation = walker.checkpoint(c, &mut added)?;
+        usage.conversations.objects += conversation.objects;
+        usage.conversations.bytes += conversation.bytes;
         usage.total.objects += added.objects;
         usage.total.bytes += added.bytes;
         let kind = usage.by_kind.entry(c.meta.kind.clone()).or_default();

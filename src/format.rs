@@ -22,6 +22,11 @@ pub const NOTES_REF: &str = "refs/notes/checkpoints";
 /// run deletes its own staging refs when it ends, and leftovers of a run that died are deleted
 /// by a later one, so that nothing outside `refs/checkpoints/` keeps fetched objects alive.
 pub const STAGING_PREFIX: &str = "refs/checkpoint-fetch/";
+/// The namespace of the conversations kept with checkpoints: `refs/checkpoint-conversations/<id>`
+/// points to a commit whose tree holds the conversation of checkpoint `<id>` (see
+/// `crate::conversation`). Apart from `refs/checkpoints/`, so that a checkpoint pushed without
+/// `--with-conversation` carries nothing of it; deleted with the checkpoint.
+pub const CONVERSATION_PREFIX: &str = "refs/checkpoint-conversations/";
 /// The schema version this build writes.
 pub const SCHEMA: u32 = 1;
 /// The largest note this version reads; bigger ones are treated as damaged.
@@ -65,6 +70,29 @@ pub const SESSION_PREFIX: &str = "session:";
 /// The full ref name of checkpoint `id`.
 pub fn ref_name(id: &str) -> String {
     format!("{REF_PREFIX}{id}")
+}
+
+/// The full ref name of the conversation kept with checkpoint `id`.
+pub fn conversation_ref_name(id: &str) -> String {
+    format!("{CONVERSATION_PREFIX}{id}")
+}
+
+/// What the note says of the conversation kept with a checkpoint (its `conversation` field).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConversationNote {
+    /// Its format: an agent's transcript (`claude-code`, `codex`, `gemini`, `copilot`,
+    /// `cursor`), `json` or `text`. `None` when none was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// Its size in bytes.
+    #[serde(default)]
+    pub bytes: u64,
+    /// The file it was read from, when it was read from one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Why none was kept, when a hook named a transcript that could not be kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
 }
 
 /// What `HEAD` was when the checkpoint was taken.
@@ -206,6 +234,10 @@ pub struct Metadata {
     /// Free-form data given with `--meta` / `--meta-json`.
     #[serde(default)]
     pub meta: serde_json::Map<String, serde_json::Value>,
+    /// The conversation kept with it (`refs/checkpoint-conversations/<id>`), or why a hook's
+    /// transcript was not kept. Left out when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conversation: Option<ConversationNote>,
     /// The program that wrote the note.
     #[serde(default)]
     pub tool: Tool,

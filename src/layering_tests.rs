@@ -31,6 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("capture", 3),
     // The store: refs and notes; recording a capture as a checkpoint.
     ("store", 4),
+    ("conversation", 4),
     ("removed", 4),
     ("record", 4),
     // Naming.

@@ -50,6 +50,7 @@ mod capture;
 mod checkpoints;
 mod config;
 mod control;
+mod conversation;
 mod diff;
 mod disk;
 mod error;
@@ -113,6 +114,7 @@ pub use config::{
     Capture, DEFAULT_EXCLUDES, HookFailure, Policy, Problem, Settings, parse_duration, parse_size,
 };
 pub use control::{Control, Progress};
+pub use conversation::{Conversation, ConversationInput, MAX_BYTES as CONVERSATION_MAX_BYTES};
 pub use diff::{DiffOptions, FileDiff, Hunk, Line, Status};
 pub use disk::{Added, Amount, Usage};
 pub use error::{Error, RemovedCheckpoint, Result, UndoEnd};

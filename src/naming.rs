@@ -247,6 +247,7 @@ pub(crate) mod tests {
                 skipped: vec![],
                 pinned: false,
                 meta: Default::default(),
+                conversation: None,
                 tool: Tool::default(),
                 extra: Default::default(),
             },

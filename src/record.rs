@@ -39,13 +39,17 @@ pub struct SaveOptions {
     /// The coding agent whose hook asks for this save (`claude-code`, `gemini`, …), recorded
     /// in the note's `agent` field.
     pub agent: Option<String>,
+    /// The conversation to keep with the checkpoint (`--conversation`, a hook's transcript), or
+    /// why a hook's transcript is not kept.
+    pub conversation: Option<crate::conversation::ConversationInput>,
 }
 
 impl SaveOptions {
     /// Whether this save makes a new checkpoint even when the working tree, `HEAD` and the
     /// staged state are the same as at this worktree's newest checkpoint: with `allow_empty`,
-    /// and whenever it carries something the user asked to record — a name, a pin, or a
-    /// message of their own. Reporting the older checkpoint instead would drop it (a name that
+    /// and whenever it carries something the user asked to record — a name, a pin, a
+    /// message of their own, or a conversation given by the caller (not a hook's transcript,
+    /// which comes with a generated message). Reporting the older checkpoint instead would drop it (a name that
     /// then finds nothing, a pin on another checkpoint).
     ///
     /// ```
@@ -66,6 +70,7 @@ impl SaveOptions {
             || self.name.is_some()
             || self.pin
             || (self.message.is_some() && !self.generated_message)
+            || (self.conversation.is_some() && !self.generated_message)
     }
 }
 
@@ -236,8 +241,16 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             skipped: snap.skipped.clone(),
             pinned: options.pin,
             meta: options.meta.clone(),
+            conversation: options
+                .conversation
+                .as_ref()
+                .map(crate::conversation::ConversationInput::note),
             tool: Tool::default(),
             extra: Default::default(),
+        };
+        let conversation = match &options.conversation {
+            Some(input) => crate::conversation::write(repo, &id, input)?,
+            None => None,
         };
         let note_len = meta.to_note().len();
         if note_len > format::MAX_NOTE_BYTES {
@@ -246,7 +259,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
                 format::MAX_NOTE_BYTES
             )));
         }
-        match store::create(repo, &id, commit, &meta) {
+        match store::create(repo, &id, commit, &meta, conversation) {
             Ok(note_problem) => {
                 return Ok(Saved::Created(Checkpoint {
                     id,

@@ -261,6 +261,7 @@ mod tests {
                 skipped: vec![],
                 pinned,
                 meta: Default::default(),
+                conversation: None,
                 tool: Tool::default(),
                 extra: Default::default(),
             },

@@ -501,6 +501,8 @@ pub struct Pushed {
     pub atomic: bool,
     /// Remarks, one line each (e.g. a damaged note on the remote replaced by ours).
     pub warnings: Vec<String>,
+    /// Checkpoints whose conversation was sent (`--with-conversation`).
+    pub conversations: Vec<String>,
 }
 
 /// How many times a push is retried when the remote changed between reading and pushing.
@@ -523,6 +525,7 @@ pub fn push(
     repo: &gix::Repository,
     remote: &str,
     checkpoints: &[Checkpoint],
+    with_conversation: bool,
     before_sending: &mut dyn FnMut(&[Checkpoint]),
     ctl: &Control<'_>,
 ) -> Result<Pushed> {
@@ -564,6 +567,9 @@ pub fn push(
             }
         }
 
+        if with_conversation {
+            conversation_updates(repo, &listed, &noted, &mut updates, &mut report)?;
+        }
         let staging = Staging::new(repo);
         let remote_tip = match listed.notes {
             None => None,
@@ -622,6 +628,40 @@ pub fn push(
             }
         }
     }
+}
+
+/// With `--with-conversation`: the conversations of the checkpoints pushed (or already there)
+/// that the remote does not have yet. One the remote holds otherwise is left as it is there,
+/// with a warning.
+fn conversation_updates(
+    repo: &gix::Repository,
+    listed: &RemoteState,
+    checkpoints: &[&Checkpoint],
+    updates: &mut Vec<PushUpdate>,
+    report: &mut Pushed,
+) -> Result<()> {
+    for c in checkpoints {
+        let name = format::conversation_ref_name(&c.id);
+        let Some(crate::refdb::Value::Object(ours)) = crate::refdb::find(repo, &name)? else {
+            continue;
+        };
+        match listed.conversations.get(&c.id) {
+            None => {
+                updates.push(PushUpdate {
+                    src: ours,
+                    dst: name,
+                    expected: None,
+                });
+                report.conversations.push(c.id.clone());
+            }
+            Some(theirs) if *theirs == ours => {}
+            Some(_) => report.warnings.push(format!(
+                "did not push the conversation of {}: the remote holds another one for it",
+                c.id
+            )),
+        }
+    }
+    Ok(())
 }
 
 /// The refused ref that explains why a push failed, if one was refused. With `--atomic`, every
@@ -716,6 +756,8 @@ fn merged_remote_notes(
 struct RemoteState {
     checkpoints: HashMap<String, ObjectId>,
     notes: Option<ObjectId>,
+    /// `refs/checkpoint-conversations/<id>` there, by id.
+    conversations: HashMap<String, ObjectId>,
 }
 
 impl RemoteState {
@@ -726,7 +768,8 @@ impl RemoteState {
     /// ([`gitcli::push`], [`gitcli::fetch`]).
     fn list(repo: &gix::Repository, remote: &str) -> Result<RemoteState> {
         let pattern = format!("{REF_PREFIX}*");
-        let refs = gitcli::ls_remote(repo, remote, &[&pattern, NOTES_REF, "HEAD"])?;
+        let conversations = format!("{}*", format::CONVERSATION_PREFIX);
+        let refs = gitcli::ls_remote(repo, remote, &[&pattern, &conversations, NOTES_REF, "HEAD"])?;
         let ours = repo.object_hash();
         if let Some(other) = refs.iter().find(|r| r.id.kind() != ours) {
             return Err(Error::Remote(format!(
@@ -738,10 +781,13 @@ impl RemoteState {
         let mut state = RemoteState {
             checkpoints: HashMap::new(),
             notes: None,
+            conversations: HashMap::new(),
         };
         for r in refs {
             if r.name == NOTES_REF {
                 state.notes = Some(r.id);
+            } else if let Some(id) = r.name.strip_prefix(format::CONVERSATION_PREFIX) {
+                state.conversations.insert(id.to_string(), r.id);
             } else if let Some(id) = r.name.strip_prefix(REF_PREFIX) {
                 state.checkpoints.insert(id.to_string(), r.id);
             }

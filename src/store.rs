@@ -486,6 +486,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         skipped: Vec::new(),
         pinned: false,
         meta: Default::default(),
+        conversation: None,
         tool: Tool::default(),
         extra: Default::default(),
     })
@@ -687,6 +688,7 @@ pub fn create(
     id: &str,
     commit: ObjectId,
     meta: &Metadata,
+    conversation: Option<ObjectId>,
 ) -> std::result::Result<Option<String>, CreateError> {
     let ref_name = format::ref_name(id);
     let note = meta.to_note();
@@ -706,6 +708,17 @@ pub fn create(
             expect: Expect::MustNotExist,
         }];
         let mut names = vec![ref_name.as_str()];
+        // The conversation with it, in the same transaction (after it: a process killed in
+        // between leaves a checkpoint without its conversation, never a stray conversation).
+        let conversation_ref = format::conversation_ref_name(id);
+        if let Some(conversation) = conversation {
+            edits.push(Edit {
+                name: conversation_ref.clone(),
+                new: Some(conversation),
+                expect: Expect::Any,
+            });
+            names.push(conversation_ref.as_str());
+        }
         let mut moved = None;
         let note_problem = match read_notes_or_damage(repo)? {
             Ok(notes) => {
@@ -827,6 +840,22 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
                 new: None,
                 expect,
             });
+        }
+        // Their conversations go with them (in the same transaction).
+        for (name, value) in refdb::names(repo, format::CONVERSATION_PREFIX)? {
+            let Some(id) = name.strip_prefix(format::CONVERSATION_PREFIX) else {
+                continue;
+            };
+            if ids.iter().any(|i| i == id) {
+                edits.push(Edit {
+                    name: name.clone(),
+                    new: None,
+                    expect: match value {
+                        Some(Value::Object(target)) => Expect::Is(target),
+                        _ => Expect::MustExist,
+                    },
+                });
+            }
         }
         if clean_orphans {
             let keep: std::collections::HashSet<ObjectId> = live

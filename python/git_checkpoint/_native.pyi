@@ -76,7 +76,9 @@ class Checkpoint:
     stats: Stats
     metadata: dict[str, Any]
     pinned: bool
-    conversation: Any | None
+    @property
+    def conversation(self) -> Any | None:
+        """The conversation kept with it: a JSON one as its value, any other as text."""
     @property
     def files_changed(self) -> list[str]:
         """Paths that differ from the `HEAD` it was taken on (read on first use)."""
@@ -152,6 +154,7 @@ class DiskUsage:
     bytes: int
     objects: int
     notes_bytes: int
+    conversations_bytes: int
     by_kind: dict[str, int]
     def to_dict(self) -> dict[str, Any]: ...
 
@@ -189,7 +192,7 @@ class Checkpoints:
         kind: str = "manual",
         meta: Mapping[str, Any] | None = None,
         pin: bool = False,
-        conversation: Any | None = None,
+        conversation: str | os.PathLike[str] | bytes | dict[str, Any] | list[Any] | None = None,
     ) -> Checkpoint: ...
     def list(
         self,

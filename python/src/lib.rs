@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use git_checkpoint as gc;
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
@@ -153,6 +153,34 @@ fn spec_of(spec: &Bound<'_, PyAny>) -> PyResult<String> {
         "a checkpoint is named by a str (id, name, prefix, @, @{{N}}) or a Checkpoint, not a {}",
         spec.get_type().name()?
     )))
+}
+
+/// What `save(conversation=...)` keeps: a file (`os.PathLike`, or a `str` naming one), the
+/// bytes given, or a JSON value (dict, list, number, bool).
+fn conversation_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<gc::ConversationInput> {
+    if let Ok(bytes) = value.cast::<pyo3::types::PyBytes>() {
+        let bytes = bytes.as_bytes().to_vec();
+        if bytes.len() as u64 > gc::CONVERSATION_MAX_BYTES {
+            return Err(errors::invalid(
+                py,
+                format!(
+                    "the conversation has {} bytes, more than the {} a conversation may have",
+                    bytes.len(),
+                    gc::CONVERSATION_MAX_BYTES
+                ),
+            ));
+        }
+        return Ok(gc::ConversationInput::from_bytes(bytes, None));
+    }
+    let is_path = value.cast::<PyString>().is_ok() || value.hasattr("__fspath__").unwrap_or(false);
+    if is_path {
+        let path: PathBuf = value.extract()?;
+        return py
+            .detach(move || gc::ConversationInput::from_file(&path))
+            .map_err(|err| errors::to_py(py, err));
+    }
+    let json = json::from_py(value, "conversation", 0)?;
+    gc::ConversationInput::from_json(&json).map_err(|err| errors::to_py(py, err))
 }
 
 /// A count given from Python: at least `min`.
@@ -332,11 +360,10 @@ impl Checkpoints {
         pin: bool,
         conversation: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<Checkpoint>> {
-        if conversation.as_ref().is_some_and(|c| !c.is_none()) {
-            return Err(PyNotImplementedError::new_err(
-                "conversation=: this version of git-checkpoint does not keep conversations yet",
-            ));
-        }
+        let conversation = conversation
+            .filter(|c| !c.is_none())
+            .map(|c| conversation_of(py, &c))
+            .transpose()?;
         let meta = match meta.filter(|m| !m.is_none()) {
             Some(meta) => json::dict_from_py(&meta, "meta", 0)?,
             None => serde_json::Map::new(),
@@ -347,6 +374,7 @@ impl Checkpoints {
             kind: Some(kind),
             meta,
             pin,
+            conversation,
             ..Default::default()
         };
         let saved = self.run(py, move |c, ctl| {

@@ -49,6 +49,7 @@ pub struct Checkpoint {
     /// The checkpoints it was read from, to compute `files_changed` on first use.
     source: Option<Arc<Shared>>,
     files_changed: OnceLock<Vec<String>>,
+    conversation: OnceLock<Option<gc::Conversation>>,
 }
 
 impl Checkpoint {
@@ -61,6 +62,7 @@ impl Checkpoint {
             created_at,
             source,
             files_changed: OnceLock::new(),
+            conversation: OnceLock::new(),
         }
     }
 }
@@ -140,10 +142,33 @@ impl Checkpoint {
     fn pinned(&self) -> bool {
         self.inner.meta.pinned
     }
-    /// The conversation kept with the checkpoint: none yet (this version keeps none).
+    /// The conversation kept with the checkpoint (`save(conversation=...)`, a hook's
+    /// transcript), read on first use: a JSON one as its value, any other as text; `None`
+    /// when none was kept.
     #[getter]
-    fn conversation(&self, py: Python<'_>) -> Py<PyAny> {
-        py.None()
+    fn conversation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let stored = match self.conversation.get() {
+            Some(stored) => stored.clone(),
+            None => {
+                let Some(source) = &self.source else {
+                    return Ok(py.None().into_bound(py));
+                };
+                let target = self.inner.clone();
+                let read = crate::call(py, source, move |checkpoints, _| {
+                    checkpoints.conversation(&target)
+                })?;
+                self.conversation.get_or_init(|| read).clone()
+            }
+        };
+        let Some(stored) = stored else {
+            return Ok(py.None().into_bound(py));
+        };
+        if stored.format == "json"
+            && let Ok(value) = serde_json::from_slice::<serde_json::Value>(&stored.bytes)
+        {
+            return crate::json::to_py(py, &value);
+        }
+        Ok(pyo3::types::PyString::new(py, &String::from_utf8_lossy(&stored.bytes)).into_any())
     }
     /// The paths that differ from the `HEAD` it was taken on, read on first use.
     #[getter]
@@ -506,6 +531,7 @@ pub struct DiskUsage {
     bytes: u64,
     objects: u64,
     notes_bytes: u64,
+    conversations_bytes: u64,
     by_kind: std::collections::BTreeMap<String, u64>,
 }
 
@@ -516,6 +542,7 @@ impl DiskUsage {
             bytes: u.total.bytes,
             objects: u.total.objects,
             notes_bytes: u.notes.bytes,
+            conversations_bytes: u.conversations.bytes,
             by_kind: u
                 .by_kind
                 .iter()
@@ -533,6 +560,7 @@ impl DiskUsage {
         dict.set_item("bytes", self.bytes)?;
         dict.set_item("objects", self.objects)?;
         dict.set_item("notes_bytes", self.notes_bytes)?;
+        dict.set_item("conversations_bytes", self.conversations_bytes)?;
         dict.set_item("by_kind", self.by_kind.clone())?;
         Ok(dict)
     }

@@ -83,6 +83,7 @@ def test_save_writes_the_tree_git_add_would_and_nothing_else(repo: Path) -> None
     assert abs(datetime.datetime.now(datetime.timezone.utc) - saved.created_at) < datetime.timedelta(minutes=5)
     assert saved.timestamp == saved.created_at
     assert saved.conversation is None
+    assert git(repo, "for-each-ref", "refs/checkpoint-conversations") == ""
     # The note is the one the CLI reads.
     note = git(repo, "notes", "--ref=checkpoints", "show", saved.commit)
     assert '"name":"base"' in note
@@ -156,6 +157,37 @@ def test_list_filters_and_limits(repo: Path) -> None:
         cwd=repo, capture_output=True, text=True, check=True,
     ).stdout.split()
     assert sorted(out) == sorted(c.commit for c in listed)
+
+
+def test_a_conversation_travels_with_the_checkpoint(repo: Path) -> None:
+    cp = Checkpoints(repo)
+    chat = [{"role": "user", "content": "rename the function"}, {"role": "assistant", "content": "done"}]
+    first = cp.save("turn 1", conversation=chat)
+    assert cp.get(first.id).conversation == chat
+    transcript = repo.parent / "transcript.jsonl"
+    transcript.write_text('{"type":"user","text":"hi"}\n{"type":"assistant","text":"hello"}\n')
+    second = cp.save("turn 2", conversation=transcript)
+    assert cp.get(second.id).conversation == transcript.read_text()
+    third = cp.save("turn 3", conversation=b"plain bytes\n")
+    assert cp.get(third.id).conversation == "plain bytes\n"
+    # Stored beside the checkpoint, not in its tree: the save oracle holds.
+    assert tree_of(repo, third) == oracle_tree(repo)
+    refs = git(repo, "for-each-ref", "--format=%(refname)", "refs/checkpoint-conversations").split()
+    assert sorted(refs) == sorted(f"refs/checkpoint-conversations/{c.id}" for c in (first, second, third))
+    # The command line (the package's own, run in process) shows it.
+    shown = subprocess.run(
+        [sys.executable, "-c", "import sys, git_checkpoint; sys.exit(git_checkpoint.main())",
+         "show", second.id, "--conversation"],
+        cwd=repo, capture_output=True, text=True,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == transcript.read_text()
+    # Dropped with its checkpoint; gc keeps what is left, fsck is clean.
+    cp.drop(first)
+    assert git(repo, "for-each-ref", f"refs/checkpoint-conversations/{first.id}") == ""
+    git(repo, "gc", "-q", "--prune=now")
+    git(repo, "fsck", "--strict")
+    assert cp.get(second.id).conversation == transcript.read_text()
 
 
 # --- diff --------------------------------------------------------------------------------
@@ -475,8 +507,10 @@ def test_bad_input_raises_never_crashes(repo: Path, tmp_path: Path) -> None:
         cp.save(unknown=True)  # type: ignore[call-arg]
     with pytest.raises(InvalidArgument):
         cp.save(kind="not a kind!")
-    with pytest.raises(NotImplementedError):
-        cp.save(conversation=[{"role": "user", "content": "hi"}])
+    with pytest.raises(TypeError):
+        cp.save(conversation={"when": datetime.datetime.now()})
+    with pytest.raises(CheckpointError):
+        cp.save(conversation=repo / "no-such-transcript.jsonl")
     with pytest.raises(InvalidArgument):
         cp.save(name="")
 

@@ -22,8 +22,8 @@ pub struct Args {
     /// How many of the heaviest checkpoints to list.
     #[arg(short = 'n', long = "max-count", value_name = "N", default_value_t = 5)]
     max_count: usize,
-    /// Print a JSON object: total, notes, by_kind, by_checkpoint (each one's id, kind and what
-    /// it added).
+    /// Print a JSON object: total, notes, conversations, by_kind, by_checkpoint (each one's
+    /// id, kind and what it added).
     #[arg(long)]
     json: bool,
 }
@@ -69,6 +69,14 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         human_size(usage.notes.bytes),
         count(usage.notes.objects as usize, "object", "objects")
     )?;
+    if usage.conversations.objects > 0 {
+        writeln!(
+            out,
+            "  of which conversations  {}  {}",
+            human_size(usage.conversations.bytes),
+            count(usage.conversations.objects as usize, "object", "objects")
+        )?;
+    }
     let heaviest = usage.heaviest(args.max_count);
     if !heaviest.is_empty() {
         writeln!(out, "heaviest:")?;

@@ -130,6 +130,17 @@ fn hook_save(
     for (key, value) in args.meta {
         options.meta.insert(key, value.into());
     }
+    // The agent's transcript as it is now, kept with the checkpoint (never failing the save:
+    // one that cannot be kept is left out, and the note says why).
+    if checkpoints.settings().conversation
+        && let Some(transcript) = &input.transcript
+    {
+        let format = options.agent.as_deref().unwrap_or("text");
+        options.conversation = Some(git_checkpoint::ConversationInput::from_transcript(
+            std::path::Path::new(transcript),
+            format,
+        ));
+    }
     let outcome = checkpoints.save(&options, &Control::default())?;
     // Quiet as a hook is, a restore it completed (or could not) is said, whatever -q says.
     if let Some(done) = &outcome.interrupted_restore {

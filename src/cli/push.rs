@@ -37,6 +37,10 @@ pub struct Args {
     /// Print nothing on stderr.
     #[arg(short, long)]
     quiet: bool,
+    /// Also push the conversations kept with them (agents' transcripts, `save
+    /// --conversation`), which otherwise never leave this machine.
+    #[arg(long)]
+    with_conversation: bool,
 }
 
 /// Whether `first`, given where the remote goes, names a checkpoint and cannot be a remote: it is
@@ -142,7 +146,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             warn_what_travels(ui, &checkpoints, sending);
         }
     };
-    let pushed = checkpoints.push(&remote, &chosen, &mut warn_before_sending, &ui.ctl)?;
+    let pushed = checkpoints.push(
+        &remote,
+        &chosen,
+        args.with_conversation,
+        &mut warn_before_sending,
+        &ui.ctl,
+    )?;
     if !args.quiet {
         for warning in &pushed.warnings {
             ui.warn(warning);
@@ -160,6 +170,29 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         pushed.remote,
         pushed.already.len()
     )?;
+    if args.with_conversation {
+        writeln!(
+            out,
+            "pushed the conversations of {}",
+            count_checkpoints(pushed.conversations.len())
+        )?;
+    } else if !args.quiet {
+        let kept = chosen
+            .iter()
+            .filter(|c| {
+                c.meta
+                    .conversation
+                    .as_ref()
+                    .is_some_and(|n| n.format.is_some())
+            })
+            .count();
+        if kept > 0 {
+            ui.info(&format!(
+                "the conversations of {} stayed here (--with-conversation sends them)",
+                count_checkpoints(kept)
+            ));
+        }
+    }
     if !pushed.rejected.is_empty() {
         let ids: Vec<String> = pushed
             .rejected

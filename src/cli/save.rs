@@ -2,7 +2,7 @@
 
 use std::io::{Read, Write};
 
-use git_checkpoint::{Error, SaveOptions, Saved, format};
+use git_checkpoint::{ConversationInput, Error, SaveOptions, Saved, format};
 
 use super::agents::{HookAgent, hook_agent_parser};
 use super::notices;
@@ -71,6 +71,11 @@ pub struct Args {
     /// copy all of it into a store).
     #[arg(long)]
     force: bool,
+    /// Keep this file with the checkpoint as its conversation (an agent's transcript, a chat
+    /// log, any file up to 64 MiB; `-` reads it from stdin): `show --conversation` prints it.
+    /// Stored apart from the snapshot, and pushed only with `push --with-conversation`.
+    #[arg(long, value_name = "FILE", conflicts_with = "from_hook")]
+    conversation: Option<std::path::PathBuf>,
 }
 
 const EXAMPLES: &str = "\
@@ -131,6 +136,28 @@ fn meta_object(
     Ok(meta)
 }
 
+/// `--conversation FILE`, or `-` for stdin.
+fn conversation_from(path: &std::path::Path) -> Result<ConversationInput, Error> {
+    if path.as_os_str() != "-" {
+        return ConversationInput::from_file(path);
+    }
+    let limit = git_checkpoint::CONVERSATION_MAX_BYTES;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| Error::Io {
+            context: "cannot read --conversation from stdin".into(),
+            source,
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::InvalidInput(format!(
+            "the conversation on stdin is larger than the {limit} bytes a conversation may have"
+        )));
+    }
+    Ok(ConversationInput::from_bytes(bytes, None))
+}
+
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     if let Some(HookAgent(agent)) = args.from_hook {
         let hook_args = super::hook::Args {
@@ -147,6 +174,11 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         return super::hook::run(ui, hook_args);
     }
     let meta = meta_object(args.meta_json.as_deref(), &args.meta)?;
+    let conversation = args
+        .conversation
+        .as_deref()
+        .map(conversation_from)
+        .transpose()?;
     let checkpoints = open_creating(ui, &super::cwd()?, args.force, args.quiet)?;
     let outcome = checkpoints.save(
         &SaveOptions {
@@ -158,6 +190,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             allow_empty: args.allow_empty,
             session: args.session,
             agent: None,
+            conversation,
             ..SaveOptions::default()
         },
         &ui.ctl,

@@ -34,14 +34,68 @@ pub struct Args {
     /// Print the metadata as JSON (the note's fields plus "commit").
     #[arg(long, group = "format", conflicts_with_all = ["paths", "context"])]
     json: bool,
+    /// Print the conversation kept with the checkpoint (its agent's transcript as it was at
+    /// the save, or the file given to `save --conversation`) instead; with --json, as JSON.
+    #[arg(long, conflicts_with_all = ["patch", "paths", "context"])]
+    conversation: bool,
     /// Only what it changed in these paths (files or directories), relative to the current
     /// directory.
     #[arg(last = true, value_name = "PATHS")]
     paths: Vec<std::path::PathBuf>,
 }
 
+/// `show --conversation`: the conversation kept with `checkpoint`, or why there is none.
+fn show_conversation(
+    checkpoints: &git_checkpoint::Checkpoints,
+    checkpoint: &Checkpoint,
+    json: bool,
+) -> Result<(), Failure> {
+    let Some(conversation) = checkpoints.conversation(checkpoint)? else {
+        let why = match checkpoint
+            .meta
+            .conversation
+            .as_ref()
+            .and_then(|c| c.skipped.as_ref())
+        {
+            Some(why) => format!(
+                "no conversation was kept with checkpoint {}: {why}",
+                checkpoint.id
+            ),
+            None => format!(
+                "no conversation was kept with checkpoint {} (hooks keep the agent's transcript; `save --conversation FILE` keeps any file)",
+                checkpoint.id
+            ),
+        };
+        return Err(git_checkpoint::Error::InvalidInput(why).into());
+    };
+    let mut out = std::io::stdout().lock();
+    let text = String::from_utf8_lossy(&conversation.bytes);
+    if json {
+        let content = match conversation.format.as_str() {
+            "json" => serde_json::from_slice(&conversation.bytes)
+                .unwrap_or_else(|_| serde_json::Value::String(text.to_string())),
+            _ => serde_json::Value::String(text.to_string()),
+        };
+        let value = serde_json::json!({
+            "id": checkpoint.id,
+            "format": conversation.format,
+            "source": conversation.source,
+            "bytes": conversation.bytes.len(),
+            "content": content,
+        });
+        writeln!(out, "{}", json_line(&value))?;
+    } else {
+        out.write_all(printable(&text, true).as_bytes())?;
+        if !text.ends_with('\n') {
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
 const EXAMPLES: &str = "\
 Examples:
+  git checkpoint show @ --conversation             # the agent's conversation up to it
   git checkpoint show @                            # the newest: metadata and --stat
   git checkpoint show before-refactor -p           # the patch it holds beyond its HEAD
   git checkpoint show @{2} -- src/                 # only what it changed under src/
@@ -69,6 +123,9 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
         },
     };
     ui.warn_damaged([checkpoint]);
+    if args.conversation {
+        return show_conversation(&checkpoints, checkpoint, args.json);
+    }
     if args.json {
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", json_line(&checkpoint_json(checkpoint)))?;

@@ -10,6 +10,7 @@ mod agents;
 mod browser;
 mod common;
 mod completion;
+mod conversation;
 mod crash;
 mod diff;
 mod disk;

@@ -1,0 +1,334 @@
+//! The conversation kept with a checkpoint: an agent's transcript as it was at the save (or any
+//! file or JSON value given), stored as git objects apart from the checkpoint's tree.
+//!
+//! `refs/checkpoint-conversations/<id>` points to a commit (no parent) whose tree holds
+//! `conversation.json` (what it is: format, size, where it was read from) and the content cut
+//! into blobs named `000000`, `000001`, …: a new blob starts at the first line end after
+//! [`CHUNK`] bytes. Where the cuts fall depends only on the bytes before them, so an
+//! append-only transcript saved again yields the same blobs for everything but its last piece
+//! and what was appended: git stores those once, and each checkpoint costs about what was
+//! appended since the one before. The checkpoint's own tree is untouched (the save oracle
+//! still holds); the ref is created in the same transaction as the checkpoint's ref and
+//! deleted with it, and `push` sends it only when asked.
+
+use std::io::Read;
+use std::path::Path;
+
+use gix::ObjectId;
+use gix::objs::tree;
+
+use crate::error::{Context, Error, Result};
+use crate::format;
+
+/// The largest conversation kept: a transcript over this is left out, and the note says why.
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// A blob of the content ends at the first line end after this many bytes.
+pub const CHUNK: usize = 64 << 10;
+
+/// The name of the file describing the conversation in its tree.
+const INFO: &str = "conversation.json";
+
+/// A conversation to keep with a new checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConversationInput {
+    /// Keep this content.
+    Content {
+        /// The bytes, as read.
+        bytes: Vec<u8>,
+        /// Their format (see [`format::ConversationNote::format`]).
+        format: String,
+        /// The file they were read from.
+        source: Option<String>,
+    },
+    /// A transcript was named but cannot be kept: why (recorded in the note).
+    Skipped(String),
+}
+
+impl ConversationInput {
+    /// Read the transcript at `path` for a hook's save: never an error, a transcript that cannot
+    /// be kept (missing, not a regular file, a symbolic link, larger than [`MAX_BYTES`],
+    /// unreadable) gives [`ConversationInput::Skipped`] with the reason.
+    pub fn from_transcript(path: &Path, format: &str) -> ConversationInput {
+        match read_file(path, MAX_BYTES) {
+            Ok(bytes) => ConversationInput::Content {
+                bytes,
+                format: format.to_string(),
+                source: Some(path.display().to_string()),
+            },
+            Err(why) => ConversationInput::Skipped(why),
+        }
+    }
+
+    /// A conversation given by the caller as a file (`save --conversation FILE`): any file of
+    /// at most [`MAX_BYTES`], read now. Unlike a hook's transcript, one that cannot be read is
+    /// an error.
+    pub fn from_file(path: &Path) -> Result<ConversationInput> {
+        let bytes = read_file(path, MAX_BYTES).map_err(|why| {
+            Error::InvalidInput(why.replacen("the transcript", "the conversation", 1))
+        })?;
+        Ok(ConversationInput::from_bytes(
+            bytes,
+            Some(path.display().to_string()),
+        ))
+    }
+
+    /// A conversation given as bytes: JSON when they parse as JSON, else text.
+    pub fn from_bytes(bytes: Vec<u8>, source: Option<String>) -> ConversationInput {
+        let format = if serde_json::from_slice::<serde_json::Value>(&bytes).is_ok() {
+            "json"
+        } else {
+            "text"
+        };
+        ConversationInput::Content {
+            bytes,
+            format: format.into(),
+            source,
+        }
+    }
+
+    /// A conversation given as a JSON value (the library's and Python's `conversation=`).
+    pub fn from_json(value: &serde_json::Value) -> Result<ConversationInput> {
+        let mut bytes = serde_json::to_vec(value)
+            .map_err(|err| Error::InvalidInput(format!("the conversation is not JSON: {err}")))?;
+        bytes.push(b'\n');
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(Error::InvalidInput(format!(
+                "the conversation has {} bytes, more than the {MAX_BYTES} a conversation may have",
+                bytes.len()
+            )));
+        }
+        Ok(ConversationInput::Content {
+            bytes,
+            format: "json".into(),
+            source: None,
+        })
+    }
+
+    /// The note's `conversation` field for it.
+    pub fn note(&self) -> format::ConversationNote {
+        match self {
+            ConversationInput::Content { bytes, format, .. } => format::ConversationNote {
+                format: Some(format.clone()),
+                bytes: bytes.len() as u64,
+                // Where it was read from stays in the conversation's own tree: the note
+                // travels with every push.
+                source: None,
+                skipped: None,
+            },
+            ConversationInput::Skipped(why) => format::ConversationNote {
+                skipped: Some(why.clone()),
+                ..Default::default()
+            },
+        }
+    }
+}
+
+/// The bytes of the regular file at `path` (a symbolic link is refused: a transcript is the
+/// agent's own file, and a link could point anywhere), at most `limit` of them.
+pub fn read_file(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, String> {
+    let shown = path.display();
+    let meta = std::fs::symlink_metadata(path).map_err(|err| match err.kind() {
+        std::io::ErrorKind::NotFound => format!("the transcript `{shown}` does not exist"),
+        _ => format!("the transcript `{shown}` cannot be read: {err}"),
+    })?;
+    if meta.file_type().is_symlink() {
+        return Err(format!(
+            "the transcript `{shown}` is a symbolic link; only a regular file is kept"
+        ));
+    }
+    if !meta.is_file() {
+        return Err(format!("the transcript `{shown}` is not a regular file"));
+    }
+    if meta.len() > limit {
+        return Err(format!(
+            "the transcript `{shown}` has {} bytes, more than the {limit} a conversation may have",
+            meta.len()
+        ));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|err| format!("the transcript `{shown}` cannot be read: {err}"))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // It may grow while it is read (the agent writes on): what was there up to the limit.
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| format!("the transcript `{shown}` cannot be read: {err}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "the transcript `{shown}` grew past the {limit} bytes a conversation may have"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Where the blobs of `bytes` end: after the first line end past each [`CHUNK`] bytes (or at
+/// the end).
+fn cuts(bytes: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        let from = (start + CHUNK).min(bytes.len());
+        let end = match bytes[from..].iter().position(|&b| b == b'\n') {
+            Some(at) if from < bytes.len() => from + at + 1,
+            _ => bytes.len(),
+        };
+        out.push(end);
+        start = end;
+    }
+    out
+}
+
+/// Write the objects of a conversation: its blobs, its tree and the commit the ref will point
+/// to. Nothing refers to them until that ref is created.
+pub fn write(
+    repo: &gix::Repository,
+    id: &str,
+    input: &ConversationInput,
+) -> Result<Option<ObjectId>> {
+    let ConversationInput::Content {
+        bytes,
+        format: kind,
+        source,
+    } = input
+    else {
+        return Ok(None);
+    };
+    let mut entries = Vec::new();
+    let mut start = 0;
+    for (n, end) in cuts(bytes).into_iter().enumerate() {
+        let blob = write_once(repo, &bytes[start..end])?;
+        entries.push(tree::Entry {
+            mode: tree::EntryKind::Blob.into(),
+            filename: format!("{n:06}").into(),
+            oid: blob,
+        });
+        start = end;
+    }
+    let info = serde_json::json!({
+        "schema": 1,
+        "checkpoint": id,
+        "format": kind,
+        "bytes": bytes.len(),
+        "source": source,
+    });
+    let info = repo
+        .write_blob(format!("{info}\n").as_bytes())
+        .context(|| "cannot write the conversation".into())?
+        .detach();
+    entries.push(tree::Entry {
+        mode: tree::EntryKind::Blob.into(),
+        filename: INFO.into(),
+        oid: info,
+    });
+    entries.sort();
+    let tree = repo
+        .write_object(gix::objs::Tree { entries })
+        .context(|| "cannot write the conversation".into())?
+        .detach();
+    let message = format!("conversation of checkpoint {id}\n");
+    crate::repo::new_commit(repo, &message, tree, Vec::<ObjectId>::new()).map(Some)
+}
+
+/// Write a blob unless the repository has it already: a transcript saved again is mostly
+/// pieces written before, which need hashing but neither compressing nor writing.
+fn write_once(repo: &gix::Repository, data: &[u8]) -> Result<ObjectId> {
+    let id = gix::objs::compute_hash(repo.object_hash(), gix::object::Kind::Blob, data)
+        .context(|| "cannot hash the conversation".into())?;
+    if repo.has_object(id) {
+        return Ok(id);
+    }
+    Ok(repo
+        .write_blob(data)
+        .context(|| "cannot write the conversation".into())?
+        .detach())
+}
+
+/// A conversation read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conversation {
+    /// Its format (see [`format::ConversationNote::format`]).
+    pub format: String,
+    /// The file it was read from, if any.
+    pub source: Option<String>,
+    /// The content, whole.
+    pub bytes: Vec<u8>,
+}
+
+/// The conversation kept with checkpoint `id`, if there is one.
+pub fn read(repo: &gix::Repository, id: &str) -> Result<Option<Conversation>> {
+    let name = format::conversation_ref_name(id);
+    let damaged =
+        |why: String| Error::InvalidInput(format!("the conversation of {id} ({name}) {why}"));
+    let commit = match crate::refdb::find(repo, &name)? {
+        None => return Ok(None),
+        Some(crate::refdb::Value::Object(commit)) => commit,
+        Some(_) => return Err(damaged("is not a direct ref to a commit".into())),
+    };
+    let commit = repo
+        .find_commit(commit)
+        .map_err(|err| damaged(format!("cannot be read: {err}")))?;
+    let tree = commit
+        .tree()
+        .map_err(|err| damaged(format!("cannot be read: {err}")))?;
+    let mut info = None;
+    let mut pieces: Vec<(String, ObjectId)> = Vec::new();
+    for entry in tree.iter() {
+        let entry = entry.map_err(|err| damaged(format!("cannot be read: {err}")))?;
+        let name = entry.filename().to_string();
+        if name == INFO {
+            let blob = repo
+                .find_blob(entry.oid())
+                .map_err(|err| damaged(format!("cannot be read: {err}")))?;
+            info = serde_json::from_slice::<serde_json::Value>(&blob.data).ok();
+        } else if name.len() == 6 && name.bytes().all(|b| b.is_ascii_digit()) {
+            pieces.push((name, entry.oid().to_owned()));
+        }
+    }
+    pieces.sort();
+    let mut bytes = Vec::new();
+    for (_, oid) in pieces {
+        let blob = repo
+            .find_blob(oid)
+            .map_err(|err| damaged(format!("cannot be read: {err}")))?;
+        bytes.extend_from_slice(&blob.data);
+    }
+    let field = |key: &str| {
+        info.as_ref()
+            .and_then(|i| i.get(key))
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+    };
+    Ok(Some(Conversation {
+        format: field("format").unwrap_or_else(|| "text".into()),
+        source: field("source"),
+        bytes,
+    }))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_fall_at_line_ends_and_depend_only_on_what_comes_before() {
+        let line = b"0123456789abcdef0123456789abcdef0123456789abcdef012345678\n";
+        let mut text = Vec::new();
+        while text.len() < 3 * CHUNK + 100 {
+            text.extend_from_slice(line);
+        }
+        let all = cuts(&text);
+        assert_eq!(*all.last().unwrap(), text.len());
+        for &end in &all[..all.len() - 1] {
+            assert_eq!(text[end - 1], b'\n');
+            assert!(end >= CHUNK);
+        }
+        // Appending keeps every cut but the last.
+        let mut longer = text.clone();
+        longer.extend_from_slice(b"one more line\n");
+        let again = cuts(&longer);
+        assert_eq!(all[..all.len() - 1], again[..all.len() - 1]);
+        assert!(cuts(b"").is_empty());
+        assert_eq!(cuts(b"no newline at all"), vec![17]);
+    }
+}
