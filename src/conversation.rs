@@ -254,6 +254,25 @@ pub struct Conversation {
     pub bytes: Vec<u8>,
 }
 
+impl Conversation {
+    /// The JSON object every front end gives for it (`show --conversation --json`, MCP's
+    /// `checkpoint_show`, Python): `{"format", "source", "bytes", "content"}`, `content`
+    /// parsed when the format is JSON, else the text (invalid UTF-8 replaced).
+    pub fn to_json(&self) -> serde_json::Value {
+        let text = || serde_json::Value::String(String::from_utf8_lossy(&self.bytes).into_owned());
+        let content = match self.format.as_str() {
+            "json" => serde_json::from_slice(&self.bytes).unwrap_or_else(|_| text()),
+            _ => text(),
+        };
+        serde_json::json!({
+            "format": self.format,
+            "source": self.source,
+            "bytes": self.bytes.len(),
+            "content": content,
+        })
+    }
+}
+
 /// The conversation kept with checkpoint `id`, if there is one.
 pub fn read(repo: &gix::Repository, id: &str) -> Result<Option<Conversation>> {
     let name = format::conversation_ref_name(id);

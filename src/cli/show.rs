@@ -71,18 +71,10 @@ fn show_conversation(
     let mut out = std::io::stdout().lock();
     let text = String::from_utf8_lossy(&conversation.bytes);
     if json {
-        let content = match conversation.format.as_str() {
-            "json" => serde_json::from_slice(&conversation.bytes)
-                .unwrap_or_else(|_| serde_json::Value::String(text.to_string())),
-            _ => serde_json::Value::String(text.to_string()),
-        };
-        let value = serde_json::json!({
-            "id": checkpoint.id,
-            "format": conversation.format,
-            "source": conversation.source,
-            "bytes": conversation.bytes.len(),
-            "content": content,
-        });
+        let mut value = conversation.to_json();
+        if let serde_json::Value::Object(map) = &mut value {
+            map.insert("id".into(), checkpoint.id.clone().into());
+        }
         writeln!(out, "{}", json_line(&value))?;
     } else {
         out.write_all(printable(&text, true).as_bytes())?;

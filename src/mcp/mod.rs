@@ -229,6 +229,10 @@ pub struct ListArgs {
 pub struct ShowArgs {
     /// The checkpoint: an id, `@` (newest), `@{N}`, `session:<ID>`, a name, or an id prefix.
     checkpoint: String,
+    /// Also return the conversation kept with it (the agent's transcript at that checkpoint),
+    /// as `"conversation"`: `{"format", "source", "bytes", "content"}`, or null.
+    #[serde(default)]
+    conversation: bool,
     /// The working tree; default: the server's working directory.
     #[serde(default)]
     directory: Option<String>,
@@ -393,7 +397,8 @@ impl Server {
         .await
     }
 
-    /// One checkpoint's metadata, as `git checkpoint show --json`.
+    /// One checkpoint's metadata, as `git checkpoint show --json`; with `conversation`, also
+    /// the conversation kept with it (`show --conversation --json`), as `"conversation"`.
     #[tool(annotations(
         title = "Show a checkpoint",
         read_only_hint = true,
@@ -403,7 +408,18 @@ impl Server {
     ))]
     async fn checkpoint_show(&self, Parameters(args): Parameters<ShowArgs>) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, _| {
-            Ok(checkpoints.find(&args.checkpoint)?.to_json())
+            let checkpoint = checkpoints.find(&args.checkpoint)?;
+            let mut value = checkpoint.to_json();
+            if args.conversation
+                && let serde_json::Value::Object(map) = &mut value
+            {
+                let conversation = checkpoints
+                    .conversation(&checkpoint)?
+                    .map(|c| c.to_json())
+                    .unwrap_or(serde_json::Value::Null);
+                map.insert("conversation".into(), conversation);
+            }
+            Ok(value)
         })
         .await
     }

@@ -907,3 +907,34 @@ fn mcp_install_for_codex_edits_config_toml_as_text() {
     repo.cp(&["mcp", "--uninstall", "codex", "--user"]).ok();
     assert_eq!(fs::read_to_string(&path).unwrap(), original);
 }
+
+#[test]
+fn checkpoint_show_returns_the_conversation_when_asked() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    let chat = repo.scratch().join("chat.json");
+    fs::write(&chat, r#"[{"role":"user","content":"rename it"}]"#).unwrap();
+    repo.write("a.txt", "2\n");
+    repo.save(&["--name", "talked", "--conversation", chat.to_str().unwrap()]);
+    let plan = r#"[
+        ["call", "checkpoint_show", {"checkpoint": "talked", "conversation": true}, null],
+        ["call", "checkpoint_show", {"checkpoint": "talked"}, null]
+    ]"#;
+    let Some(v) = session(
+        "checkpoint_show_returns_the_conversation_when_asked",
+        &repo,
+        plan,
+    ) else {
+        return;
+    };
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    assert_eq!(r(0, "is_error"), "false", "{}", r(0, "text"));
+    let shown = r(0, "structured");
+    assert_eq!(json_eval(&shown, "v['conversation']['format']"), "json");
+    assert_eq!(
+        json_eval(&shown, "v['conversation']['content'][0]['content']"),
+        "rename it"
+    );
+    // Without asking, only what the note says of it.
+    let plain = r(1, "structured");
+    assert_eq!(json_eval(&plain, "'content' in v['conversation']"), "false");
+}
