@@ -26,6 +26,9 @@ mod cursor;
 mod gemini;
 mod span;
 
+#[cfg(test)]
+mod fixture_tests;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 
