@@ -13,6 +13,15 @@ const LAYERS: &[(&str, u8)] = &[
     // Typed settings; progress and cancellation.
     ("config", 1),
     ("control", 1),
+    // Agents' transcripts: reading them as turns, writing a new session (pure, uses nothing).
+    ("transcript/mod", 1),
+    ("transcript/span", 1),
+    ("transcript/claude", 1),
+    ("transcript/codex", 1),
+    ("transcript/gemini", 1),
+    ("transcript/copilot", 1),
+    ("transcript/cursor", 1),
+    ("transcript/chat", 1),
     // Opening the repository; the one module that runs `git`.
     ("repo", 2),
     ("gitcli", 2),
