@@ -968,7 +968,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__restore)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --color --store --help --version"
+            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --conversation --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

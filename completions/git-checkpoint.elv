@@ -152,6 +152,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand --json 'Print the outcome as JSON'
+            cand --conversation 'Also rewind the conversation: write a new session of the agent whose transcript ends at the checkpoint (the original is never changed) and print the command that resumes it; where the agent''s format cannot be written safely, export it to a new file instead'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

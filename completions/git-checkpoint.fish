@@ -145,6 +145,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l force -d 'Restore during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first, so never with --no-save)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l json -d 'Print the outcome as JSON'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l conversation -d 'Also rewind the conversation: write a new session of the agent whose transcript ends at the checkpoint (the original is never changed) and print the command that resumes it; where the agent\'s format cannot be written safely, export it to a new file instead'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'

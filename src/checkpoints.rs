@@ -801,6 +801,68 @@ impl Checkpoints {
         crate::conversation::read(&self.repo, &checkpoint.id)
     }
 
+    /// What the web page shows beside a checkpoint: the last prompt of the conversation kept
+    /// with it, and the tool call that came next (the first one the next checkpoint of the
+    /// same session has beyond this conversation, else the last of this one, which a hook
+    /// taken before a tool call already holds). `None` when no conversation was kept.
+    pub fn conversation_summary(
+        &self,
+        loaded: &Loaded,
+        checkpoint: &Checkpoint,
+    ) -> Result<Option<(Option<crate::Turn>, Option<crate::Turn>)>> {
+        use crate::Role;
+        let Some(conversation) = self.conversation(checkpoint)? else {
+            return Ok(None);
+        };
+        let turns = conversation.turns().unwrap_or_default();
+        let prompt = turns.iter().rev().find(|t| t.role == Role::User).cloned();
+        let next = loaded
+            .checkpoints
+            .iter()
+            .filter(|c| c.id > checkpoint.id && c.meta.session == checkpoint.meta.session)
+            .filter(|c| {
+                c.meta
+                    .conversation
+                    .as_ref()
+                    .is_some_and(|n| n.format.is_some())
+            })
+            .min_by(|a, b| a.id.cmp(&b.id));
+        let mut next_tool = None;
+        if checkpoint.meta.session.is_some()
+            && let Some(next) = next
+            && let Some(later) = self.conversation(next)?
+        {
+            let later = later.turns().unwrap_or_default();
+            next_tool = later
+                .iter()
+                .skip(turns.len())
+                .find(|t| t.role == Role::ToolCall)
+                .cloned();
+        }
+        let next_tool = next_tool.or_else(|| {
+            turns
+                .iter()
+                .rev()
+                .find(|t| t.role == Role::ToolCall)
+                .cloned()
+        });
+        Ok(Some((prompt, next_tool)))
+    }
+
+    /// Write the conversation kept with `checkpoint` as a new session of its agent (or export
+    /// it to a new file where that cannot be done safely): `restore --conversation`, after the
+    /// files. The agent's original transcript is never changed. An error, before anything is
+    /// written, when no conversation was kept with it.
+    pub fn rewind_conversation(
+        &self,
+        checkpoint: &Checkpoint,
+    ) -> Result<crate::conversation::Rewound> {
+        let Some(conversation) = self.conversation(checkpoint)? else {
+            return Err(Error::InvalidInput(no_conversation(checkpoint)));
+        };
+        crate::conversation::rewind(&checkpoint.id, &conversation)
+    }
+
     /// The checkpoint `spec` names.
     pub fn find(&self, spec: &str) -> Result<Checkpoint> {
         let loaded = self.load()?;
@@ -1782,5 +1844,24 @@ fn safety(target: &str, operation: Operation) -> Safety {
     Safety {
         message,
         operation: Some(operation),
+    }
+}
+
+/// Why there is no conversation to show or rewind for `checkpoint`.
+pub fn no_conversation(checkpoint: &Checkpoint) -> String {
+    match checkpoint
+        .meta
+        .conversation
+        .as_ref()
+        .and_then(|c| c.skipped.as_ref())
+    {
+        Some(why) => format!(
+            "no conversation was kept with checkpoint {}: {why}",
+            checkpoint.id
+        ),
+        None => format!(
+            "no conversation was kept with checkpoint {} (hooks keep the agent's transcript; `save --conversation FILE` keeps any file)",
+            checkpoint.id
+        ),
     }
 }

@@ -46,14 +46,15 @@ pub enum ConversationInput {
 }
 
 impl ConversationInput {
-    /// Read the transcript at `path` for a hook's save: never an error, a transcript that cannot
+    /// Read the transcript at `path` for a hook's save (its format `agent`'s, unless the
+    /// content is plainly another agent's): never an error, a transcript that cannot
     /// be kept (missing, not a regular file, a symbolic link, larger than [`MAX_BYTES`],
     /// unreadable) gives [`ConversationInput::Skipped`] with the reason.
-    pub fn from_transcript(path: &Path, format: &str) -> ConversationInput {
+    pub fn from_transcript(path: &Path, agent: Option<&str>) -> ConversationInput {
         match read_file(path, MAX_BYTES) {
             Ok(bytes) => ConversationInput::Content {
+                format: crate::transcript::detect(agent, &bytes).name().to_string(),
                 bytes,
-                format: format.to_string(),
                 source: Some(path.display().to_string()),
             },
             Err(why) => ConversationInput::Skipped(why),
@@ -73,16 +74,12 @@ impl ConversationInput {
         ))
     }
 
-    /// A conversation given as bytes: JSON when they parse as JSON, else text.
+    /// A conversation given as bytes: an agent's transcript when it is one (see
+    /// [`crate::transcript::detect`]), else JSON when it is JSON, else text.
     pub fn from_bytes(bytes: Vec<u8>, source: Option<String>) -> ConversationInput {
-        let format = if serde_json::from_slice::<serde_json::Value>(&bytes).is_ok() {
-            "json"
-        } else {
-            "text"
-        };
         ConversationInput::Content {
+            format: crate::transcript::detect(None, &bytes).name().to_string(),
             bytes,
-            format: format.into(),
             source,
         }
     }
@@ -255,22 +252,147 @@ pub struct Conversation {
 }
 
 impl Conversation {
+    /// Its turns: prompts, the assistant's replies, tool calls with their arguments, tool
+    /// results (see [`crate::transcript::turns`]). Text has none: it is shown as it is.
+    pub fn turns(&self) -> std::result::Result<Vec<crate::transcript::Turn>, String> {
+        let format = crate::transcript::Format::from_name(&self.format)
+            .unwrap_or(crate::transcript::Format::Text);
+        if format == crate::transcript::Format::Text {
+            return Ok(Vec::new());
+        }
+        crate::transcript::turns(format, &self.bytes)
+    }
+
     /// The JSON object every front end gives for it (`show --conversation --json`, MCP's
-    /// `checkpoint_show`, Python): `{"format", "source", "bytes", "content"}`, `content`
-    /// parsed when the format is JSON, else the text (invalid UTF-8 replaced).
+    /// `checkpoint_show`, Python): `{"format", "source", "bytes", "turns", "content"}`,
+    /// `turns` as [`turns`](Self::turns) reads them (empty for text, or a transcript that
+    /// cannot be read as its format), `content` parsed when the format is JSON, else the text
+    /// (invalid UTF-8 replaced).
     pub fn to_json(&self) -> serde_json::Value {
         let text = || serde_json::Value::String(String::from_utf8_lossy(&self.bytes).into_owned());
         let content = match self.format.as_str() {
             "json" => serde_json::from_slice(&self.bytes).unwrap_or_else(|_| text()),
             _ => text(),
         };
+        let turns = self.turns().unwrap_or_default();
         serde_json::json!({
             "format": self.format,
             "source": self.source,
             "bytes": self.bytes.len(),
+            "turns": turns,
             "content": content,
         })
     }
+}
+
+/// What [`rewind`] wrote: a new session of the agent whose transcript ends at the checkpoint,
+/// or, where the agent's format cannot be written safely, the conversation exported to a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Rewound {
+    /// The conversation's format.
+    pub format: String,
+    /// The new file.
+    pub path: std::path::PathBuf,
+    /// The new session's id, when a session was written for the agent.
+    pub session: Option<String>,
+    /// The command that resumes it (`claude --resume <id>`, …), when there is one.
+    pub resume: Option<String>,
+    /// Why it was exported to a file instead of written as a session, when it was.
+    pub exported: Option<String>,
+}
+
+/// Write the conversation of checkpoint `id` as a **new** session of its agent, next to the
+/// transcript it was read from, so that the agent resumes the conversation as it was then; the
+/// original transcript is never changed. Where that cannot be done safely (the format has no
+/// session file the agent reads, the transcript's place is unknown, the rewrite fails), write
+/// it as it was to a new file under `${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/
+/// conversations/` instead. A file is never overwritten.
+pub fn rewind(id: &str, conversation: &Conversation) -> Result<Rewound> {
+    use crate::transcript::{self, Format};
+    let format = Format::from_name(&conversation.format).unwrap_or(Format::Text);
+    let session = transcript::random_session_id();
+    let written = conversation.source.as_deref().and_then(|source| {
+        let path = transcript::session_file(format, Path::new(source), &session)?;
+        Some(
+            transcript::new_session(format, &conversation.bytes, &session)
+                .and_then(|bytes| write_new(&path, &bytes).map_err(|err| err.to_string()))
+                .map(|()| path),
+        )
+    });
+    let exported = match written {
+        Some(Ok(path)) => {
+            return Ok(Rewound {
+                format: conversation.format.clone(),
+                path,
+                resume: transcript::resume_command(format, &session),
+                session: Some(session),
+                exported: None,
+            });
+        }
+        Some(Err(why)) => format!(
+            "a new {} session could not be written: {why}",
+            format.name()
+        ),
+        None if format.is_agent() && conversation.source.is_none() => {
+            "where the agent keeps its sessions is not known".to_string()
+        }
+        None if format.is_agent() => {
+            format!("{} sessions cannot be written safely", format.name())
+        }
+        None => "it is not an agent's transcript".to_string(),
+    };
+    let dir = crate::plain::data_dir()?.join("conversations");
+    std::fs::create_dir_all(&dir).map_err(|source| Error::Io {
+        context: format!("cannot create `{}`", dir.display()),
+        source,
+    })?;
+    let extension = match format {
+        Format::Json => "json",
+        Format::Text => "txt",
+        Format::Gemini if conversation.bytes.first() == Some(&b'{') => "json",
+        _ => "jsonl",
+    };
+    let mut n = 0;
+    loop {
+        let name = match n {
+            0 => format!("{id}.{extension}"),
+            n => format!("{id}-{n}.{extension}"),
+        };
+        let path = dir.join(name);
+        match write_new(&path, &conversation.bytes) {
+            Ok(()) => {
+                return Ok(Rewound {
+                    format: conversation.format.clone(),
+                    path,
+                    session: None,
+                    resume: None,
+                    exported: Some(exported),
+                });
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+            Err(source) => {
+                return Err(Error::Io {
+                    context: format!("cannot write `{}`", path.display()),
+                    source,
+                });
+            }
+        }
+    }
+}
+
+/// Write `bytes` to `path`, which must not exist yet (its directory is made when missing).
+fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
 }
 
 /// The conversation kept with checkpoint `id`, if there is one.

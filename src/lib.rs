@@ -84,8 +84,6 @@ mod snapshot;
 mod standin;
 mod statcache;
 mod store;
-// The façade does not store conversations yet (issue 34): nothing calls this module.
-#[allow(dead_code)]
 mod transcript;
 mod treediff;
 mod userdiff;
@@ -111,13 +109,15 @@ pub(crate) fn skip_test(reason: &str) {
 pub use checkpoints::{
     CheckpointEvent, Checkpoints, ConflictKind, Diff, Dropped, ListOptions, Observer, OpenOptions,
     PruneOptions, RevertOptions, Reverted, SaveOutcome, Side, StoreInfo, WorkingTree,
-    is_at_or_below,
+    is_at_or_below, no_conversation,
 };
 pub use config::{
     Capture, DEFAULT_EXCLUDES, HookFailure, Policy, Problem, Settings, parse_duration, parse_size,
 };
 pub use control::{Control, Progress};
-pub use conversation::{Conversation, ConversationInput, MAX_BYTES as CONVERSATION_MAX_BYTES};
+pub use conversation::{
+    Conversation, ConversationInput, MAX_BYTES as CONVERSATION_MAX_BYTES, Rewound,
+};
 pub use diff::{DiffOptions, FileDiff, Hunk, Line, Status};
 pub use disk::{Added, Amount, Usage};
 pub use error::{Error, RemovedCheckpoint, Result, UndoEnd};
@@ -130,4 +130,5 @@ pub use restore::{Plan, RestoreOptions, Restored};
 pub use retention::Pruned;
 pub use sharing::{Conflict, Exposure, Fetched, Pushed};
 pub use store::{BrokenRef, Checkpoint};
+pub use transcript::{Role, Turn};
 pub use treediff::Summary;

@@ -27,6 +27,12 @@ pub const DEVICE_KEY: &str = "checkpoint.device";
 /// Where private stores live: `$XDG_DATA_HOME/git-checkpoint/stores`, else
 /// `$HOME/.local/share/git-checkpoint/stores`.
 pub fn stores_root() -> Result<PathBuf> {
+    Ok(data_dir()?.join("stores"))
+}
+
+/// git-checkpoint's own data directory: `$XDG_DATA_HOME/git-checkpoint`, else
+/// `$HOME/.local/share/git-checkpoint`.
+pub fn data_dir() -> Result<PathBuf> {
     let data = std::env::var_os("XDG_DATA_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -41,7 +47,7 @@ pub fn stores_root() -> Result<PathBuf> {
                 "neither XDG_DATA_HOME nor HOME is set: there is nowhere to keep the checkpoints of a plain directory (name a store with --store or GIT_CHECKPOINT_STORE)".into(),
             )
         })?;
-    Ok(data.join("git-checkpoint").join("stores"))
+    Ok(data.join("git-checkpoint"))
 }
 
 /// The canonical form of `dir` (symlinks resolved), which names its store.

@@ -135,10 +135,9 @@ fn hook_save(
     if checkpoints.settings().conversation
         && let Some(transcript) = &input.transcript
     {
-        let format = options.agent.as_deref().unwrap_or("text");
         options.conversation = Some(git_checkpoint::ConversationInput::from_transcript(
             std::path::Path::new(transcript),
-            format,
+            options.agent.as_deref(),
         ));
     }
     let outcome = checkpoints.save(&options, &Control::default())?;

@@ -1,8 +1,11 @@
 //! `git checkpoint restore`.
 
+use std::io::Write;
 use std::path::PathBuf;
 
-use super::output::Ui;
+use git_checkpoint::Error;
+
+use super::output::{Ui, printable};
 use super::picker::{self, Purpose};
 use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open, repo_paths};
@@ -24,6 +27,11 @@ pub struct Args {
     checkpoint: Option<String>,
     #[command(flatten)]
     flags: Flags,
+    /// Also rewind the conversation: write a new session of the agent whose transcript ends at
+    /// the checkpoint (the original is never changed) and print the command that resumes it;
+    /// where the agent's format cannot be written safely, export it to a new file instead.
+    #[arg(long)]
+    conversation: bool,
     /// Restore only these paths (files or directories), relative to the current directory.
     #[arg(last = true, value_name = "PATHS")]
     paths: Vec<PathBuf>,
@@ -34,7 +42,8 @@ Examples:
   git checkpoint restore before-refactor           # the whole working tree
   git checkpoint restore @ -- src/lib.rs           # one file
   git checkpoint restore @{2} --dry-run            # what would be written and deleted
-  git checkpoint restore before-refactor --staged  # the staged state too";
+  git checkpoint restore before-refactor --staged  # the staged state too
+  git checkpoint restore @{3} --conversation       # the files, and the agent's session as it was";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
@@ -58,6 +67,10 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         ui.warn_damaged([target]);
     }
     let paths = repo_paths(&checkpoints, &args.paths)?;
+    // Refused before any file changes when there is no conversation to rewind.
+    if args.conversation && checkpoints.conversation(target)?.is_none() {
+        return Err(Error::InvalidInput(git_checkpoint::no_conversation(target)).into());
+    }
     args.flags.warn_if_interrupted(ui, &checkpoints);
     let restored = checkpoints.restore(target, &args.flags.options(paths), &ui.ctl)?;
     report(
@@ -68,5 +81,32 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         &restored,
     )?;
     housekeeping(ui, &args.flags, &restored);
+    if args.conversation && !args.flags.dry_run {
+        let rewound = checkpoints.rewind_conversation(target)?;
+        let mut out = std::io::stdout().lock();
+        match (&rewound.session, &rewound.exported) {
+            (Some(session), None) => {
+                writeln!(
+                    out,
+                    "wrote a new {} session {session} ending at checkpoint {}: {}",
+                    rewound.format,
+                    target.id,
+                    printable(&rewound.path.display().to_string(), false)
+                )?;
+                if let Some(resume) = &rewound.resume {
+                    writeln!(out, "resume it with: {resume}")?;
+                }
+            }
+            (_, why) => writeln!(
+                out,
+                "exported the conversation of checkpoint {} to {}{}",
+                target.id,
+                printable(&rewound.path.display().to_string(), false),
+                why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default()
+            )?,
+        }
+    } else if args.conversation && !args.flags.quiet {
+        ui.info("dry run: the conversation would be rewound too; nothing was written");
+    }
     Ok(())
 }

@@ -51,22 +51,9 @@ fn show_conversation(
     json: bool,
 ) -> Result<(), Failure> {
     let Some(conversation) = checkpoints.conversation(checkpoint)? else {
-        let why = match checkpoint
-            .meta
-            .conversation
-            .as_ref()
-            .and_then(|c| c.skipped.as_ref())
-        {
-            Some(why) => format!(
-                "no conversation was kept with checkpoint {}: {why}",
-                checkpoint.id
-            ),
-            None => format!(
-                "no conversation was kept with checkpoint {} (hooks keep the agent's transcript; `save --conversation FILE` keeps any file)",
-                checkpoint.id
-            ),
-        };
-        return Err(git_checkpoint::Error::InvalidInput(why).into());
+        return Err(
+            git_checkpoint::Error::InvalidInput(git_checkpoint::no_conversation(checkpoint)).into(),
+        );
     };
     let mut out = std::io::stdout().lock();
     let text = String::from_utf8_lossy(&conversation.bytes);
@@ -77,12 +64,68 @@ fn show_conversation(
         }
         writeln!(out, "{}", json_line(&value))?;
     } else {
-        out.write_all(printable(&text, true).as_bytes())?;
-        if !text.ends_with('\n') {
-            writeln!(out)?;
+        let turns = conversation.turns().unwrap_or_default();
+        if turns.is_empty() {
+            out.write_all(printable(&text, true).as_bytes())?;
+            if !text.ends_with('\n') {
+                writeln!(out)?;
+            }
+        } else {
+            let short = std::io::IsTerminal::is_terminal(&std::io::stdout());
+            for turn in &turns {
+                writeln!(out, "{}", render_turn(turn, short))?;
+            }
         }
     }
     Ok(())
+}
+
+/// A turn as `show --conversation` prints it: who, then what (a tool call: the tool and its
+/// arguments as JSON). On a terminal, long ones are cut to a few lines.
+fn render_turn(turn: &git_checkpoint::Turn, short: bool) -> String {
+    use git_checkpoint::Role;
+    let (who, what) = match turn.role {
+        Role::User => ("user".to_string(), turn.text.clone()),
+        Role::Assistant => ("assistant".to_string(), turn.text.clone()),
+        Role::System => ("system".to_string(), turn.text.clone()),
+        Role::ToolCall => (
+            format!("tool call {}", turn.tool.as_deref().unwrap_or("?")),
+            turn.arguments
+                .as_ref()
+                .map(|a| match a {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .unwrap_or_default(),
+        ),
+        Role::ToolResult => (
+            match &turn.tool {
+                Some(tool) => format!("tool result {tool}"),
+                None => "tool result".to_string(),
+            },
+            turn.text.clone(),
+        ),
+    };
+    let what = if short { shorten(&what, 4, 400) } else { what };
+    // A tool's output keeps its columns (`cat -n`); other control characters are escaped.
+    let what = what.replace('\t', "    ");
+    let what = printable(what.trim_end(), true);
+    match what.contains('\n') {
+        true => format!("{who}:\n  {}", what.replace('\n', "\n  ")),
+        false => format!("{who}: {what}"),
+    }
+}
+
+/// At most `lines` lines and `chars` characters of `text`, with `…` where it was cut.
+fn shorten(text: &str, lines: usize, chars: usize) -> String {
+    let mut out: String = text.lines().take(lines).collect::<Vec<_>>().join("\n");
+    if out.chars().count() > chars {
+        out = out.chars().take(chars).collect();
+    }
+    if out.len() < text.trim_end().len() {
+        out.push('…');
+    }
+    out
 }
 
 const EXAMPLES: &str = "\

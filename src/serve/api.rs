@@ -221,6 +221,53 @@ pub async fn list(
     ok(list)
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConversationQuery {
+    #[serde(default)]
+    summary: bool,
+}
+
+/// `GET /api/checkpoints/{cp}/conversation[?summary=true]`: the conversation kept with it, as
+/// `show --conversation --json`, plus `"prompt"` (its last prompt) and `"next_tool"` (the tool
+/// call that came next), each a turn or null; with `summary`, only those two. 404 when none
+/// was kept, saying why.
+pub async fn conversation(
+    Shared(state): Shared<Arc<State>>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<ConversationQuery>, QueryRejection>,
+) -> Reply {
+    let spec = spec(path)?;
+    let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let value = blocking(&state, move |checkpoints, state| {
+        let loaded = state.load(&checkpoints)?;
+        let checkpoint = checkpoints.resolve(&loaded, &spec)?.clone();
+        let Some((prompt, next_tool)) = checkpoints.conversation_summary(&loaded, &checkpoint)?
+        else {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                git_checkpoint::no_conversation(&checkpoint),
+            ));
+        };
+        let mut value = if query.summary {
+            json!({})
+        } else {
+            checkpoints
+                .conversation(&checkpoint)?
+                .map(|c| c.to_json())
+                .unwrap_or_else(|| json!({}))
+        };
+        if let Value::Object(map) = &mut value {
+            map.insert("id".into(), checkpoint.id.clone().into());
+            map.insert("prompt".into(), json!(prompt));
+            map.insert("next_tool".into(), json!(next_tool));
+        }
+        Ok(value)
+    })
+    .await?;
+    ok(value)
+}
+
 /// `GET /api/checkpoints/{cp}`: one checkpoint, as `show --json`.
 pub async fn show(
     Shared(state): Shared<Arc<State>>,

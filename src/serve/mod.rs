@@ -178,6 +178,7 @@ fn routes() -> Router<Arc<State>> {
         .route("/api/checkpoints", get(api::list).post(api::save))
         .route("/api/checkpoints/{cp}", get(api::show).delete(api::drop))
         .route("/api/checkpoints/{cp}/diff", get(api::diff))
+        .route("/api/checkpoints/{cp}/conversation", get(api::conversation))
         .route("/api/checkpoints/{cp}/restore", post(api::restore))
         .route("/api/checkpoints/{cp}/revert", post(api::revert))
         .route(

@@ -52,9 +52,12 @@ pub(super) fn turns(bytes: &[u8]) -> Result<Vec<Turn>, String> {
 }
 
 /// The conversation: the chain from the newest main-chain leaf back to the root, in order;
-/// the entries as they are when none has a `uuid`.
+/// the entries as they are when none has a `uuid`, or none says its parent (a transcript
+/// written by another tool, or cut down by hand: there is no chain to follow).
 fn chain<'a>(entries: &[&'a Map<String, Value>]) -> Vec<&'a Map<String, Value>> {
-    if !entries.iter().any(|e| str_of(e, "uuid").is_some()) {
+    if !entries.iter().any(|e| str_of(e, "uuid").is_some())
+        || !entries.iter().any(|e| e.contains_key("parentUuid"))
+    {
         return entries.to_vec();
     }
     let mut index: HashMap<&str, usize> = HashMap::new();

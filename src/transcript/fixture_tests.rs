@@ -770,3 +770,22 @@ fn garbage_gives_an_error_or_no_turns_never_a_panic() {
         assert!(turns(format, &with_newlines).is_err(), "{format}");
     }
 }
+
+#[test]
+fn claude_code_entries_that_name_no_parent_are_read_in_file_order() -> R {
+    // A transcript another tool wrote (or cut down by hand): uuids but no `parentUuid`.
+    let text = concat!(
+        r#"{"type":"user","sessionId":"s","uuid":"u0","message":{"role":"user","content":"first"}}"#,
+        "\n",
+        r#"{"type":"assistant","sessionId":"s","uuid":"a0","message":{"role":"assistant","content":[{"type":"tool_use","id":"t0","name":"Bash","input":{"command":"make"}}]}}"#,
+        "\n",
+        r#"{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"second"}}"#,
+        "\n",
+    );
+    let read = turns(Format::ClaudeCode, text.as_bytes())?;
+    let roles: Vec<Role> = read.iter().map(|t| t.role).collect();
+    assert_eq!(roles, [Role::User, Role::ToolCall, Role::User]);
+    assert_eq!(read[0].text, "first");
+    assert_eq!(read[2].text, "second");
+    Ok(())
+}

@@ -88,7 +88,7 @@ impl Format {
     }
 
     /// Whether this is an agent's own format (not one given by the user).
-    fn is_agent(self) -> bool {
+    pub fn is_agent(self) -> bool {
         !matches!(self, Format::Json | Format::Text)
     }
 }

@@ -570,3 +570,91 @@ fn the_page_lists_more_checkpoints_than_one_page_of_the_api() {
     assert_eq!(driver.count(&format!(".cp-row[data-id='{}']", ids[0])), 1);
     assert_eq!(driver.count(&format!(".cp-row[data-id='{}']", ids[202])), 1);
 }
+
+/// Beside each checkpoint a hook made, the page shows the prompt and the tool call that came
+/// next, read from the agent's transcript kept with it; its view shows every turn.
+#[test]
+fn the_page_shows_the_prompt_and_the_next_tool_call_of_each_checkpoint() {
+    let Some((chromium, chromedriver)) = browser() else {
+        return;
+    };
+    let repo = Repo::with_commit(&[("f.txt", "base\n")]);
+    let session = "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9";
+    let transcript = repo.scratch().join(format!("{session}.jsonl"));
+    // Claude Code's JSONL: each entry names the one before it (`parentUuid`).
+    let user = |n: usize, text: &str| {
+        let parent = match n {
+            0 => "null".to_string(),
+            n => format!("\"a{}\"", n - 1),
+        };
+        format!(
+            r#"{{"type":"user","sessionId":"{session}","uuid":"u{n}","parentUuid":{parent},"message":{{"role":"user","content":"{text}"}}}}"#
+        ) + "\n"
+    };
+    let tool = |n: usize, command: &str| {
+        format!(
+            r#"{{"type":"assistant","sessionId":"{session}","uuid":"a{n}","parentUuid":"u{n}","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"toolu_{n}","name":"Bash","input":{{"command":"{command}"}}}}]}}}}"#
+        ) + "\n"
+    };
+    let mut text = String::new();
+    let mut ids = Vec::new();
+    for (n, (prompt, command)) in [
+        ("build the thing", "make all"),
+        ("now test it", "make test"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        text += &user(n, prompt);
+        text += &tool(n, command);
+        std::fs::write(&transcript, &text).unwrap();
+        repo.write("f.txt", &format!("{n}\n"));
+        let hook = format!(
+            r#"{{"session_id":"{session}","transcript_path":"{}","cwd":"{}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"{command}"}}}}"#,
+            transcript.display(),
+            repo.path().display()
+        );
+        repo.cp_stdin(
+            repo.path(),
+            |_| {},
+            &["save", "--from-hook"],
+            hook.as_bytes(),
+        )
+        .ok();
+        let shown = repo.cp(&["show", "@", "--json"]).ok().stdout;
+        ids.push(crate::common::json_eval(&shown, "v['id']"));
+    }
+    let server = serve(&repo);
+    let driver = Driver::start(&chromium, &chromedriver);
+    driver.go(&server.url);
+    let first = format!(".cp-row[data-id='{}'] .said", ids[0]);
+    driver.until(
+        "the first checkpoint's prompt",
+        &format!(
+            "return (document.querySelector(\"{first}\")?.innerText || '').includes('build the thing');"
+        ),
+    );
+    let said = driver.text(&first);
+    // The tool call that came next: the one the next checkpoint's transcript added.
+    assert!(
+        said.contains("make test") || said.contains("make all"),
+        "{said}"
+    );
+    let second = driver.text(&format!(".cp-row[data-id='{}'] .said", ids[1]));
+    assert!(
+        second.contains("now test it") && second.contains("make test"),
+        "{second}"
+    );
+
+    driver.click(&format!(".cp-row[data-id='{}'] .open", ids[1]));
+    driver.until(
+        "the conversation",
+        &detail_of(&ids[1], "#conversation .turns"),
+    );
+    let shown = driver.text("#conversation");
+    assert!(
+        shown.contains("now test it") && shown.contains("make test"),
+        "{shown}"
+    );
+    assert_eq!(driver.count("#conversation .turn"), 4);
+}

@@ -157,9 +157,26 @@ fn a_hook_keeps_the_transcript_as_it_was_and_each_save_costs_what_was_appended()
     assert_eq!(ids.len(), 12);
     // Each checkpoint holds the transcript as it was at its save (newest first).
     for (id, state) in ids.iter().zip(states.iter().rev()) {
-        assert_eq!(&repo.cp(&["show", id, "--conversation"]).ok().stdout, state);
+        let json = repo
+            .cp(&["show", id, "--conversation", "--json"])
+            .ok()
+            .stdout;
+        let content = json_eval(&json, "v['content']");
+        assert_eq!(content.trim_end(), state.trim_end());
         assert_eq!(repo.note_json(id).get("conversation.format"), "claude-code");
     }
+    // Read as turns: every prompt of the newest, in order.
+    let shown = repo.cp(&["show", &ids[0], "--conversation"]).ok().stdout;
+    assert!(
+        shown.starts_with("user: "),
+        "{}",
+        &shown[..200.min(shown.len())]
+    );
+    assert!(
+        shown.trim_end().ends_with("user: step 11"),
+        "{}",
+        &shown[shown.len().saturating_sub(200)..]
+    );
     // Stored once: the loose objects of 12 saves of a 1 MB transcript weigh far less than 12
     // copies (each save adds its last 64 KiB piece and what was appended).
     repo.git(&["gc", "-q"]);
@@ -315,4 +332,263 @@ fn push_sends_conversations_only_when_asked() {
         [format!("refs/checkpoint-conversations/{id}")]
     );
     remote.git(&["fsck", "--strict"]);
+}
+
+#[test]
+fn restore_conversation_writes_a_new_claude_session_ending_at_the_checkpoint() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let project = repo.home().join(".claude/projects/-work-app");
+    fs::create_dir_all(&project).unwrap();
+    let transcript = project.join(format!("{SESSION}.jsonl"));
+    let mut text = claude_line(0, "user", "start");
+    fs::write(&transcript, &text).unwrap();
+    // Turn 1: the agent edits, the hook saves before its tool call.
+    text += &claude_line(1, "assistant", "editing a.txt");
+    fs::write(&transcript, &text).unwrap();
+    repo.write("a.txt", "turn 1\n");
+    repo.cp_stdin(
+        repo.path(),
+        |_| {},
+        &["save", "--from-hook"],
+        pre_tool_use(&repo, transcript.to_str().unwrap()).as_bytes(),
+    )
+    .ok();
+    let at_turn_1 = text.clone();
+    let json = repo.cp(&["show", "@", "--json"]).ok().stdout;
+    let id = json_eval(&json, "v['id']");
+    // More turns, more edits.
+    for n in 2..5 {
+        text += &claude_line(n, "user", &format!("turn {n}"));
+        fs::write(&transcript, &text).unwrap();
+        repo.write("a.txt", &format!("turn {n}\n"));
+        repo.cp_stdin(
+            repo.path(),
+            |_| {},
+            &["save", "--from-hook"],
+            pre_tool_use(&repo, transcript.to_str().unwrap()).as_bytes(),
+        )
+        .ok();
+    }
+    let original = fs::read(&transcript).unwrap();
+
+    let out = repo.cp(&["restore", &id, "--conversation"]).ok();
+    assert_eq!(repo.read("a.txt"), "turn 1\n");
+    let resume = out
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("resume it with: claude --resume "))
+        .unwrap_or_else(|| panic!("no resume command: {}", out.stdout))
+        .to_string();
+    assert_ne!(resume, SESSION);
+    let written = project.join(format!("{resume}.jsonl"));
+    let new = fs::read_to_string(&written).unwrap();
+    assert_eq!(new, at_turn_1.replace(SESSION, &resume));
+    // The original transcript is untouched.
+    assert_eq!(fs::read(&transcript).unwrap(), original);
+
+    // Undo takes back the files; the new session stays.
+    repo.cp(&["undo"]).ok();
+    assert_eq!(repo.read("a.txt"), "turn 4\n");
+    assert!(written.exists());
+}
+
+#[test]
+fn restore_conversation_exports_what_no_agent_can_resume_and_refuses_without_one() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let chat = repo.scratch().join("chat.txt");
+    fs::write(&chat, "user: hi\nassistant: hello\n").unwrap();
+    repo.write("a.txt", "b\n");
+    let id = repo.save(&["--conversation", chat.to_str().unwrap()]);
+    repo.write("a.txt", "c\n");
+    let out = repo.cp(&["restore", &id, "--conversation"]).ok();
+    assert_eq!(repo.read("a.txt"), "b\n");
+    let exported = repo
+        .home()
+        .join(".local/share/git-checkpoint/conversations")
+        .join(format!("{id}.txt"));
+    assert!(
+        out.stdout.contains("exported the conversation"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(&exported).unwrap(),
+        "user: hi\nassistant: hello\n"
+    );
+    // Again: a new file, never an overwrite.
+    repo.cp(&["restore", &id, "--conversation"]).ok();
+    assert!(exported.with_file_name(format!("{id}-1.txt")).exists());
+
+    // Without a conversation, nothing changes.
+    repo.write("a.txt", "d\n");
+    let plain = repo.save(&["-m", "no conversation"]);
+    repo.write("a.txt", "e\n");
+    let out = repo
+        .cp(&["restore", &plain, "--conversation"])
+        .fails_with(1);
+    assert!(
+        out.stderr.contains("no conversation was kept"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(repo.read("a.txt"), "e\n");
+}
+
+/// One agent's round trip, on its fixture (tests/fixtures/transcripts, in the agent's real
+/// format): save at turn k through the agent's own hook input, more turns, rewind to k.
+struct Agent {
+    name: &'static str,
+    fixture: &'static str,
+    /// Where the agent keeps the transcript, below HOME.
+    place: &'static str,
+    /// The session id inside the fixture.
+    session: &'static str,
+    /// The hook's input: `{t}` the transcript, `{w}` the working tree.
+    hook: &'static str,
+    /// How the new session is resumed; `None`: exported to a file instead.
+    resume: Option<&'static str>,
+}
+
+const AGENTS: &[Agent] = &[
+    Agent {
+        name: "codex",
+        fixture: "codex/rollout-2026-08-20T10-02-11-0198c4a2-6f3b-7d21-a8e4-3c5b9f0d2e17.jsonl",
+        place: ".codex/sessions/2026/08/20/rollout-2026-08-20T10-02-11-0198c4a2-6f3b-7d21-a8e4-3c5b9f0d2e17.jsonl",
+        session: "0198c4a2-6f3b-7d21-a8e4-3c5b9f0d2e17",
+        hook: r#"{"session_id":"0198c4a2-6f3b-7d21-a8e4-3c5b9f0d2e17","turn_id":"3","transcript_path":"{t}","cwd":"{w}","hook_event_name":"PreToolUse","model":"gpt-5.2-codex","permission_mode":"default","tool_name":"shell","tool_input":{"command":["make"]},"tool_use_id":"call_1"}"#,
+        resume: Some("codex resume "),
+    },
+    Agent {
+        name: "gemini",
+        fixture: "gemini/session-2026-08-20T07-30-3c1e7f0a.jsonl",
+        place: ".gemini/tmp/9f2c4e6a/chats/session-2026-08-20T07-30-3c1e7f0a.jsonl",
+        session: "3c1e7f0a-92b4-4d6e-b815-7a2f9c0e4d63",
+        hook: r#"{"session_id":"3c1e7f0a-92b4-4d6e-b815-7a2f9c0e4d63","transcript_path":"{t}","cwd":"{w}","hook_event_name":"BeforeTool","timestamp":"2026-08-20T07:31:00.000Z","tool_name":"run_shell_command","tool_input":{"command":"make"}}"#,
+        resume: Some("gemini --resume "),
+    },
+    Agent {
+        name: "copilot",
+        fixture: "copilot/b0ff98c0-8e01-4b73-bf92-9649b139931b/events.jsonl",
+        place: ".copilot/session-state/b0ff98c0-8e01-4b73-bf92-9649b139931b/events.jsonl",
+        session: "b0ff98c0-8e01-4b73-bf92-9649b139931b",
+        hook: r#"{"sessionId":"b0ff98c0-8e01-4b73-bf92-9649b139931b","timestamp":1763910300000,"cwd":"{w}","toolName":"bash","toolArgs":"{\"command\":\"make\"}","transcriptPath":"{t}"}"#,
+        resume: Some("copilot --resume="),
+    },
+    Agent {
+        name: "cursor",
+        fixture: "cursor/e3a1c5b7-9d2f-4e6a-8b0c-4f7d1a3e5c92.jsonl",
+        place: ".cursor/projects/greeter/agent-transcripts/e3a1c5b7-9d2f-4e6a-8b0c-4f7d1a3e5c92.jsonl",
+        session: "e3a1c5b7-9d2f-4e6a-8b0c-4f7d1a3e5c92",
+        hook: r#"{"conversation_id":"e3a1c5b7-9d2f-4e6a-8b0c-4f7d1a3e5c92","generation_id":"g-1","hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"make"},"workspace_roots":["{w}"],"cwd":"{w}","transcript_path":"{t}"}"#,
+        resume: None,
+    },
+];
+
+#[test]
+fn each_agents_transcript_is_kept_read_and_rewound_to_the_checkpoint() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/transcripts");
+    for agent in AGENTS {
+        let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+        let full = fs::read_to_string(fixtures.join(agent.fixture)).unwrap();
+        let lines: Vec<&str> = full.split_inclusive('\n').collect();
+        let k = lines.len() / 2;
+        let at_k: String = lines[..k].concat();
+        let transcript = repo.home().join(agent.place);
+        fs::create_dir_all(transcript.parent().unwrap()).unwrap();
+        fs::write(&transcript, &at_k).unwrap();
+        let hook = agent
+            .hook
+            .replace("{t}", transcript.to_str().unwrap())
+            .replace("{w}", repo.path().to_str().unwrap());
+        let flag = format!("--from-hook={}", agent.name);
+        repo.write("a.txt", "turn k\n");
+        repo.cp_stdin(repo.path(), |_| {}, &["save", &flag], hook.as_bytes())
+            .ok();
+        let json = repo.cp(&["show", "@", "--json"]).ok().stdout;
+        let id = json_eval(&json, "v['id']");
+        assert_eq!(
+            repo.note_json(&id).get("conversation.format"),
+            agent.name,
+            "{}",
+            agent.name
+        );
+        // Read as turns: at least one prompt.
+        let shown = repo
+            .cp(&["show", &id, "--conversation", "--json"])
+            .ok()
+            .stdout;
+        assert_eq!(
+            json_eval(&shown, "any(t['role'] == 'user' for t in v['turns'])"),
+            "true",
+            "{}: {shown}",
+            agent.name
+        );
+
+        // The rest of the session.
+        fs::write(&transcript, &full).unwrap();
+        repo.write("a.txt", "later\n");
+        repo.cp_stdin(repo.path(), |_| {}, &["save", &flag], hook.as_bytes())
+            .ok();
+
+        let out = repo.cp(&["restore", &id, "--conversation"]).ok();
+        assert_eq!(repo.read("a.txt"), "turn k\n", "{}", agent.name);
+        assert_eq!(
+            fs::read_to_string(&transcript).unwrap(),
+            full,
+            "{}: the original",
+            agent.name
+        );
+        match agent.resume {
+            Some(prefix) => {
+                let new_id = out
+                    .stdout
+                    .lines()
+                    .find_map(|l| l.strip_prefix("resume it with: "))
+                    .and_then(|l| l.strip_prefix(prefix))
+                    .unwrap_or_else(|| panic!("{}: {}", agent.name, out.stdout))
+                    .to_string();
+                let path = out
+                    .stdout
+                    .lines()
+                    .find_map(|l| {
+                        l.split_once(": ")
+                            .filter(|(a, _)| a.starts_with("wrote a new"))
+                    })
+                    .map(|(_, p)| p.to_string())
+                    .unwrap_or_else(|| panic!("{}: {}", agent.name, out.stdout));
+                let written = fs::read_to_string(&path).unwrap();
+                // The transcript as it was at turn k, its session id the new one.
+                assert_eq!(
+                    written.replace(&new_id, agent.session),
+                    at_k,
+                    "{}",
+                    agent.name
+                );
+                assert!(written.contains(&new_id), "{}", agent.name);
+                assert!(
+                    path.starts_with(repo.home().to_str().unwrap()),
+                    "{}: {path}",
+                    agent.name
+                );
+            }
+            None => {
+                assert!(
+                    out.stdout.contains("exported the conversation"),
+                    "{}",
+                    out.stdout
+                );
+                let exported = repo
+                    .home()
+                    .join(".local/share/git-checkpoint/conversations")
+                    .join(format!("{id}.jsonl"));
+                assert_eq!(
+                    fs::read_to_string(exported).unwrap(),
+                    at_k,
+                    "{}",
+                    agent.name
+                );
+            }
+        }
+        repo.git(&["fsck", "--strict"]);
+    }
 }

@@ -39,7 +39,7 @@ async function api(method, path, body) {
   return data;
 }
 
-const state = { all: [], byId: new Map(), selected: null, ticked: [] };
+const state = { all: [], byId: new Map(), selected: null, ticked: [], said: new Map(), asking: new Set() };
 const enc = encodeURIComponent;
 const shortId = (hex) => (hex || '').slice(0, 7);
 // As `list` shows a checkpoint: by its name, else its message.
@@ -170,7 +170,55 @@ function row(c) {
       el('span', { class: 'time', title: c.created_at }, time.toLocaleTimeString()),
       el('span', { class: `kind ${c.kind}` }, c.kind),
       el('span', { class: 'stats' }, stats, c.pinned ? el('span', { class: 'pin', title: 'pinned' }, ' ★') : null),
-      el('span', { class: 'label' }, label(c))));
+      el('span', { class: 'label' }, label(c)),
+      said(c)));
+}
+
+// --- What was said: the conversation kept with a checkpoint ------------------------------
+
+const hasConversation = (c) => Boolean(c.conversation && c.conversation.format);
+const turnText = (t) => (t.role === 'tool_call'
+  ? `${t.tool || '?'} ${typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments || {})}`
+  : t.text || '');
+const clip = (text, n) => (text.length > n ? `${text.slice(0, n)}…` : text);
+
+// Beside a row: the last prompt and the tool call that came next, fetched once per checkpoint.
+function fillSaid(span, s) {
+  span.replaceChildren(
+    s.prompt ? el('span', { class: 'prompt', title: s.prompt.text }, `“${clip(s.prompt.text, 80)}”`) : null,
+    s.next_tool ? el('span', { class: 'next-tool', title: turnText(s.next_tool) }, ` → ${clip(turnText(s.next_tool), 60)}`) : null);
+}
+
+function said(c) {
+  if (!hasConversation(c)) return null;
+  const span = el('span', { class: 'said', 'data-said': c.id });
+  const known = state.said.get(c.id);
+  if (known) fillSaid(span, known);
+  else if (!state.asking.has(c.id)) {
+    state.asking.add(c.id);
+    api('GET', `/api/checkpoints/${enc(c.id)}/conversation?summary=true`).then((s) => {
+      state.said.set(c.id, s);
+      document.querySelectorAll(`[data-said="${CSS.escape(c.id)}"]`).forEach((n) => fillSaid(n, s));
+    }).catch(() => { state.asking.delete(c.id); });
+  }
+  return span;
+}
+
+// In a checkpoint's view: the prompt, the tool call that came next, and every turn.
+async function conversationInto(target, c) {
+  let conv;
+  try { conv = await api('GET', `/api/checkpoints/${enc(c.id)}/conversation`); } catch (err) { target.replaceChildren(notice(err.message, 'error')); return; }
+  const turns = (conv.turns || []).map((t) => el('li', { class: `turn ${t.role}` },
+    el('span', { class: 'who' }, t.role === 'tool_call' ? 'tool call' : t.role.replace('_', ' ')),
+    el('span', { class: 'what' }, clip(turnText(t), 2000))));
+  target.replaceChildren(
+    el('h3', {}, 'Conversation'),
+    el('dl', { class: 'meta' },
+      el('dt', {}, 'prompt'), el('dd', { class: 'prompt' }, conv.prompt ? conv.prompt.text : '—'),
+      el('dt', {}, 'then'), el('dd', { class: 'next-tool' }, conv.next_tool ? turnText(conv.next_tool) : '—')),
+    turns.length
+      ? el('details', {}, el('summary', {}, `${turns.length} turns (${conv.format})`), el('ol', { class: 'turns' }, ...turns))
+      : el('details', {}, el('summary', {}, `${conv.format}, ${conv.bytes} bytes`), el('pre', {}, clip(typeof conv.content === 'string' ? conv.content : JSON.stringify(conv.content, null, 2), 20000))));
 }
 
 function tick(id) {
@@ -233,8 +281,10 @@ async function select(id) {
       el('button', { type: 'button', onclick: () => setPinned(c, !c.pinned) }, c.pinned ? 'Unpin' : 'Pin'),
       el('button', { type: 'button', class: 'danger', onclick: () => drop(c) }, 'Drop…')),
     meta,
+    hasConversation(c) ? el('div', { id: 'conversation' }) : null,
     el('div', { class: 'bar' }, against),
     changes);
+  if (hasConversation(c)) conversationInto($('conversation'), c);
   showChanges();
 }
 
