@@ -49,15 +49,33 @@ impl ConversationInput {
     /// Read the transcript at `path` for a hook's save (its format `agent`'s, unless the
     /// content is plainly another agent's): never an error, a transcript that cannot
     /// be kept (missing, not a regular file, a symbolic link, larger than [`MAX_BYTES`],
-    /// unreadable) gives [`ConversationInput::Skipped`] with the reason.
+    /// unreadable, empty, not in the agent's format) gives [`ConversationInput::Skipped`] with
+    /// the reason.
     pub fn from_transcript(path: &Path, agent: Option<&str>) -> ConversationInput {
-        match read_file(path, MAX_BYTES) {
-            Ok(bytes) => ConversationInput::Content {
-                format: crate::transcript::detect(agent, &bytes).name().to_string(),
-                bytes,
-                source: Some(path.display().to_string()),
-            },
-            Err(why) => ConversationInput::Skipped(why),
+        let bytes = match read_file(path, MAX_BYTES) {
+            Ok(bytes) => bytes,
+            Err(why) => return ConversationInput::Skipped(why),
+        };
+        let shown = path.display();
+        if bytes.is_empty() {
+            return ConversationInput::Skipped(format!("the transcript `{shown}` is empty"));
+        }
+        let format = crate::transcript::detect(agent, &bytes);
+        // Its beginning must read as that format (the rest is read when it is shown): a file
+        // that is not a transcript at all is not kept as one.
+        let head = &bytes[..cuts(&bytes).first().copied().unwrap_or(bytes.len())];
+        if format.is_agent()
+            && let Err(why) = crate::transcript::turns(format, head)
+        {
+            return ConversationInput::Skipped(format!(
+                "the transcript `{shown}` is not in {}'s format: {why}",
+                format.name()
+            ));
+        }
+        ConversationInput::Content {
+            format: format.name().to_string(),
+            bytes,
+            source: Some(path.display().to_string()),
         }
     }
 

@@ -223,11 +223,17 @@ fn a_hook_never_fails_for_its_transcript_and_the_note_says_why() {
     std::os::unix::fs::symlink(&real, &link).unwrap();
     let huge = dir.join("huge.jsonl");
     fs::File::create(&huge).unwrap().set_len(65 << 20).unwrap();
-    let cases: [(&Path, &str); 4] = [
+    let garbage = dir.join("garbage.jsonl");
+    fs::write(&garbage, b"\x00\x01 this is no transcript \xff\n").unwrap();
+    let empty = dir.join("empty.jsonl");
+    fs::write(&empty, b"").unwrap();
+    let cases: [(&Path, &str); 6] = [
         (&dir.join("missing.jsonl"), "does not exist"),
         (&link, "symbolic link"),
         (&huge, "more than"),
         (&dir, "not a regular file"),
+        (&garbage, "not in claude-code's format"),
+        (&empty, "is empty"),
     ];
     for (n, (path, why)) in cases.iter().enumerate() {
         repo.write("a.txt", &format!("case {n}\n"));
