@@ -43,6 +43,14 @@ pub enum ConversationInput {
     },
     /// A transcript was named but cannot be kept: why (recorded in the note).
     Skipped(String),
+    /// A hook's transcript, read (see [`ConversationInput::resolved`]) only when the save
+    /// makes a checkpoint.
+    Transcript {
+        /// The file the hook names.
+        path: std::path::PathBuf,
+        /// The agent whose hook it is.
+        agent: Option<String>,
+    },
 }
 
 impl ConversationInput {
@@ -52,30 +60,20 @@ impl ConversationInput {
     /// unreadable, empty, not in the agent's format) gives [`ConversationInput::Skipped`] with
     /// the reason.
     pub fn from_transcript(path: &Path, agent: Option<&str>) -> ConversationInput {
-        let bytes = match read_file(path, MAX_BYTES) {
-            Ok(bytes) => bytes,
-            Err(why) => return ConversationInput::Skipped(why),
-        };
-        let shown = path.display();
-        if bytes.is_empty() {
-            return ConversationInput::Skipped(format!("the transcript `{shown}` is empty"));
+        ConversationInput::Transcript {
+            path: path.to_path_buf(),
+            agent: agent.map(str::to_string),
         }
-        let format = crate::transcript::detect(agent, &bytes);
-        // Its beginning must read as that format (the rest is read when it is shown): a file
-        // that is not a transcript at all is not kept as one.
-        let head = &bytes[..cuts(&bytes).first().copied().unwrap_or(bytes.len())];
-        if format.is_agent()
-            && let Err(why) = crate::transcript::turns(format, head)
-        {
-            return ConversationInput::Skipped(format!(
-                "the transcript `{shown}` is not in {}'s format: {why}",
-                format.name()
-            ));
-        }
-        ConversationInput::Content {
-            format: format.name().to_string(),
-            bytes,
-            source: Some(path.display().to_string()),
+    }
+
+    /// What is kept: a hook's transcript read now ([`ConversationInput::Content`] or
+    /// [`ConversationInput::Skipped`]); any other as it is.
+    pub fn resolved(&self) -> ConversationInput {
+        match self {
+            ConversationInput::Transcript { path, agent } => {
+                read_transcript(path, agent.as_deref())
+            }
+            other => other.clone(),
         }
     }
 
@@ -135,7 +133,37 @@ impl ConversationInput {
                 skipped: Some(why.clone()),
                 ..Default::default()
             },
+            ConversationInput::Transcript { .. } => self.resolved().note(),
         }
+    }
+}
+
+/// Read a hook's transcript: [`ConversationInput::from_transcript`], resolved.
+fn read_transcript(path: &Path, agent: Option<&str>) -> ConversationInput {
+    let bytes = match read_file(path, MAX_BYTES) {
+        Ok(bytes) => bytes,
+        Err(why) => return ConversationInput::Skipped(why),
+    };
+    let shown = path.display();
+    if bytes.is_empty() {
+        return ConversationInput::Skipped(format!("the transcript `{shown}` is empty"));
+    }
+    let format = crate::transcript::detect(agent, &bytes);
+    // Its beginning must read as that format (the rest is read when it is shown): a file
+    // that is not a transcript at all is not kept as one.
+    let head = &bytes[..cuts(&bytes).first().copied().unwrap_or(bytes.len())];
+    if format.is_agent()
+        && let Err(why) = crate::transcript::turns(format, head)
+    {
+        return ConversationInput::Skipped(format!(
+            "the transcript `{shown}` is not in {}'s format: {why}",
+            format.name()
+        ));
+    }
+    ConversationInput::Content {
+        format: format.name().to_string(),
+        bytes,
+        source: Some(path.display().to_string()),
     }
 }
 
@@ -193,8 +221,9 @@ fn cuts(bytes: &[u8]) -> Vec<usize> {
     out
 }
 
-/// Write the objects of a conversation: its blobs, its tree and the commit the ref will point
-/// to. Nothing refers to them until that ref is created.
+/// Write the objects of a conversation (resolved: see [`ConversationInput::resolved`]): its
+/// blobs, its tree and the commit the ref will point to. Nothing refers to them until that
+/// ref is created.
 pub fn write(
     repo: &gix::Repository,
     id: &str,

@@ -168,6 +168,12 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             None => crate::treediff::summary(repo, head_tree, Some(snap.tree))?,
         },
     };
+    // A hook's transcript is read only now that a checkpoint is made: a save that finds
+    // nothing changed never reads it.
+    let conversation = options
+        .conversation
+        .as_ref()
+        .map(crate::conversation::ConversationInput::resolved);
     let stats = Stats {
         files: snap.files,
         added: summary.added,
@@ -241,14 +247,13 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             skipped: snap.skipped.clone(),
             pinned: options.pin,
             meta: options.meta.clone(),
-            conversation: options
-                .conversation
+            conversation: conversation
                 .as_ref()
                 .map(crate::conversation::ConversationInput::note),
             tool: Tool::default(),
             extra: Default::default(),
         };
-        let conversation = match &options.conversation {
+        let conversation_commit = match &conversation {
             Some(input) => crate::conversation::write(repo, &id, input)?,
             None => None,
         };
@@ -259,7 +264,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
                 format::MAX_NOTE_BYTES
             )));
         }
-        match store::create(repo, &id, commit, &meta, conversation) {
+        match store::create(repo, &id, commit, &meta, conversation_commit) {
             Ok(note_problem) => {
                 return Ok(Saved::Created(Checkpoint {
                     id,

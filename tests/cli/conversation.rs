@@ -25,6 +25,17 @@ fn claude_line(n: usize, role: &str, text: &str) -> String {
     ) + "\n"
 }
 
+/// A Claude Code hook's save before a tool call, naming `transcript`; it must succeed.
+fn hook_save(repo: &Repo, transcript: &Path) {
+    repo.cp_stdin(
+        repo.path(),
+        |_| {},
+        &["save", "--from-hook"],
+        pre_tool_use(repo, transcript.to_str().unwrap()).as_bytes(),
+    )
+    .ok();
+}
+
 fn conversation_refs(repo: &Repo) -> Vec<String> {
     repo.git(&[
         "for-each-ref",
@@ -140,13 +151,7 @@ fn a_hook_keeps_the_transcript_as_it_was_and_each_save_costs_what_was_appended()
         text += &claude_line(10_000 + step, "user", &format!("step {step}"));
         fs::write(&transcript, &text).unwrap();
         repo.write("a.txt", &format!("step {step}\n"));
-        repo.cp_stdin(
-            repo.path(),
-            |_| {},
-            &["save", "--from-hook"],
-            pre_tool_use(&repo, transcript.to_str().unwrap()).as_bytes(),
-        )
-        .ok();
+        hook_save(&repo, &transcript);
         states.push(text.clone());
     }
     let json = repo.cp(&["list", "--json"]).ok().stdout;
@@ -267,13 +272,7 @@ fn checkpoint_conversation_false_turns_the_hooks_capture_off() {
     let transcript = repo.path().parent().unwrap().join("t.jsonl");
     fs::write(&transcript, claude_line(1, "user", "hi")).unwrap();
     repo.write("a.txt", "b\n");
-    repo.cp_stdin(
-        repo.path(),
-        |_| {},
-        &["save", "--from-hook"],
-        pre_tool_use(&repo, transcript.to_str().unwrap()).as_bytes(),
-    )
-    .ok();
+    hook_save(&repo, &transcript);
     assert!(conversation_refs(&repo).is_empty());
     // An explicit one is still kept.
     repo.write("a.txt", "c\n");
@@ -352,13 +351,7 @@ fn restore_conversation_writes_a_new_claude_session_ending_at_the_checkpoint() {
     text += &claude_line(1, "assistant", "editing a.txt");
     fs::write(&transcript, &text).unwrap();
     repo.write("a.txt", "turn 1\n");
-    repo.cp_stdin(
-        repo.path(),
-        |_| {},
-        &["save", "--from-hook"],
-        pre_tool_use(&repo, transcript.to_str().unwrap()).as_bytes(),
-    )
-    .ok();
+    hook_save(&repo, &transcript);
     let at_turn_1 = text.clone();
     let json = repo.cp(&["show", "@", "--json"]).ok().stdout;
     let id = json_eval(&json, "v['id']");
@@ -367,13 +360,7 @@ fn restore_conversation_writes_a_new_claude_session_ending_at_the_checkpoint() {
         text += &claude_line(n, "user", &format!("turn {n}"));
         fs::write(&transcript, &text).unwrap();
         repo.write("a.txt", &format!("turn {n}\n"));
-        repo.cp_stdin(
-            repo.path(),
-            |_| {},
-            &["save", "--from-hook"],
-            pre_tool_use(&repo, transcript.to_str().unwrap()).as_bytes(),
-        )
-        .ok();
+        hook_save(&repo, &transcript);
     }
     let original = fs::read(&transcript).unwrap();
 
