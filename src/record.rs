@@ -181,21 +181,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
         deleted: summary.deleted,
     };
 
-    // Ids only grow: a new one is greater than every existing id. Refs whose names are not
-    // ids, that do not point at a commit, or whose id lies more than an hour ahead of this
-    // clock (made by hand, or fetched from a machine whose clock is wrong) do not count: they
-    // would otherwise push every new id, and its time, into the future.
-    let horizon = Utc::now() + chrono::Duration::hours(1);
-    let mut newest = existing
-        .iter(repo)
-        .find(|r| {
-            format::is_id(&r.id)
-                && format::time_of_id(&r.id).is_some_and(|t| t <= horizon)
-                && repo
-                    .find_header(r.commit)
-                    .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
-        })
-        .map(|r| r.id.clone());
+    let mut newest = newest_id(repo, &existing);
     loop {
         let now = Utc::now();
         let mut id = format::new_id(now, rand::random::<u16>());
@@ -277,6 +263,25 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             Err(CreateError::Other(err)) => return Err(err),
         }
     }
+}
+
+/// The id a new one must be greater than. Ids only grow: a new one is greater than every
+/// existing id. Refs whose names are not ids, that do not point at a commit, or whose id lies
+/// more than an hour ahead of this clock (made by hand, or fetched from a machine whose clock
+/// is wrong) do not count: they would otherwise push every new id, and its time, into the
+/// future.
+fn newest_id(repo: &gix::Repository, existing: &store::NewestFirst) -> Option<String> {
+    let horizon = Utc::now() + chrono::Duration::hours(1);
+    existing
+        .iter(repo)
+        .find(|r| {
+            format::is_id(&r.id)
+                && format::time_of_id(&r.id).is_some_and(|t| t <= horizon)
+                && repo
+                    .find_header(r.commit)
+                    .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
+        })
+        .map(|r| r.id.clone())
 }
 
 fn write_commit(

@@ -125,14 +125,10 @@ fn raise_as(
     }
 }
 
-/// A message as the CLI gives it: one line per sentence the library wrote.
-fn message(err: &Error) -> String {
-    err.to_string()
-}
-
 /// The exception for `err`.
 pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
-    let text = message(&err);
+    // The library's own message, the one the CLI prints after `error:`.
+    let text = err.to_string();
     let plain = |class: Bound<'_, PyType>| match PyTuple::new(py, [text.clone()]) {
         Ok(args) => raise_as(class, args, &[]),
         Err(err) => err,

@@ -472,21 +472,13 @@ impl Checkpoints {
     /// Take back the last thing that happened to the working tree, `n` times.
     #[pyo3(signature = (n = 1))]
     fn undo(&self, py: Python<'_>, n: i64) -> PyResult<Restored> {
-        let n = count(py, "n", n, 1)?;
-        let restored = self.run(py, move |c, ctl| {
-            c.undo(n, &gc::RestoreOptions::default(), ctl)
-        })?;
-        Restored::new(py, &restored, &self.shared)
+        self.step(py, n, gc::Checkpoints::undo)
     }
 
     /// Take back the last `n` undos, while nothing changed since.
     #[pyo3(signature = (n = 1))]
     fn redo(&self, py: Python<'_>, n: i64) -> PyResult<Restored> {
-        let n = count(py, "n", n, 1)?;
-        let restored = self.run(py, move |c, ctl| {
-            c.redo(n, &gc::RestoreOptions::default(), ctl)
-        })?;
-        Restored::new(py, &restored, &self.shared)
+        self.step(py, n, gc::Checkpoints::redo)
     }
 
     /// Take back the change from checkpoint `a` to `b` (default: the checkpoint after `a`;
@@ -606,7 +598,20 @@ impl Checkpoints {
     }
 }
 
+/// `Checkpoints::undo` or `Checkpoints::redo`.
+type Step =
+    fn(&gc::Checkpoints, usize, &gc::RestoreOptions, &gc::Control<'_>) -> gc::Result<gc::Restored>;
+
 impl Checkpoints {
+    /// `undo(n)` or `redo(n)`: `n` steps, at least one.
+    fn step(&self, py: Python<'_>, n: i64, step: Step) -> PyResult<Restored> {
+        let n = count(py, "n", n, 1)?;
+        let restored = self.run(py, move |c, ctl| {
+            step(c, n, &gc::RestoreOptions::default(), ctl)
+        })?;
+        Restored::new(py, &restored, &self.shared)
+    }
+
     fn set_pinned(
         &self,
         py: Python<'_>,
