@@ -130,12 +130,18 @@ impl Diff {
     /// The JSON object every front end gives for a comparison (`diff --json`, the HTTP API,
     /// the MCP tools): `{"files": [{"path", "old_path", "status", "additions", "deletions",
     /// "binary"}]}`.
+    ///
+    /// Each file also has `hunks`: `[{"id", "header", "old_start", "old_lines", "new_start",
+    /// "new_lines", "lines"}]`, the ids `restore --hunk` and `revert --hunk` take (none for a
+    /// binary file, a symlink or a submodule).
     pub fn to_json(&self) -> serde_json::Value {
         use gix::bstr::ByteSlice;
         let files: Vec<serde_json::Value> = self
             .files
             .iter()
             .map(|f| {
+                let hunks: Vec<serde_json::Value> =
+                    HunkInfo::of_file(f).iter().map(HunkInfo::to_json).collect();
                 serde_json::json!({
                     "path": f.path.to_str_lossy(),
                     "old_path": f.old_path.as_ref().map(|p| p.to_str_lossy().into_owned()),
@@ -143,10 +149,17 @@ impl Diff {
                     "additions": f.added,
                     "deletions": f.deleted,
                     "binary": f.binary,
+                    "hunks": hunks,
                 })
             })
             .collect();
         serde_json::json!({ "files": files })
+    }
+
+    /// Every hunk of the comparison with its id, file by file: what `restore -p` asks about
+    /// and `--hunk` takes.
+    pub fn hunks(&self) -> Vec<HunkInfo> {
+        self.files.iter().flat_map(HunkInfo::of_file).collect()
     }
 
     /// The patch as text (invalid UTF-8 replaced).
@@ -155,6 +168,109 @@ impl Diff {
         // Writing into a Vec fails only when a blob cannot be read.
         let _ = self.write_patch(&mut out, &crate::patch::Plain, style);
         String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// One hunk of a comparison, as `diff --json` gives it and `restore --hunk` takes it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HunkInfo {
+    /// Its id: 16 hex digits that depend only on the file's path and the hunk's lines.
+    pub id: String,
+    /// Its file (in the newer side).
+    pub path: String,
+    /// First line in the older side (1-based; 0 with no lines).
+    pub old_start: usize,
+    /// Lines of the older side.
+    pub old_lines: usize,
+    /// First line in the newer side.
+    pub new_start: usize,
+    /// Lines of the newer side.
+    pub new_lines: usize,
+    /// The function line `diff` prints after the header, if any.
+    pub function: Option<String>,
+    /// The lines, each starting with `' '`, `'-'` or `'+'` (invalid UTF-8 replaced), and
+    /// git's `\ No newline at end of file` after a line without one.
+    pub lines: Vec<String>,
+    /// The pieces `s` splits it into (`git add -p`'s split): empty when it cannot split.
+    pub pieces: Vec<HunkInfo>,
+}
+
+impl HunkInfo {
+    fn of_file(file: &FileDiff) -> Vec<HunkInfo> {
+        use gix::bstr::ByteSlice;
+        let found = crate::partial::hunks_of(file);
+        let path = file.path.to_str_lossy().into_owned();
+        let info = |id: &str, hunk: &crate::diff::Hunk, pieces: Vec<HunkInfo>| {
+            let mut lines = Vec::with_capacity(hunk.lines.len());
+            for line in &hunk.lines {
+                lines.push(format!("{}{}", line.origin, line.text.to_str_lossy()));
+                if line.no_newline {
+                    lines.push("\\ No newline at end of file".to_string());
+                }
+            }
+            HunkInfo {
+                id: id.to_string(),
+                path: path.clone(),
+                old_start: hunk.old_start,
+                old_lines: hunk.old_len,
+                new_start: hunk.new_start,
+                new_lines: hunk.new_len,
+                function: hunk
+                    .function
+                    .as_ref()
+                    .map(|f| f.to_str_lossy().into_owned()),
+                lines,
+                pieces,
+            }
+        };
+        found
+            .hunks
+            .iter()
+            .zip(&found.ids)
+            .zip(&found.pieces)
+            .map(|((hunk, id), pieces)| {
+                let pieces = pieces
+                    .iter()
+                    .map(|(id, piece)| info(id, piece, Vec::new()))
+                    .collect();
+                info(id, hunk, pieces)
+            })
+            .collect()
+    }
+
+    /// Its header as `git diff` prints it: `@@ -1,3 +1,4 @@ fn main`.
+    pub fn header(&self) -> String {
+        let range = |start: usize, len: usize| {
+            if len == 1 {
+                start.to_string()
+            } else {
+                format!("{start},{len}")
+            }
+        };
+        let mut out = format!(
+            "@@ -{} +{} @@",
+            range(self.old_start, self.old_lines),
+            range(self.new_start, self.new_lines)
+        );
+        if let Some(function) = &self.function {
+            out.push(' ');
+            out.push_str(function);
+        }
+        out
+    }
+
+    /// The JSON object of `diff --json`'s `hunks`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id,
+            "header": self.header(),
+            "old_start": self.old_start,
+            "old_lines": self.old_lines,
+            "new_start": self.new_start,
+            "new_lines": self.new_lines,
+            "lines": self.lines,
+        })
     }
 }
 
@@ -232,6 +348,25 @@ pub struct RevertOptions {
     /// Revert during a merge, rebase, …, and replace ignored files in the way (kept in the
     /// safety checkpoint first).
     pub force: bool,
+    /// Take back only these hunks of the step's change (ids as `diff --json <A> <B>` gives
+    /// them); empty: all of it. One step only, not a session's or an agent's.
+    pub hunks: Vec<String>,
+}
+
+/// What `revert` takes back (see [`Checkpoints::revert_range`]): one step, from one checkpoint
+/// to another, or the steps of one session or one agent.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RevertSpan {
+    /// The start of the first step.
+    pub from: Checkpoint,
+    /// The end of the last step (for a step no checkpoint has ended yet: its start).
+    pub to: Checkpoint,
+    /// Each step, oldest first: its start, and its end (`None`: the working tree now).
+    pub steps: Vec<(Checkpoint, Option<Checkpoint>)>,
+    /// The steps are a session's or an agent's own (each ending at the next checkpoint of the
+    /// worktree), not one span from `from` to `to`.
+    pub own_steps: bool,
 }
 
 /// What a revert did (or, for a dry run, would do).
@@ -249,6 +384,8 @@ pub struct Reverted {
     pub conflict_kinds: Vec<ConflictKind>,
     /// The restore of the merged result: what was written and deleted, the safety checkpoint.
     pub restored: Restored,
+    /// How many steps were taken back (a session's or an agent's may be several).
+    pub steps: usize,
 }
 
 impl Reverted {
@@ -259,6 +396,7 @@ impl Reverted {
         if let serde_json::Value::Object(map) = &mut value {
             map.insert("from".into(), self.from.id.clone().into());
             map.insert("to".into(), self.to.id.clone().into());
+            map.insert("steps".into(), self.steps.into());
             map.insert("conflicts".into(), self.conflicts.clone().into());
             let kinds: serde_json::Map<String, serde_json::Value> = self
                 .conflicts
@@ -1186,6 +1324,12 @@ impl Checkpoints {
         options: &RestoreOptions,
         ctl: &Control<'_>,
     ) -> Result<Restored> {
+        if !options.hunks.is_empty() && (!options.paths.is_empty() || options.staged) {
+            return Err(Error::InvalidInput(
+                "hunks cannot be restored together with paths or the index: give one or the other"
+                    .into(),
+            ));
+        }
         self.restore_with(options, ctl, |repo, captured| {
             let all = naming::load_all(repo)?;
             let history = History::load(repo, &all, self.worktree())?;
@@ -1197,7 +1341,26 @@ impl Checkpoints {
                 chain: history.in_effect_id(captured.snap.tree),
                 undone: None,
             };
-            Ok((target.clone(), safety(&target.id, operation)))
+            if options.hunks.is_empty() {
+                return Ok((target.clone(), safety(&target.id, operation)));
+            }
+            // Only those hunks: the working tree with them taken back, as the target.
+            let what = format!("checkpoint {} and the working tree", target.id);
+            let listed_by = format!("git checkpoint diff --json {}", target.id);
+            let tree = crate::partial::take_back(
+                repo,
+                &captured.snap,
+                &crate::partial::Comparison {
+                    old: Some(store::commit_tree(repo, target.commit)?),
+                    new: Some(captured.snap.tree),
+                    renames: self.renames(None, false),
+                    what: &what,
+                    listed_by: &listed_by,
+                },
+                &options.hunks,
+            )?;
+            let partial = crate::revert::partial_target(repo, tree, captured.head_commit, target)?;
+            Ok((partial, safety(&target.id, operation)))
         })
     }
 
@@ -1268,76 +1431,176 @@ impl Checkpoints {
         combine_steps(&self.repo, taken)
     }
 
-    /// The step `revert <from> [<to>]` names: `to` defaults to the checkpoint after `from` in
-    /// this worktree's history (what one agent step did); `session:<ID>` as `from` (and no
-    /// `to`) is a whole session, from its first checkpoint to its last.
+    /// What `revert <from> [<to>]` takes back: from `from` to `to`; without `to`, the step
+    /// after `from` in this worktree's history (what one agent step did); `session:<ID>` as
+    /// `from` (and no `to`), that session's own steps (see [`revert_agent`](Self::revert_agent)).
     pub fn revert_range(
         &self,
         loaded: &Loaded,
         from: &str,
         to: Option<&str>,
-    ) -> Result<(Checkpoint, Checkpoint)> {
+    ) -> Result<RevertSpan> {
         let start = self.resolve(loaded, from)?.clone();
         if let Some(to) = to {
-            return Ok((start, self.resolve(loaded, to)?.clone()));
+            let end = self.resolve(loaded, to)?.clone();
+            return Ok(RevertSpan {
+                steps: vec![(start.clone(), Some(end.clone()))],
+                from: start,
+                to: end,
+                own_steps: false,
+            });
         }
         if let Some(spec) = from.strip_prefix(format::SESSION_PREFIX) {
             let session = self.session(loaded, spec)?;
-            let last = loaded
-                .checkpoints
-                .iter()
-                .find(|c| c.meta.session.as_deref() == Some(session.as_str()))
-                .ok_or(Error::UnknownCheckpoint(from.to_string()))?;
-            if last.id == start.id {
-                return Err(Error::InvalidInput(format!(
-                    "session {session} has one checkpoint only: there is no change of it to take back"
-                )));
-            }
-            return Ok((start, last.clone()));
+            return self.own_steps(loaded, &format!("session {session}"), |c| {
+                c.meta.session.as_deref() == Some(session.as_str())
+            });
         }
         let own: Vec<&Checkpoint> = self.own(loaded).collect();
         let end = crate::revert::step_after(&own, &start)?.clone();
-        Ok((start, end))
+        Ok(RevertSpan {
+            steps: vec![(start.clone(), Some(end.clone()))],
+            from: start,
+            to: end,
+            own_steps: false,
+        })
     }
 
-    /// Take back the change from `from` to `to` from the working tree now, keeping everything
-    /// changed since, by a three-way merge (as `git revert` does; base `to`, ours the working
-    /// tree, theirs `from`). Conflicting files refuse the whole revert, unless
-    /// `options.markers`. A safety checkpoint first; undoable like a restore.
+    /// What `revert --agent <NAME>` takes back: the own steps of every session of that agent
+    /// in this worktree. A step starts at a checkpoint the agent took before acting (its hook's
+    /// before a tool call) and ends at the next checkpoint of the worktree, taken by anyone;
+    /// what others changed between its steps is not in them.
+    pub fn revert_agent(&self, loaded: &Loaded, agent: &str) -> Result<RevertSpan> {
+        self.own_steps(loaded, &format!("agent {agent}"), |c| {
+            c.meta.agent.as_deref() == Some(agent)
+        })
+    }
+
+    fn own_steps(
+        &self,
+        loaded: &Loaded,
+        whose: &str,
+        belongs: impl Fn(&Checkpoint) -> bool,
+    ) -> Result<RevertSpan> {
+        let own: Vec<&Checkpoint> = self.own(loaded).collect();
+        let steps: Vec<(Checkpoint, Option<Checkpoint>)> = crate::revert::steps(&own, belongs)
+            .into_iter()
+            .map(|(a, b)| (a.clone(), b.cloned()))
+            .collect();
+        let (Some(first), Some(last)) = (steps.first(), steps.last()) else {
+            return Err(Error::InvalidInput(format!(
+                "{whose} has no step in this worktree to take back: no checkpoint of it was taken before a tool call"
+            )));
+        };
+        Ok(RevertSpan {
+            from: first.0.clone(),
+            to: last.1.clone().unwrap_or_else(|| last.0.clone()),
+            own_steps: true,
+            steps,
+        })
+    }
+
+    /// Take back what `span` names from the working tree now, keeping everything changed
+    /// since, by a three-way merge per step, newest first (as `git revert` does; base the
+    /// step's end, ours the working tree, theirs its start). Conflicting files refuse the whole
+    /// revert, naming their lines, unless `options.markers`. With `options.hunks`, only those
+    /// hunks of a one-step span. A safety checkpoint first; undoable like a restore.
     pub fn revert(
         &self,
-        from: &Checkpoint,
-        to: &Checkpoint,
+        span: &RevertSpan,
         options: &RevertOptions,
         ctl: &Control<'_>,
     ) -> Result<Reverted> {
+        let (from, to) = (&span.from, &span.to);
+        if !options.hunks.is_empty() && (span.own_steps || span.steps.len() != 1) {
+            return Err(Error::InvalidInput(
+                "--hunk takes hunks of one step (`revert <A> [<B>]`), not of a session's or an agent's steps".into(),
+            ));
+        }
         let restore_options = RestoreOptions {
             dry_run: options.dry_run,
             force: options.force,
             ..RestoreOptions::default()
         };
-        let mut conflicts = Vec::new();
+        let mut conflicts: Vec<String> = Vec::new();
         let mut conflict_kinds = Vec::new();
         let restored = self.restore_with(&restore_options, ctl, |repo, captured| {
             let tree = |c: &Checkpoint| store::commit_tree(repo, c.commit);
-            let labels = [
-                format!("checkpoint {}", to.id),
-                "working tree".to_string(),
-                format!("checkpoint {}", from.id),
-            ];
-            let merged = crate::revert::merge(
-                repo,
-                tree(to)?,
-                captured.snap.tree,
-                tree(from)?,
-                [&labels[0], &labels[1], &labels[2]],
-            )?;
-            if !merged.conflicts.is_empty() && !options.markers {
-                return Err(Error::RevertConflicts(merged.conflicts));
-            }
-            conflicts = merged.conflicts;
-            conflict_kinds = merged.kinds;
-            let target = crate::revert::target(repo, merged.tree, captured.head_commit, from, to)?;
+            let merged = if options.hunks.is_empty() {
+                let mut now = captured.snap.tree;
+                let mut lines: Vec<String> = Vec::new();
+                for (start, end) in span.steps.iter().rev() {
+                    let labels = [
+                        end.as_ref().map_or("working tree".to_string(), |e| {
+                            format!("checkpoint {}", e.id)
+                        }),
+                        "working tree".to_string(),
+                        format!("checkpoint {}", start.id),
+                    ];
+                    let base = match end {
+                        Some(end) => tree(end)?,
+                        None => captured.snap.tree,
+                    };
+                    let merged = crate::revert::merge(
+                        repo,
+                        base,
+                        now,
+                        tree(start)?,
+                        [&labels[0], &labels[1], &labels[2]],
+                    )?;
+                    for ((path, kind), at) in merged
+                        .conflicts
+                        .into_iter()
+                        .zip(merged.kinds)
+                        .zip(merged.lines)
+                    {
+                        match conflicts.iter().position(|p| *p == path) {
+                            Some(i) => {
+                                if !at.is_empty() && !lines[i].contains(&at) {
+                                    lines[i] = if lines[i].is_empty() {
+                                        at
+                                    } else {
+                                        format!("{}; {at}", lines[i])
+                                    };
+                                }
+                            }
+                            None => {
+                                conflicts.push(path);
+                                conflict_kinds.push(kind);
+                                lines.push(at);
+                            }
+                        }
+                    }
+                    now = merged.tree;
+                }
+                if !conflicts.is_empty() && !options.markers {
+                    let mut both: Vec<(String, String)> = conflicts.drain(..).zip(lines).collect();
+                    both.sort();
+                    let (paths, lines) = both.into_iter().unzip();
+                    return Err(Error::RevertConflicts { paths, lines });
+                }
+                now
+            } else {
+                let (start, end) = &span.steps[0];
+                let what = format!("the step from checkpoint {} to {}", from.id, to.id);
+                let listed_by = format!("git checkpoint diff --json {} {}", from.id, to.id);
+                crate::partial::take_back(
+                    repo,
+                    &captured.snap,
+                    &crate::partial::Comparison {
+                        old: Some(tree(start)?),
+                        new: Some(match end {
+                            Some(end) => tree(end)?,
+                            None => captured.snap.tree,
+                        }),
+                        renames: self.renames(None, false),
+                        what: &what,
+                        listed_by: &listed_by,
+                    },
+                    &options.hunks,
+                )?
+            };
+            let target = crate::revert::target(repo, merged, captured.head_commit, from, to)?;
             let all = naming::load_all(repo)?;
             let history = History::load(repo, &all, self.worktree())?;
             let operation = Operation {
@@ -1357,6 +1620,7 @@ impl Checkpoints {
             conflicts,
             conflict_kinds,
             restored,
+            steps: span.steps.len(),
         })
     }
 

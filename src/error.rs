@@ -179,9 +179,34 @@ pub enum Error {
     /// Taking a step back conflicts with what changed since; nothing was changed.
     #[error(
         "the revert conflicts with changes made since, in {}; nothing was changed",
-        list_some(&.0.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>())
+        list_some(&paths.iter().zip(lines).map(|(p, l)| if l.is_empty() { format!("`{p}`") } else { format!("`{p}` ({l})") }).collect::<Vec<_>>())
     )]
-    RevertConflicts(Vec<String>),
+    RevertConflicts {
+        /// The conflicting paths, sorted.
+        paths: Vec<String>,
+        /// For each path, the lines of the working tree's file where the changes overlap
+        /// (`lines 3-5, 9`), or empty when the conflict is the whole file's.
+        lines: Vec<String>,
+    },
+    /// A hunk id names no hunk of the comparison it was given for; why (it changed since, it
+    /// is another comparison's, its file is binary or no longer a file). Nothing was changed.
+    #[error("no hunk `{id}`: {why}; nothing was changed")]
+    UnknownHunk {
+        /// The id as given.
+        id: String,
+        /// Why it names nothing.
+        why: String,
+    },
+    /// A hunk cannot be taken back from the working tree as it is now. Nothing was changed.
+    #[error("hunk `{id}` of `{path}` cannot be taken back: {why}; nothing was changed")]
+    HunkDoesNotApply {
+        /// The hunk's id.
+        id: String,
+        /// Its file.
+        path: String,
+        /// Why.
+        why: String,
+    },
     /// `redo` found no undo to take back.
     #[error(
         "nothing to redo: redo takes back the last undos, and only while nothing changed since"

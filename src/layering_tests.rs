@@ -51,6 +51,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("userdiff/posix", 6),
     ("diff", 6),
     ("patch", 6),
+    ("hunks", 6),
     // Restore: the journal, a pure plan, then apply.
     ("journal", 7),
     ("restore/mod", 7),
@@ -61,6 +62,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("history", 8),
     // Taking back one step by a three-way merge.
     ("revert", 8),
+    // Restore and revert of chosen hunks.
+    ("partial", 8),
     // Retention, and what checkpoints cost on disk.
     ("retention", 9),
     ("disk", 9),

@@ -62,11 +62,13 @@ mod fuzz_tests;
 mod gitcli;
 mod history;
 pub mod hooks;
+mod hunks;
 mod journal;
 #[cfg(test)]
 mod layering_tests;
 mod naming;
 mod notecache;
+mod partial;
 mod patch;
 mod plain;
 mod record;
@@ -107,9 +109,9 @@ pub(crate) fn skip_test(reason: &str) {
 }
 
 pub use checkpoints::{
-    CheckpointEvent, Checkpoints, ConflictKind, Diff, Dropped, ListOptions, Observer, OpenOptions,
-    PruneOptions, RevertOptions, Reverted, SaveOutcome, Side, StoreInfo, WorkingTree,
-    is_at_or_below, no_conversation,
+    CheckpointEvent, Checkpoints, ConflictKind, Diff, Dropped, HunkInfo, ListOptions, Observer,
+    OpenOptions, PruneOptions, RevertOptions, RevertSpan, Reverted, SaveOutcome, Side, StoreInfo,
+    WorkingTree, is_at_or_below, no_conversation,
 };
 pub use config::{
     Capture, DEFAULT_EXCLUDES, HookFailure, Policy, Problem, Settings, parse_duration, parse_size,

@@ -88,6 +88,7 @@ fn roll_forward(
         staged: entry.staged,
         no_save: false,
         force: entry.force,
+        hunks: Vec::new(),
     };
     restore::refuse_in_progress(repo, options.force)?;
     let commit = ObjectId::from_hex(entry.commit.as_bytes())

@@ -19,6 +19,8 @@ pub(crate) struct Merged {
     pub conflicts: Vec<String>,
     /// What each conflict is, in the order of `conflicts`.
     pub kinds: Vec<ConflictKind>,
+    /// For each conflict, the working tree's lines where it is (see [`conflict_lines`]).
+    pub lines: Vec<String>,
 }
 
 /// What a conflicting file of a revert is, and so what the merged tree holds for it.
@@ -105,16 +107,28 @@ pub(crate) fn merge(
         }
     }
     found.sort_by(|a, b| a.0.cmp(&b.0));
-    let (conflicts, kinds) = found.into_iter().unzip();
+    let (conflicts, kinds): (Vec<String>, Vec<ConflictKind>) = found.into_iter().unzip();
     let tree = outcome
         .tree
         .write()
         .context(|| "cannot write the merged tree".into())?
         .detach();
+    let mut lines = Vec::with_capacity(conflicts.len());
+    for (path, kind) in conflicts.iter().zip(&kinds) {
+        let path = gix::bstr::BStr::new(path.as_bytes());
+        let at = |tree| crate::treediff::entry_at(repo, Some(tree), path);
+        lines.push(match (kind, at(tree)?, at(ours)?) {
+            (ConflictKind::Markers, Some(merged), ours) => {
+                conflict_lines(repo, merged.id, ours.map(|s| s.id))
+            }
+            _ => String::new(),
+        });
+    }
     Ok(Merged {
         tree,
         conflicts,
         kinds,
+        lines,
     })
 }
 
@@ -154,6 +168,29 @@ pub(crate) fn target(
     })
 }
 
+/// A commit of `tree` on top of `head`, pointed to by no ref, standing for `checkpoint` in a
+/// restore of some of its hunks: the working tree with those hunks taken back. It keeps the
+/// checkpoint's id, so that the restore reports and records the checkpoint it took them from.
+pub(crate) fn partial_target(
+    repo: &gix::Repository,
+    tree: ObjectId,
+    head: Option<ObjectId>,
+    checkpoint: &Checkpoint,
+) -> Result<Checkpoint> {
+    let message = format!("hunks of {}", checkpoint.id);
+    let commit = crate::repo::new_commit(repo, &message, tree, head)?;
+    let mut meta = checkpoint.meta.clone();
+    meta.name = None;
+    meta.message = Some(message);
+    meta.operation = None;
+    Ok(Checkpoint {
+        id: checkpoint.id.clone(),
+        commit,
+        meta,
+        note_problem: None,
+    })
+}
+
 /// The checkpoint after `from` in the history of its worktree (`own`: that worktree's own
 /// checkpoints, newest first): the end of the step that started at `from`.
 pub(crate) fn step_after<'a>(own: &[&'a Checkpoint], from: &Checkpoint) -> Result<&'a Checkpoint> {
@@ -167,4 +204,88 @@ pub(crate) fn step_after<'a>(own: &[&'a Checkpoint], from: &Checkpoint) -> Resul
                 from.id
             ))
         })
+}
+
+/// Whether `c` starts a step of the session (or agent) it belongs to: a checkpoint taken
+/// before the session acted — a hook's before a tool call, or one the session saved itself —
+/// rather than one at a session's start or end, at the end of a turn (a hook's event without
+/// a tool), or a safety checkpoint.
+pub(crate) fn starts_a_step(c: &Checkpoint) -> bool {
+    let meta = &c.meta;
+    let hook_without_tool = meta.meta.contains_key("event") && !meta.meta.contains_key("tool");
+    meta.kind != format::KIND_SESSION
+        && meta.kind != format::KIND_PRE_RESTORE
+        && meta.operation.is_none()
+        && !hook_without_tool
+}
+
+/// The steps of the work of whoever `belongs` picks (a session, an agent), oldest first: each
+/// from a checkpoint of theirs that [starts a step](starts_a_step) to the next checkpoint of
+/// the worktree (`own`, newest first), taken by anyone; `None` as the end of a step no
+/// checkpoint has ended yet (it ends at the working tree now).
+pub(crate) fn steps<'a>(
+    own: &[&'a Checkpoint],
+    belongs: impl Fn(&Checkpoint) -> bool,
+) -> Vec<(&'a Checkpoint, Option<&'a Checkpoint>)> {
+    let oldest_first: Vec<&Checkpoint> = own.iter().rev().copied().collect();
+    oldest_first
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| belongs(c) && starts_a_step(c))
+        .map(|(i, c)| (*c, oldest_first.get(i + 1).copied()))
+        .collect()
+}
+
+/// The lines of the working tree's file (`ours`, as the merge had it) where a merged file
+/// holds conflict markers: the working tree's side of each conflict, found in `ours` in order.
+/// `lines 3-5, 9`; empty when there are none to name.
+pub(crate) fn conflict_lines(
+    repo: &gix::Repository,
+    merged: ObjectId,
+    ours: Option<ObjectId>,
+) -> String {
+    let read = |id: ObjectId| {
+        repo.find_object(id)
+            .map(|o| o.data.clone())
+            .unwrap_or_default()
+    };
+    let merged = read(merged);
+    let ours = ours.map(read).unwrap_or_default();
+    let ours_lines: Vec<&[u8]> = ours.split_inclusive(|b| *b == b'\n').collect();
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    let mut section: Option<Vec<&[u8]>> = None;
+    let mut from = 0usize;
+    for line in merged.split_inclusive(|b| *b == b'\n') {
+        let bare = line.strip_suffix(b"\n").unwrap_or(line);
+        if bare.starts_with(b"<<<<<<<") {
+            section = Some(Vec::new());
+        } else if bare.starts_with(b"|||||||") || bare.starts_with(b"=======") {
+            if let Some(lines) = section.take().filter(|l| !l.is_empty()) {
+                // The working tree's side: where it stands in the working tree's file.
+                let at = (from..=ours_lines.len().saturating_sub(lines.len()))
+                    .find(|&i| ours_lines[i..].starts_with(&lines));
+                if let Some(at) = at {
+                    ranges.push((at + 1, at + lines.len()));
+                    from = at + lines.len();
+                }
+            }
+        } else if let Some(lines) = &mut section {
+            lines.push(line);
+        }
+    }
+    let list: Vec<String> = ranges
+        .iter()
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    match list.as_slice() {
+        [] => String::new(),
+        [one] if !one.contains('-') => format!("line {one}"),
+        _ => format!("lines {}", list.join(", ")),
+    }
 }

@@ -173,6 +173,27 @@ pub fn is_at_or_below(path: &BStr, prefix: &BStr) -> bool {
         || (path.starts_with(prefix) && path.get(prefix.len()) == Some(&b'/'))
 }
 
+/// What `tree` (`None`: the empty tree) holds at `path`: its kind and object, or `None`.
+pub fn entry_at(
+    repo: &gix::Repository,
+    tree: Option<ObjectId>,
+    path: &BStr,
+) -> Result<Option<Side>> {
+    let Some(tree) = tree else {
+        return Ok(None);
+    };
+    let tree = repo
+        .find_tree(tree)
+        .context(|| format!("cannot read tree {tree}"))?;
+    let entry = tree
+        .lookup_entry(path.split_str("/"))
+        .context(|| format!("cannot look up `{path}`"))?;
+    Ok(entry.map(|e| Side {
+        kind: e.mode().kind(),
+        id: e.object_id(),
+    }))
+}
+
 /// Whether `tree` (`None`: the empty tree) has something at `path`: a file, or a directory
 /// holding some. The empty path is the whole tree, and always matches.
 pub fn has_path(repo: &gix::Repository, tree: Option<ObjectId>, path: &BStr) -> Result<bool> {

@@ -150,7 +150,8 @@ pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
         },
         Error::InTheWay { .. }
         | Error::NestedRepositoryInTheWay { .. }
-        | Error::RevertConflicts(_)
+        | Error::RevertConflicts { .. }
+        | Error::HunkDoesNotApply { .. }
         | Error::UnsafeTree { .. }
         | Error::OperationInProgress(_) => {
             let paths = conflict_paths(&err);
@@ -169,6 +170,7 @@ pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
         Error::NothingToUndo(_) => plain(py.get_type::<NothingToUndo>()),
         Error::NothingToRedo => plain(py.get_type::<NothingToRedo>()),
         Error::InvalidInput(_)
+        | Error::UnknownHunk { .. }
         | Error::Config { .. }
         | Error::PathMatchesNothing { .. }
         | Error::RefusedDirectory { .. }
@@ -200,7 +202,8 @@ pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
 /// The paths a refusal names, for the exception's `paths`.
 fn conflict_paths(err: &Error) -> Vec<String> {
     match err {
-        Error::RevertConflicts(paths) => paths.clone(),
+        Error::RevertConflicts { paths, .. } => paths.clone(),
+        Error::HunkDoesNotApply { path, .. } => vec![path.clone()],
         Error::InTheWay {
             ignored, too_large, ..
         } => ignored.iter().chain(too_large).cloned().collect(),

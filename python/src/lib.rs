@@ -494,8 +494,8 @@ impl Checkpoints {
         let b = b.filter(|b| !b.is_none()).map(spec_of).transpose()?;
         let reverted = self.run(py, move |c, ctl| {
             let loaded = c.load()?;
-            let (from, to) = c.revert_range(&loaded, &a, b.as_deref())?;
-            c.revert(&from, &to, &gc::RevertOptions::default(), ctl)
+            let span = c.revert_range(&loaded, &a, b.as_deref())?;
+            c.revert(&span, &gc::RevertOptions::default(), ctl)
         })?;
         Reverted::new(py, &reverted, &self.shared)
     }

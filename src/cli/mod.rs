@@ -19,6 +19,7 @@ mod generate;
 mod hook;
 mod hooks;
 mod install_docs;
+mod interactive;
 mod list;
 mod mcp;
 mod notices;

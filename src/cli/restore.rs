@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use git_checkpoint::Error;
+use git_checkpoint::{DiffOptions, Error, Side};
 
 use super::output::{Ui, printable};
 use super::picker::{self, Purpose};
@@ -30,8 +30,16 @@ pub struct Args {
     /// Also rewind the conversation: write a new session of the agent whose transcript ends at
     /// the checkpoint (the original is never changed) and print the command that resumes it;
     /// where the agent's format cannot be written safely, export it to a new file instead.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["hunks", "patch"])]
     conversation: bool,
+    /// Restore only this hunk of the difference between the checkpoint and the working tree
+    /// (repeatable; ids as `git checkpoint diff --json <CP>` gives them).
+    #[arg(long = "hunk", value_name = "ID", conflicts_with_all = ["paths", "patch"])]
+    hunks: Vec<String>,
+    /// Choose the hunks to restore one by one (y, n, q, a, d, s, ?), as `git restore -p`;
+    /// with paths, only their hunks.
+    #[arg(short = 'p', long = "patch", conflicts_with = "json")]
+    patch: bool,
     /// Restore only these paths (files or directories), relative to the current directory.
     #[arg(last = true, value_name = "PATHS")]
     paths: Vec<PathBuf>,
@@ -43,7 +51,9 @@ Examples:
   git checkpoint restore @ -- src/lib.rs           # one file
   git checkpoint restore @{2} --dry-run            # what would be written and deleted
   git checkpoint restore before-refactor --staged  # the staged state too
-  git checkpoint restore @{3} --conversation       # the files, and the agent's session as it was";
+  git checkpoint restore @{3} --conversation       # the files, and the agent's session as it was
+  git checkpoint restore @ -p                      # choose the hunks one by one
+  git checkpoint restore @ --hunk 3f2a9c0d1e4b5a6c # one hunk (ids: git checkpoint diff --json @)";
 
 pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
@@ -71,15 +81,40 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     if args.conversation && checkpoints.conversation(target)?.is_none() {
         return Err(Error::InvalidInput(git_checkpoint::no_conversation(target)).into());
     }
+    let mut options = args.flags.options(paths);
+    options.hunks = args.hunks.clone();
+    if args.patch {
+        if args.flags.staged {
+            return Err(Error::InvalidInput(
+                "-p restores hunks of the working tree, not the index: leave out --staged".into(),
+            )
+            .into());
+        }
+        let diff = checkpoints.diff(
+            Side::Checkpoint(target),
+            Side::WorkingTree,
+            &options.paths,
+            DiffOptions {
+                renames: checkpoints.renames(None, false),
+                ..DiffOptions::default()
+            },
+            &ui.ctl,
+        )?;
+        match super::interactive::choose(ui, &diff.hunks(), super::interactive::Verb::Restore)? {
+            Some(chosen) => {
+                options.hunks = chosen;
+                options.paths.clear();
+            }
+            None => return Ok(()),
+        }
+    }
     args.flags.warn_if_interrupted(ui, &checkpoints);
-    let restored = checkpoints.restore(target, &args.flags.options(paths), &ui.ctl)?;
-    report(
-        ui,
-        checkpoints.quoting(),
-        &args.flags,
-        Action::Restore,
-        &restored,
-    )?;
+    let restored = checkpoints.restore(target, &options, &ui.ctl)?;
+    let action = match options.hunks.len() {
+        0 => Action::Restore,
+        n => Action::RestoreHunks(n),
+    };
+    report(ui, checkpoints.quoting(), &args.flags, action, &restored)?;
     housekeeping(ui, &args.flags, &restored);
     if args.conversation && !args.flags.dry_run {
         let rewound = checkpoints.rewind_conversation(target)?;

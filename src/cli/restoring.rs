@@ -43,6 +43,7 @@ impl Flags {
             staged: self.staged,
             no_save: self.no_save,
             force: self.force,
+            hunks: Vec::new(),
         }
     }
 
@@ -58,13 +59,13 @@ impl Flags {
 #[derive(Debug, Clone, Copy)]
 pub enum Action<'a> {
     Restore,
+    /// Some hunks of the checkpoint restored.
+    RestoreHunks(usize),
     Undo,
     Redo,
-    /// The change from checkpoint `from` to `to` taken back.
-    Revert {
-        from: &'a str,
-        to: &'a str,
-    },
+    /// A change taken back: "the change from checkpoint A to B", "2 hunks of …", "the 3
+    /// own steps of session S".
+    Revert(&'a str),
 }
 
 /// Print what a restore (or undo, redo, revert) did, and how to take it back.
@@ -151,6 +152,15 @@ pub fn housekeeping(ui: &Ui, flags: &Flags, restored: &Restored) {
     notices::housekeeping(ui, &restored.housekeeping, flags.quiet || flags.json);
 }
 
+/// "1 hunk", "3 hunks".
+pub fn hunks(n: usize) -> String {
+    if n == 1 {
+        "1 hunk".into()
+    } else {
+        format!("{n} hunks")
+    }
+}
+
 /// The lines on stderr that say what a restore did and how to undo it.
 fn describe(ui: &Ui, action: Action<'_>, restored: &Restored) {
     let plan = &restored.plan;
@@ -164,13 +174,12 @@ fn describe(ui: &Ui, action: Action<'_>, restored: &Restored) {
     if restored.dry_run {
         let what = match action {
             Action::Restore => format!("restoring checkpoint {id}"),
+            Action::RestoreHunks(n) => format!("restoring {} of checkpoint {id}", hunks(n)),
             Action::Undo if steps > 1 => format!("undoing {steps} steps (to checkpoint {id})"),
             Action::Undo => format!("undoing (to checkpoint {id})"),
             Action::Redo if steps > 1 => format!("redoing {steps} undos (to checkpoint {id})"),
             Action::Redo => format!("redoing (to checkpoint {id})"),
-            Action::Revert { from, to } => {
-                format!("reverting the change from checkpoint {from} to {to}")
-            }
+            Action::Revert(what) => format!("reverting {what}"),
         };
         ui.info(&format!(
             "dry run: {what} would write {} and delete {}{ignored}; nothing was changed",
@@ -183,9 +192,9 @@ fn describe(ui: &Ui, action: Action<'_>, restored: &Restored) {
     }
     if plan.is_empty() && !restored.index_restored {
         ui.info(&match action {
-            Action::Revert { from, to } => format!(
-                "nothing to revert: the working tree already has the change from checkpoint {from} to {to} taken back"
-            ),
+            Action::Revert(what) => {
+                format!("nothing to revert: the working tree already has {what} taken back")
+            }
             _ => format!("the working tree already matches checkpoint {id}; nothing to do"),
         });
     } else {
@@ -206,8 +215,9 @@ fn describe(ui: &Ui, action: Action<'_>, restored: &Restored) {
             Action::Redo if steps > 1 => {
                 format!("redid {steps} undos, back to checkpoint {id}: {counts}")
             }
-            Action::Revert { from, to } => {
-                format!("reverted the change from checkpoint {from} to {to}: {counts}")
+            Action::Revert(what) => format!("reverted {what}: {counts}"),
+            Action::RestoreHunks(n) => {
+                format!("restored {} of checkpoint {id}: {counts}", hunks(n))
             }
             _ => format!("restored checkpoint {id}: {counts}"),
         });

@@ -547,14 +547,14 @@ impl Server {
     async fn checkpoint_revert(&self, Parameters(args): Parameters<RevertArgs>) -> CallToolResult {
         call(args.directory.clone(), move |checkpoints, _| {
             let loaded = checkpoints.load()?;
-            let (from, to) = checkpoints.revert_range(&loaded, &args.from, args.to.as_deref())?;
+            let span = checkpoints.revert_range(&loaded, &args.from, args.to.as_deref())?;
             let options = RevertOptions {
                 markers: args.markers,
                 dry_run: args.dry_run,
                 ..RevertOptions::default()
             };
             Ok(checkpoints
-                .revert(&from, &to, &options, &Control::default())?
+                .revert(&span, &options, &Control::default())?
                 .to_json())
         })
         .await
@@ -666,7 +666,7 @@ fn tool_error(err: &Error) -> CallToolResult {
         Error::NoCheckpoints => Some("make one with checkpoint_save"),
         Error::AmbiguousCheckpoint { .. } => Some("give more characters of the id"),
         Error::NotARepository(_) => Some("pass `directory`: the working tree of a git repository"),
-        Error::RevertConflicts(_) => {
+        Error::RevertConflicts { .. } => {
             Some("pass `markers: true` to write conflict markers into those files instead")
         }
         _ => None,

@@ -46,6 +46,10 @@ pub struct RestoreOptions {
     /// standing in the way after keeping them in the safety checkpoint. Without a safety
     /// checkpoint (`no_save`) they are always refused: nothing would keep their content.
     pub force: bool,
+    /// Take back only these hunks of the difference between the checkpoint and the working
+    /// tree (ids as `diff --json` gives them); empty: whole files. Not with `paths` or
+    /// `staged`.
+    pub hunks: Vec<String>,
 }
 
 /// What a restore does (or did).

@@ -72,6 +72,7 @@ fn status_of(err: &Error) -> StatusCode {
         | Error::Removed(_)
         | Error::PositionOutOfRange { .. } => StatusCode::NOT_FOUND,
         Error::InvalidInput(_)
+        | Error::UnknownHunk { .. }
         | Error::AmbiguousCheckpoint { .. }
         | Error::PathMatchesNothing { .. }
         | Error::Config { .. } => StatusCode::BAD_REQUEST,
@@ -84,7 +85,8 @@ fn status_of(err: &Error) -> StatusCode {
         | Error::UnsafeTree { .. }
         | Error::NothingToUndo(_)
         | Error::NothingToRedo
-        | Error::RevertConflicts(_)
+        | Error::RevertConflicts { .. }
+        | Error::HunkDoesNotApply { .. }
         | Error::Contention(_)
         | Error::Locked(_)
         | Error::NotesDamaged(_) => StatusCode::CONFLICT,
@@ -490,14 +492,14 @@ pub async fn revert(
     let body: RevertBody = body(&headers, bytes)?;
     let value = blocking(&state, move |checkpoints, state| {
         let loaded = state.load(&checkpoints)?;
-        let (from, to) = checkpoints.revert_range(&loaded, &spec, body.to.as_deref())?;
+        let span = checkpoints.revert_range(&loaded, &spec, body.to.as_deref())?;
         let options = RevertOptions {
             markers: body.markers,
             dry_run: body.dry_run,
             ..RevertOptions::default()
         };
         Ok(checkpoints
-            .revert(&from, &to, &options, &Default::default())?
+            .revert(&span, &options, &Default::default())?
             .to_json())
     })
     .await?;
