@@ -298,6 +298,7 @@ pub fn run_count(hunk: &Hunk) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -81,6 +81,8 @@ mod restore;
 mod retention;
 mod revert;
 mod select;
+#[cfg(test)]
+mod session_tests;
 mod sharing;
 mod snapshot;
 mod standin;

@@ -56,7 +56,7 @@ pub(crate) fn take_back(
     let hunks: Vec<FileHunks> = files.iter().map(hunks_of).collect();
     // For each file with chosen hunks: for each of its hunks, the runs chosen, and the ids
     // that chose them.
-    let mut chosen: BTreeMap<usize, Vec<(Vec<bool>, Vec<String>)>> = BTreeMap::new();
+    let mut chosen: BTreeMap<usize, Vec<Picked>> = BTreeMap::new();
     for id in ids {
         let found = hunks
             .iter()
@@ -112,6 +112,9 @@ pub(crate) fn take_back(
     snap.tree_after(repo, &writes, &deletions)
 }
 
+/// Of one hunk: which of its runs are chosen, and by which ids.
+type Picked = (Vec<bool>, Vec<String>);
+
 /// The hunks of `file` that can be taken back alone: those of a text file (or an added or
 /// deleted one) on both present sides; none for a binary file, a symlink or a submodule.
 pub(crate) fn hunks_of(file: &FileDiff) -> FileHunks {
@@ -152,8 +155,7 @@ fn file_after(
                 format!("{} in the working tree", is_now(now.kind, "exists again")),
             ));
         }
-        let old = file.old.expect("a change has a side");
-        return Ok(Some(Leaf {
+        return Ok(file.old.map(|old| Leaf {
             path: file.path.clone(),
             kind: old.kind,
             id: old.id,

@@ -19,6 +19,7 @@ mod exec;
 mod faults;
 mod formats;
 mod hooks;
+mod hunks;
 mod list_show;
 mod mcp;
 mod naming;

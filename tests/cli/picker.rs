@@ -10,14 +10,14 @@ use std::time::{Duration, Instant};
 use crate::common::{Repo, bin, skip};
 
 /// A tmux session running one command, killed when dropped.
-struct Tmux {
+pub(crate) struct Tmux {
     name: String,
     socket: String,
 }
 
 impl Tmux {
     /// Run `args` of the tool in `repo`'s working tree, in a 130×40 terminal.
-    fn start(repo: &Repo, args: &[&str]) -> Option<Tmux> {
+    pub(crate) fn start(repo: &Repo, args: &[&str]) -> Option<Tmux> {
         Tmux::start_with(repo, &[], args)
     }
 
@@ -91,7 +91,7 @@ impl Tmux {
         Some(Tmux { name, socket })
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         let out = Command::new("tmux")
             .args(["-S", &self.socket, "capture-pane", "-p", "-t", &self.name])
             .output()
@@ -99,7 +99,7 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         for key in keys {
             let ok = Command::new("tmux")
                 .args(["-S", &self.socket, "send-keys", "-t", &self.name, key])
@@ -113,7 +113,7 @@ impl Tmux {
 
     /// Wait until the screen shows `text`; panic with the screen after 60 s (a loaded CI machine
     /// can take seconds to start a debug build in a new terminal).
-    fn wait_for(&self, text: &str) -> String {
+    pub(crate) fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();

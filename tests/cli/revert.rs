@@ -170,18 +170,15 @@ fn conflicts_refuse_the_whole_revert_where_git_finds_them_unless_markers() {
 #[test]
 fn a_whole_session_is_taken_back_keeping_work_done_after_it() {
     let repo = Repo::with_commit(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
-    let first = repo.save(&[
-        "-q",
-        "--allow-empty",
-        "--session",
-        "s1",
-        "--kind",
-        "session",
-    ]);
+    let session =
+        |kind: &str| repo.save(&["-q", "--allow-empty", "--session", "s1", "--kind", kind]);
+    // As the hooks take them: at the session's start, before each tool call, at its end.
+    let first = session("session");
+    session("auto");
     repo.write("a.txt", "a by the agent\n");
-    repo.save(&["-q", "--session", "s1", "--kind", "auto"]);
+    session("auto");
     repo.write("new.txt", "new by the agent\n");
-    let last = repo.save(&["-q", "--session", "s1", "--kind", "auto"]);
+    let last = session("session");
     // The user's own work after the session.
     repo.write("b.txt", "b by the user\n");
     let (expected, conflicts) = oracle(&repo, &first, &last);
@@ -192,6 +189,12 @@ fn a_whole_session_is_taken_back_keeping_work_done_after_it() {
     assert_eq!(repo.read("a.txt"), "a\n");
     assert!(!repo.path().join("new.txt").exists());
     assert_eq!(repo.read("b.txt"), "b by the user\n");
+    assert!(
+        out.stderr
+            .starts_with("reverted the 2 own steps of session s1: "),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
