@@ -152,6 +152,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;restore' {
+            [CompletionResult]::new('--hunk', '--hunk', [CompletionResultType]::ParameterName, 'Restore only this hunk of the difference between the checkpoint and the working tree (repeatable; ids as `git checkpoint diff --json <CP>` gives them)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be written and deleted; change nothing, save nothing')
@@ -162,6 +163,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the outcome as JSON')
             [CompletionResult]::new('--conversation', '--conversation', [CompletionResultType]::ParameterName, 'Also rewind the conversation: write a new session of the agent whose transcript ends at the checkpoint (the original is never changed) and print the command that resumes it; where the agent''s format cannot be written safely, export it to a new file instead')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Choose the hunks to restore one by one (y, n, q, a, d, s, ?), as `git restore -p`; with paths, only their hunks')
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Choose the hunks to restore one by one (y, n, q, a, d, s, ?), as `git restore -p`; with paths, only their hunks')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -201,9 +204,13 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;revert' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Take back the own steps of every session of this agent (`claude-code`, `codex`, …) in this worktree, keeping what everyone else changed')
+            [CompletionResult]::new('--hunk', '--hunk', [CompletionResultType]::ParameterName, 'Take back only this hunk of the step''s change (repeatable; ids as `git checkpoint diff --json A B` gives them)')
             [CompletionResult]::new('--conflicts', '--conflicts', [CompletionResultType]::ParameterName, 'What to do when the step''s change and later changes conflict: refuse the whole revert (the default), or write the files with conflict markers')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Choose the hunks to take back one by one (y, n, q, a, d, s, ?), as `git restore -p`')
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Choose the hunks to take back one by one (y, n, q, a, d, s, ?), as `git restore -p`')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be written and deleted; change nothing, save nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Revert during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr')

@@ -968,12 +968,16 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__restore)
-            opts="-q -h -V --dry-run --staged --no-save --force --quiet --json --conversation --color --store --help --version"
+            opts="-q -p -h -V --dry-run --staged --no-save --force --quiet --json --conversation --hunk --patch --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --hunk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
@@ -990,12 +994,20 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__revert)
-            opts="-q -h -V --conflicts --dry-run --force --quiet --json --color --store --help --version"
+            opts="-p -q -h -V --agent --hunk --patch --conflicts --dry-run --force --quiet --json --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hunk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --conflicts)
                     COMPREPLY=($(compgen -W "refuse markers" -- "${cur}"))
                     return 0

@@ -143,6 +143,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --version 'Print version'
         }
         &'git-checkpoint;restore'= {
+            cand --hunk 'Restore only this hunk of the difference between the checkpoint and the working tree (repeatable; ids as `git checkpoint diff --json <CP>` gives them)'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
             cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
@@ -153,6 +154,8 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --quiet 'Print nothing on stderr'
             cand --json 'Print the outcome as JSON'
             cand --conversation 'Also rewind the conversation: write a new session of the agent whose transcript ends at the checkpoint (the original is never changed) and print the command that resumes it; where the agent''s format cannot be written safely, export it to a new file instead'
+            cand -p 'Choose the hunks to restore one by one (y, n, q, a, d, s, ?), as `git restore -p`; with paths, only their hunks'
+            cand --patch 'Choose the hunks to restore one by one (y, n, q, a, d, s, ?), as `git restore -p`; with paths, only their hunks'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -189,9 +192,13 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --version 'Print version'
         }
         &'git-checkpoint;revert'= {
+            cand --agent 'Take back the own steps of every session of this agent (`claude-code`, `codex`, …) in this worktree, keeping what everyone else changed'
+            cand --hunk 'Take back only this hunk of the step''s change (repeatable; ids as `git checkpoint diff --json A B` gives them)'
             cand --conflicts 'What to do when the step''s change and later changes conflict: refuse the whole revert (the default), or write the files with conflict markers'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'
             cand --store 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used'
+            cand -p 'Choose the hunks to take back one by one (y, n, q, a, d, s, ?), as `git restore -p`'
+            cand --patch 'Choose the hunks to take back one by one (y, n, q, a, d, s, ?), as `git restore -p`'
             cand --dry-run 'Print what would be written and deleted; change nothing, save nothing'
             cand --force 'Revert during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)'
             cand -q 'Print nothing on stderr'

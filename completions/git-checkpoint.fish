@@ -135,6 +135,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l b
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -l json -d 'A JSON object with a "files" array'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l hunk -d 'Restore only this hunk of the difference between the checkpoint and the working tree (repeatable; ids as `git checkpoint diff --json <CP>` gives them)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
@@ -146,6 +147,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l json -d 'Print the outcome as JSON'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -l conversation -d 'Also rewind the conversation: write a new session of the agent whose transcript ends at the checkpoint (the original is never changed) and print the command that resumes it; where the agent\'s format cannot be written safely, export it to a new file instead'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s p -l patch -d 'Choose the hunks to restore one by one (y, n, q, a, d, s, ?), as `git restore -p`; with paths, only their hunks'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand restore" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand undo" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
@@ -172,12 +174,15 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -s q
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l json -d 'Print the outcome as JSON'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -s V -l version -d 'Print version'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l agent -d 'Take back the own steps of every session of this agent (`claude-code`, `codex`, …) in this worktree, keeping what everyone else changed' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l hunk -d 'Take back only this hunk of the step\'s change (repeatable; ids as `git checkpoint diff --json A B` gives them)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l conflicts -d 'What to do when the step\'s change and later changes conflict: refuse the whole revert (the default), or write the files with conflict markers' -r -f -a "refuse\t'Change nothing and name the conflicting files'
 markers\t'Write conflicting files with conflict markers, as `git revert` leaves them'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'
 never\t'Never colour'
 auto\t'Colour when writing to a terminal (or to git\'s pager), unless NO_COLOR or TERM=dumb'"
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l store -d 'The store to keep checkpoints in: a git directory (made when missing) whose working tree is the current directory. Overrides GIT_CHECKPOINT_STORE; used even inside a git repository. Outside any repository, without it, a private store under ${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/stores is used' -r -F
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -s p -l patch -d 'Choose the hunks to take back one by one (y, n, q, a, d, s, ?), as `git restore -p`'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l dry-run -d 'Print what would be written and deleted; change nothing, save nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l force -d 'Revert during a merge/rebase/cherry-pick/revert/bisect, and replace ignored files that stand in the way (their content is kept in the pre-restore checkpoint first)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -s q -l quiet -d 'Print nothing on stderr'

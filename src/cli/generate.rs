@@ -479,7 +479,14 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "git checkpoint hooks <AGENT> --install writes hooks into the agent's own configuration, in its own format, merged with what is there (a file holding anything else is first kept as <file>.bak; running it again changes nothing but the hooks an older version installed, which it brings up to date; --uninstall removes only git-checkpoint's hooks, and a file the install created): claude-code (.claude/settings.json: PreToolUse on Edit, MultiEdit, Write, NotebookEdit, Bash and PowerShell, SessionStart, Stop), gemini (.gemini/settings.json: BeforeTool on write_file, replace and run_shell_command, SessionStart, AfterAgent), codex (.codex/hooks.json: PreToolUse on Bash and apply_patch, SessionStart, Stop; Codex runs them only once trusted in its /hooks), cursor (.cursor/hooks.json: preToolUse, sessionStart, stop), copilot (.github/hooks/git-checkpoint.json: preToolUse on bash, powershell, create, edit and apply_patch, sessionStart, agentStop), cline (executable files PreToolUse, TaskStart, TaskResume, TaskComplete, TaskCancel in .clinerules/hooks/) and opencode (a plugin, .opencode/plugins/git-checkpoint.js). --user writes the agent's user-level file instead; --local exists only for Claude Code (.claude/settings.local.json).",
             "Every hook runs git checkpoint save --from-hook=<AGENT>, which reads the hook's JSON from standard input (bare --from-hook recognises the agent from it): a checkpoint of kind auto before a tool call that can change files and at the end of a turn, of kind session at a session's start, recording the agent and the session in the note and, in meta, the event, tool, turn and tool-call ids, the edited paths relative to the work tree and the transcript's path; never a file's or a prompt's content. It is deduplicated, so a tool call that changed nothing makes nothing, and tools known to change nothing are not even looked at. It prints nothing (Cline alone gets its answer, {\"cancel\":false}) and never blocks the agent: a failure is a warning and exit 0, unless checkpoint.hookFailure is block.",
             "Any agent that can run a command before a tool call can do the same: pipe a JSON object with session_id, tool_name and tool_input.file_path into git checkpoint save --from-hook, or run git checkpoint save --kind auto -q --session <ID>.",
-            "A session's checkpoints are listed with list --session <ID>, and session:<ID> names its first checkpoint, taken before the session changed anything: git checkpoint diff session:@ shows everything the latest session changed, git checkpoint revert session:@ takes it back while keeping later changes, git checkpoint restore session:@ puts the whole tree back to the session's start; git checkpoint undo takes back one step.",
+            "A session's checkpoints are listed with list --session <ID>, and session:<ID> names its first checkpoint, taken before the session changed anything: git checkpoint diff session:@ shows everything the latest session changed, git checkpoint restore session:@ puts the whole tree back to the session's start; git checkpoint undo takes back one step.",
+            "git checkpoint revert session:<ID> takes back exactly that session's own steps, each from the checkpoint it took before a tool call to the next checkpoint of the worktree, taken by anyone (another session's hook, an end of turn, the user's save), newest first, each by a three-way merge: every line another session or the user wrote stays. Where a later change touched the same lines, it refuses, naming the files and the lines of the working tree's files, and changes nothing. git checkpoint revert --agent <NAME> does the same for every session of that agent in this worktree.",
+        ],
+    ),
+    (
+        "HUNKS",
+        &[
+            "git checkpoint diff --json gives every hunk an id, 16 hex digits that depend only on the file's path and the hunk's lines: the same whether the newer side is the working tree or a checkpoint, and different once the hunk's lines change. git checkpoint restore <CP> --hunk <ID> puts back only those hunks of the difference between the checkpoint and the working tree; git checkpoint revert <A> [<B>] --hunk <ID> takes back only those hunks of the step, finding each where later edits moved it, as git apply does. --hunk is repeatable. -p asks hunk by hunk, as git restore -p does: y, n, q, a (this and the rest of the file), d (none of the rest of the file), s (split), ? (help), reading answers from standard input. A hunk whose lines changed since, an unknown id, a binary file, a file that is now a directory or a symlink: refused with one line naming it, nothing changed. Like every restore: a pre-restore checkpoint first, undoable.",
         ],
     ),
     (
@@ -511,6 +518,11 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "$ git checkpoint mcp --install claude-code",
             "$ git checkpoint diff session:@ --stat",
             "$ git checkpoint restore session:@",
+            "Put back one hunk, or choose them one by one; take back one session's own steps, keeping the others':",
+            "$ git checkpoint diff @ --json",
+            "$ git checkpoint restore @ --hunk d6691797850de22a",
+            "$ git checkpoint restore @ -p",
+            "$ git checkpoint revert session:3f1c9e2a",
         ],
     ),
     (
