@@ -3,6 +3,7 @@
 //! taking back exactly one session's steps. (The random interleavings of two sessions and a
 //! user are the library's `session_tests`, in process: a thousand of them.)
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use serde_json::Value;
@@ -543,4 +544,87 @@ fn a_session_s_own_steps_are_taken_back_keeping_the_others() {
         .fails_with(1);
     assert!(out.stderr.contains("one step"), "{}", out.stderr);
     repo.fsck();
+}
+
+/// The one hunk of a deleted file brings it back (with its mode); of an added file removes it;
+/// all of a file's hunks give the checkpoint's file exactly. The same through revert.
+#[test]
+fn whole_file_hunks_bring_back_or_remove_the_file() {
+    let repo = Repo::with_commit(&[
+        ("gone.sh", "#!/bin/sh\necho hi\n"),
+        ("kept.txt", &numbered(30)),
+    ]);
+    repo.chmod_x("gone.sh", true);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "x"]);
+    let cp = repo.save(&["-q"]);
+    repo.remove("gone.sh");
+    repo.write("added.txt", "one\ntwo\n");
+    repo.write(
+        "kept.txt",
+        &numbered(30)
+            .replace("line 2\n", "two\n")
+            .replace("line 29\n", "x\n"),
+    );
+    let all = hunks(&repo, &[&cp]);
+    let id = |path: &str| -> Vec<String> {
+        all.iter()
+            .filter(|h| h.0 == path)
+            .map(|h| h.1.clone())
+            .collect()
+    };
+    let mut args = vec!["restore".to_string(), cp.clone()];
+    for h in id("gone.sh")
+        .iter()
+        .chain(&id("added.txt"))
+        .chain(&id("kept.txt"))
+    {
+        args.push("--hunk".into());
+        args.push(h.clone());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    repo.cp(&args).ok();
+    assert_eq!(repo.read("gone.sh"), "#!/bin/sh\necho hi\n");
+    assert!(
+        repo.path()
+            .join("gone.sh")
+            .metadata()
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o111
+            != 0
+    );
+    assert!(!repo.path().join("added.txt").exists());
+    assert_eq!(repo.read("kept.txt"), numbered(30));
+    // Revert: the step that deleted and added files, one hunk each.
+    repo.remove("gone.sh");
+    repo.write("added.txt", "one\ntwo\n");
+    let b = repo.save(&["-q"]);
+    let step = hunks(&repo, &[&cp, &b]);
+    let of = |path: &str| step.iter().find(|h| h.0 == path).unwrap().1.clone();
+    repo.cp(&[
+        "revert",
+        &cp,
+        &b,
+        "--hunk",
+        &of("gone.sh"),
+        "--hunk",
+        &of("added.txt"),
+    ])
+    .ok();
+    assert_eq!(repo.read("gone.sh"), "#!/bin/sh\necho hi\n");
+    assert!(!repo.path().join("added.txt").exists());
+    // The deleted file made again since: its hunk is refused, naming it.
+    repo.cp(&["undo"]).ok();
+    repo.write("gone.sh", "mine\n");
+    let out = repo
+        .cp(&["revert", &cp, &b, "--hunk", &of("gone.sh")])
+        .fails_with(1);
+    assert!(
+        out.stderr.contains("gone.sh") && out.stderr.contains("exists again"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(repo.read("gone.sh"), "mine\n");
 }
