@@ -273,6 +273,12 @@ pub struct RestoreArgs {
     /// Restore only these paths (files or directories), relative to `directory`.
     #[serde(default)]
     paths: Vec<String>,
+    /// Restore only these hunks of the difference between the checkpoint and the working
+    /// tree: their ids, as checkpoint_diff with this checkpoint as `from` (and no `to`) gives
+    /// them in each file's `hunks`. Not with `paths`.
+    #[serde(default, deserialize_with = "given")]
+    #[schemars(with = "Vec<String>")]
+    hunks: Option<Vec<String>>,
     /// The working tree; default: the server's working directory.
     #[serde(default)]
     directory: Option<String>,
@@ -300,11 +306,22 @@ pub struct UndoArgs {
 #[serde(deny_unknown_fields)]
 pub struct RevertArgs {
     /// Where the step to take back starts: a checkpoint (an id, `@`, `@{N}`, a name, an id
-    /// prefix), or `session:<ID>` for a whole agent session.
-    from: String,
+    /// prefix), or `session:<ID>` for that agent session's own steps. Required unless `agent`.
+    #[serde(default)]
+    from: Option<String>,
     /// Where the step ends; default: the next checkpoint of this worktree after `from`.
     #[serde(default)]
     to: Option<String>,
+    /// Instead of `from`: take back the own steps of every session of this agent
+    /// (`claude-code`, `codex`, …) in this worktree, keeping what everyone else changed.
+    #[serde(default)]
+    agent: Option<String>,
+    /// Take back only these hunks of one step's change: their ids, as checkpoint_diff with
+    /// the step's `from` and `to` gives them in each file's `hunks`. Not with `agent` or a
+    /// `session:`.
+    #[serde(default, deserialize_with = "given")]
+    #[schemars(with = "Vec<String>")]
+    hunks: Option<Vec<String>>,
     /// When the step's change and later changes touch the same lines: false (default)
     /// refuses the whole revert and names the files; true writes conflict markers, as `git
     /// revert` does.
@@ -426,8 +443,11 @@ impl Server {
 
     /// What changed between two checkpoints, or from a checkpoint (default: the newest) to
     /// the working tree now, as `git checkpoint diff --json`: `{"files": [{"path",
-    /// "old_path", "status", "additions", "deletions", "binary"}]}`, and the unified patch as
-    /// `"patch"` when asked for. Writes nothing.
+    /// "old_path", "status", "additions", "deletions", "binary", "hunks"}]}`, and the unified
+    /// patch as `"patch"` when asked for. Each hunk is `{"id", "header", "old_start",
+    /// "old_lines", "new_start", "new_lines", "lines"}`: its `id` is what checkpoint_restore
+    /// (from a checkpoint to the working tree) and checkpoint_revert (from one checkpoint to
+    /// another) take as `hunks`. Writes nothing.
     #[tool(annotations(
         title = "Compare checkpoints",
         read_only_hint = true,
@@ -454,8 +474,8 @@ impl Server {
                 Side::Checkpoint(from),
                 to,
                 &paths,
+                // Hunks always: their ids are what a restore or revert of hunks takes.
                 DiffOptions {
-                    hunks: args.patch,
                     renames: checkpoints.renames(None, false),
                     ..DiffOptions::default()
                 },
@@ -476,10 +496,11 @@ impl Server {
     }
 
     /// Make the working tree equal to a checkpoint (all of it, or `paths`), as `git
-    /// checkpoint restore --json`. First saves the current state as a `pre-restore`
-    /// checkpoint (returned as "safety"), so the restore can be undone by restoring that
-    /// checkpoint. Ignored files are never deleted. Use `dry_run` first to see what would be
-    /// written and deleted.
+    /// checkpoint restore --json`; or take back only some hunks of the difference: `hunks`,
+    /// ids from checkpoint_diff with this checkpoint as `from`. First saves the current state
+    /// as a `pre-restore` checkpoint (returned as "safety"), so the restore can be undone by
+    /// restoring that checkpoint. Ignored files are never deleted. Use `dry_run` first to see
+    /// what would be written and deleted.
     #[tool(annotations(
         title = "Restore a checkpoint",
         read_only_hint = false,
@@ -491,12 +512,20 @@ impl Server {
         &self,
         Parameters(args): Parameters<RestoreArgs>,
     ) -> CallToolResult {
+        let hunks = match hunk_ids(args.hunks) {
+            Ok(hunks) => hunks,
+            Err(why) => return invalid(why),
+        };
+        if !hunks.is_empty() && !args.paths.is_empty() {
+            return invalid("give `hunks` or `paths`, not both: a hunk id names its file already");
+        }
         call(args.directory.clone(), move |checkpoints, dir| {
             let loaded = checkpoints.load()?;
             let target = checkpoints.resolve(&loaded, &args.checkpoint)?;
             let options = RestoreOptions {
                 paths: checkpoints.paths_from(dir, &to_paths(&args.paths))?,
                 dry_run: args.dry_run,
+                hunks,
                 ..RestoreOptions::default()
             };
             Ok(checkpoints
@@ -534,9 +563,12 @@ impl Server {
     }
 
     /// Take back one step's change (from `from` to `to`) while keeping everything changed
-    /// since, by a three-way merge as `git revert` does, as `git checkpoint revert --json`.
-    /// Saves the current state first (returned as "safety"); checkpoint_undo takes the revert
-    /// back. Conflicting files refuse the whole revert unless `markers`. Use `dry_run` first.
+    /// since, by a three-way merge as `git revert` does, as `git checkpoint revert --json`;
+    /// `from: "session:<ID>"` takes back that session's own steps, `agent` those of every
+    /// session of that agent, and `hunks` only some hunks of one step (ids from
+    /// checkpoint_diff with the step's `from` and `to`). Saves the current state first
+    /// (returned as "safety"); checkpoint_undo takes the revert back. Conflicting files refuse
+    /// the whole revert unless `markers`. Use `dry_run` first.
     #[tool(annotations(
         title = "Take back one step",
         read_only_hint = false,
@@ -544,13 +576,31 @@ impl Server {
         idempotent_hint = false,
         open_world_hint = false
     ))]
-    async fn checkpoint_revert(&self, Parameters(args): Parameters<RevertArgs>) -> CallToolResult {
+    async fn checkpoint_revert(
+        &self,
+        Parameters(mut args): Parameters<RevertArgs>,
+    ) -> CallToolResult {
+        let hunks = match hunk_ids(args.hunks.take()) {
+            Ok(hunks) => hunks,
+            Err(why) => return invalid(why),
+        };
+        if let Some(why) = revert_refusal(&args, &hunks) {
+            return invalid(why);
+        }
         call(args.directory.clone(), move |checkpoints, _| {
             let loaded = checkpoints.load()?;
-            let span = checkpoints.revert_range(&loaded, &args.from, args.to.as_deref())?;
+            let span = match (&args.agent, &args.from) {
+                (Some(agent), _) => checkpoints.revert_agent(&loaded, agent)?,
+                (None, from) => checkpoints.revert_range(
+                    &loaded,
+                    from.as_deref().unwrap_or_default(),
+                    args.to.as_deref(),
+                )?,
+            };
             let options = RevertOptions {
                 markers: args.markers,
                 dry_run: args.dry_run,
+                hunks,
                 ..RevertOptions::default()
             };
             Ok(checkpoints
@@ -574,9 +624,59 @@ impl ServerHandler for Server {
                  Call checkpoint_save before risky changes; checkpoint_list, checkpoint_show \
                  and checkpoint_diff to look; checkpoint_restore (try dry_run first) or \
                  checkpoint_undo to go back; checkpoint_revert to take back one step (or a \
-                 whole session) while keeping later work. Every restore first saves the current state, so it \
+                 session's or an agent's own steps) while keeping later work. checkpoint_diff \
+                 gives each hunk an id: checkpoint_restore and checkpoint_revert take `hunks` \
+                 to go back on only those. Every restore first saves the current state, so it \
                  can be undone. Pass `directory` when the server does not run in the project.",
             )
+    }
+}
+
+/// An argument that, once given, must hold a value: `null` is refused rather than taken for
+/// the argument left out (for `hunks`, that would be a restore of whole files).
+fn given<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
+/// The hunk ids given, or why they name none: `hunks: []` is refused rather than read as "no
+/// hunks chosen: everything".
+fn hunk_ids(hunks: Option<Vec<String>>) -> Result<Vec<String>, &'static str> {
+    match hunks {
+        Some(ids) if ids.is_empty() => Err(
+            "`hunks` is empty: name at least one hunk id (checkpoint_diff gives them), or leave `hunks` out",
+        ),
+        Some(ids) => Ok(ids),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// Why the arguments of checkpoint_revert do not say what to take back, if they do not:
+/// neither `from` nor `agent`, or both; `agent` with `to`; hunks of more than one step.
+fn revert_refusal(args: &RevertArgs, hunks: &[String]) -> Option<&'static str> {
+    let own_steps = args.agent.is_some()
+        || args
+            .from
+            .as_deref()
+            .is_some_and(|f| f.starts_with(git_checkpoint::format::SESSION_PREFIX));
+    match (&args.from, &args.agent) {
+        (None, None) => Some(
+            "give `from` (where the step starts, or `session:<ID>`) or `agent`: what to take back",
+        ),
+        (Some(_), Some(_)) => Some("give `from` or `agent`, not both"),
+        (None, Some(agent)) if agent.is_empty() => {
+            Some("`agent` is empty: name the agent (`claude-code`, `codex`, …)")
+        }
+        (None, Some(_)) if args.to.is_some() => Some(
+            "give `agent` or `to`, not both: `agent` takes back that agent's own steps, not one step",
+        ),
+        _ if !hunks.is_empty() && own_steps => Some(
+            "`hunks` takes hunks of one step (`from` and `to`), not of a session's or an agent's steps",
+        ),
+        _ => None,
     }
 }
 
@@ -669,6 +769,7 @@ fn tool_error(err: &Error) -> CallToolResult {
         Error::RevertConflicts { .. } => {
             Some("pass `markers: true` to write conflict markers into those files instead")
         }
+        Error::UnknownHunk { .. } => Some("call checkpoint_diff for the current hunk ids"),
         _ => None,
     };
     if let Some(hint) = hint {
@@ -725,8 +826,8 @@ mod tests {
         assert_eq!(
             err,
             "unknown arguments `dryRun` (did you mean `dry_run`?), `path` (did you mean \
-             `paths`?), `x`; the arguments are `checkpoint`, `dry_run`, `paths`, `directory`. \
-             Nothing was done"
+             `paths`?), `x`; the arguments are `checkpoint`, `dry_run`, `paths`, `hunks`, \
+             `directory`. Nothing was done"
         );
     }
 

@@ -439,9 +439,37 @@ pub struct RestoreBody {
     paths: Vec<PathBuf>,
     #[serde(default)]
     staged: bool,
+    /// Only these hunks of the difference between the checkpoint and the working tree (ids
+    /// as its diff gives them); absent: whole files.
+    #[serde(default, deserialize_with = "given")]
+    hunks: Option<Vec<String>>,
 }
 
-/// `POST /api/checkpoints/{cp}/restore`: as `restore --json`.
+/// A field that, once in the body, must hold a value: `null` is refused rather than taken
+/// for the field left out (for `hunks`, that would be a restore of whole files).
+fn given<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
+/// The hunk ids of a body, checked: `hunks: []` names no hunk, and is refused rather than
+/// read as "no hunks chosen: everything"; an id that names nothing is the library's to
+/// refuse.
+fn hunk_ids(hunks: Option<Vec<String>>, listed_by: &str) -> Result<Vec<String>, ApiError> {
+    match hunks {
+        Some(ids) if ids.is_empty() => Err(ApiError::bad_request(format!(
+            "`hunks` is empty: name at least one hunk id (as {listed_by} gives them), or leave `hunks` out"
+        ))),
+        Some(ids) => Ok(ids),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// `POST /api/checkpoints/{cp}/restore`: as `restore --json`; with `hunks`, only those hunks
+/// of the difference between `cp` and the working tree (as `restore --hunk`).
 pub async fn restore(
     Shared(state): Shared<Arc<State>>,
     path: Result<Path<String>, PathRejection>,
@@ -450,6 +478,20 @@ pub async fn restore(
 ) -> Reply {
     let spec = spec(path)?;
     let body: RestoreBody = body(&headers, bytes)?;
+    let hunks = hunk_ids(
+        body.hunks,
+        "`GET /api/checkpoints/{cp}/diff` (without `to`)",
+    )?;
+    if !hunks.is_empty() && !body.paths.is_empty() {
+        return Err(ApiError::bad_request(
+            "give `hunks` or `paths`, not both: a hunk id names its file already",
+        ));
+    }
+    if !hunks.is_empty() && body.staged {
+        return Err(ApiError::bad_request(
+            "`hunks` restores hunks of the working tree, not of the index: leave out `staged`",
+        ));
+    }
     let value = blocking(&state, move |checkpoints, state| {
         let loaded = state.load(&checkpoints)?;
         let target = checkpoints.resolve(&loaded, &spec)?;
@@ -459,6 +501,7 @@ pub async fn restore(
             paths,
             dry_run: body.dry_run,
             staged: body.staged,
+            hunks,
             ..RestoreOptions::default()
         };
         Ok(checkpoints
@@ -477,11 +520,18 @@ pub struct RevertBody {
     markers: bool,
     #[serde(default)]
     dry_run: bool,
+    /// Only these hunks of the step's change (ids as the diff from `cp` to `to` gives them).
+    #[serde(default, deserialize_with = "given")]
+    hunks: Option<Vec<String>>,
+    /// Instead of the step from `cp`: the own steps of every session of this agent.
+    agent: Option<String>,
 }
 
 /// `POST /api/checkpoints/{cp}/revert`: take back the step from `cp` to `to` (default: the
-/// next checkpoint of this worktree; `session:<ID>` as `cp`: a whole session), keeping what
-/// changed since, as `revert --json`. Conflicts are a 409 naming the files unless `markers`.
+/// next checkpoint of this worktree; `session:<ID>` as `cp`: that session's own steps; with
+/// `agent`, every session's of that agent), keeping what changed since, as `revert --json`;
+/// with `hunks`, only those hunks of one step. Conflicts are a 409 naming the files unless
+/// `markers`.
 pub async fn revert(
     Shared(state): Shared<Arc<State>>,
     path: Result<Path<String>, PathRejection>,
@@ -490,12 +540,43 @@ pub async fn revert(
 ) -> Reply {
     let spec = spec(path)?;
     let body: RevertBody = body(&headers, bytes)?;
+    let hunks = hunk_ids(body.hunks, "`GET /api/checkpoints/{cp}/diff?to={to}`")?;
+    let session = spec.starts_with(git_checkpoint::format::SESSION_PREFIX);
+    if let Some(agent) = &body.agent {
+        let refusal = if agent.is_empty() {
+            Some("`agent` is empty: name the agent (`claude-code`, `codex`, …)")
+        } else if body.to.is_some() {
+            Some(
+                "give `agent` or `to`, not both: `agent` takes back that agent's own steps, not one step",
+            )
+        } else if session {
+            Some("give `agent` or a `session:` checkpoint, not both")
+        } else {
+            None
+        };
+        if let Some(why) = refusal {
+            return Err(ApiError::bad_request(why));
+        }
+    }
+    if !hunks.is_empty() && (body.agent.is_some() || session) {
+        return Err(ApiError::bad_request(
+            "`hunks` takes hunks of one step (from `cp` to `to`), not of a session's or an agent's steps",
+        ));
+    }
     let value = blocking(&state, move |checkpoints, state| {
         let loaded = state.load(&checkpoints)?;
-        let span = checkpoints.revert_range(&loaded, &spec, body.to.as_deref())?;
+        let span = match &body.agent {
+            Some(agent) => {
+                // The path still names a checkpoint: one that does not exist is a 404.
+                checkpoints.resolve(&loaded, &spec)?;
+                checkpoints.revert_agent(&loaded, agent)?
+            }
+            None => checkpoints.revert_range(&loaded, &spec, body.to.as_deref())?,
+        };
         let options = RevertOptions {
             markers: body.markers,
             dry_run: body.dry_run,
+            hunks,
             ..RevertOptions::default()
         };
         Ok(checkpoints

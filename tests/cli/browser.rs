@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::common::Repo;
-use crate::serve::serve;
+use crate::serve::{numbered, serve};
 
 /// The W3C name of an element reference in WebDriver's JSON.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -546,6 +546,89 @@ fn the_page_shows_diffs_restores_after_confirmation_and_undoes() {
         "the timeline on a phone",
         "return getComputedStyle(document.querySelector('#detail')).display === 'none';",
     );
+}
+
+/// Against the working tree, each hunk has a "Restore this hunk" button: a click writes that
+/// hunk back as the checkpoint has it (the file on disk then holds exactly that, the other
+/// hunk stays), the diff shows what is left, and the undo is offered; a hunk that changed
+/// since the page showed it is refused with the server's message, and nothing is written.
+#[test]
+fn the_page_restores_one_hunk() {
+    let Some((chromium, chromedriver)) = browser() else {
+        return;
+    };
+    let repo = Repo::with_commit(&[("a.txt", &numbered(&[])), ("b.txt", "b\n")]);
+    repo.write("b.txt", "b, saved\n");
+    let cp = repo.save(&["-q", "-m", "saved"]);
+    let edited = numbered(&[(2, "two, edited"), (18, "eighteen, edited")]);
+    repo.write("a.txt", &edited);
+    let server = serve(&repo);
+    let driver = Driver::start(&chromium, &chromedriver);
+    driver.go(&server.url);
+    driver.click(&format!(".cp-row[data-id='{cp}'] .open"));
+    // Its change since its HEAD commit: a hunk there is no hunk of the working tree's.
+    driver.until("the detail", &detail_of(&cp, "#changes pre.patch .add"));
+    assert_eq!(driver.count("#changes .restore-hunk"), 0);
+    driver.js(
+        "const s = document.querySelector('#against'); s.value = 'worktree'; s.dispatchEvent(new Event('change'));",
+        json!([]),
+    );
+    driver.until(
+        "a button on each hunk",
+        "return document.querySelectorAll('#changes .restore-hunk').length === 2;",
+    );
+    let diff = repo.cp(&["diff", "--json", &cp]).ok().stdout;
+    let ids: Vec<String> = (0..2)
+        .map(|i| crate::common::json_get(&diff, &format!("files.0.hunks.{i}.id")))
+        .collect();
+    let shown = driver.js(
+        "return [...document.querySelectorAll('#changes .restore-hunk')].map((b) => b.dataset.hunk);",
+        json!([]),
+    );
+    assert_eq!(shown, json!(ids));
+
+    driver.click("#changes .restore-hunk");
+    driver.until(
+        "the restored hunk",
+        "const n = document.querySelector('#restored'); return n && /^Restored a hunk of a.txt/.test(n.innerText);",
+    );
+    assert_eq!(repo.read("a.txt"), numbered(&[(18, "eighteen, edited")]));
+    assert_eq!(repo.read("b.txt"), "b, saved\n");
+    assert!(
+        driver
+            .text("#restored")
+            .contains("The state before is checkpoint")
+    );
+    driver.until(
+        "the diff shown again",
+        &format!(
+            "const b = document.querySelectorAll('#changes .restore-hunk'); return b.length === 1 && b[0].dataset.hunk === '{}';",
+            ids[1]
+        ),
+    );
+    driver.click("#undo");
+    driver.until("the undone notice", "return /Undid/.test(document.querySelector('#restored') ? document.querySelector('#restored').innerText : '');");
+    assert_eq!(repo.read("a.txt"), edited);
+    driver.until(
+        "both hunks again",
+        "return document.querySelectorAll('#changes .restore-hunk').length === 2;",
+    );
+
+    // The file changes after the page showed it: the hunk shown is no longer there.
+    let changed = numbered(&[(2, "two, changed again"), (18, "eighteen, edited")]);
+    repo.write("a.txt", &changed);
+    driver.click("#changes .restore-hunk");
+    let refused = driver.until(
+        "the refusal",
+        "const n = document.querySelector('#outcome .notice.error'); return n && n.innerText;",
+    );
+    let refused = refused.as_str().unwrap();
+    assert!(
+        refused.contains(&format!("no hunk `{}`", ids[0]))
+            && refused.contains("nothing was changed"),
+        "{refused}"
+    );
+    assert_eq!(repo.read("a.txt"), changed);
 }
 
 /// The API gives at most 200 checkpoints at once; the page asks for the next page until it

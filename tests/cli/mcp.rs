@@ -15,13 +15,27 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::common::{Json, Repo, Watchdog, bin, json_eval, run_with_env, skipped};
+use crate::serve::{agent_hook, numbered};
 
 /// The client. argv: a JSON plan; prints one JSON object: the server's name and protocol
 /// version, the tools, and per step what the call returned (and the CLI's output beside it).
+/// An argument `"$results.<i>.<key>…"` is what an earlier step returned there (a hunk id
+/// that checkpoint_diff gave), as an agent would pass it on.
 const CLIENT: &str = r#"
 import asyncio, json, os, subprocess, sys
 from mcp import ClientSession, StdioServerParameters, MCPError
 from mcp.client.stdio import stdio_client
+
+def earlier(value, results):
+    if isinstance(value, str) and value.startswith("$results."):
+        for key in value[len("$results."):].split("."):
+            results = results[int(key)] if isinstance(results, list) else results[key]
+        return results
+    if isinstance(value, list):
+        return [earlier(v, results) for v in value]
+    if isinstance(value, dict):
+        return {k: earlier(v, results) for k, v in value.items()}
+    return value
 
 async def main(plan):
     params = StdioServerParameters(command="git", args=["checkpoint", "mcp"], cwd=os.getcwd(),
@@ -51,7 +65,8 @@ async def main(plan):
                     out["results"].append(None)
                     continue
                 _, tool, args, cli = step
-                entry = {}
+                args = earlier(args, out["results"])
+                entry = {"args": args}
                 try:
                     r = await session.call_tool(tool, args)
                     entry["is_error"] = bool(r.is_error)
@@ -196,7 +211,7 @@ fn an_mcp_client_lists_the_tools_and_calls_each_one() {
     }
     assert_eq!(
         v.get("tools.checkpoint_restore.properties"),
-        r#"["checkpoint", "directory", "dry_run", "paths"]"#
+        r#"["checkpoint", "directory", "dry_run", "hunks", "paths"]"#
     );
     assert_eq!(
         v.get("tools.checkpoint_restore.required"),
@@ -286,7 +301,7 @@ fn checkpoint_revert_takes_back_one_step_and_keeps_later_work() {
     let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
     assert_eq!(
         v.get("tools.checkpoint_revert.properties"),
-        r#"["directory", "dry_run", "from", "markers", "to"]"#
+        r#"["agent", "directory", "dry_run", "from", "hunks", "markers", "to"]"#
     );
     // The same line changed since: refused, naming the file, nothing written.
     assert_eq!(r(4, "is_error"), "true");
@@ -316,6 +331,154 @@ fn checkpoint_revert_takes_back_one_step_and_keeps_later_work() {
     // And undo takes the revert back.
     assert_eq!(r(8, "is_error"), "false", "{}", r(8, "text"));
     assert_eq!(r(8, "a.txt"), "1\nX\n3\n4\nlater\n");
+    repo.fsck();
+}
+
+/// checkpoint_diff gives each hunk an id (those of `diff --json`); checkpoint_restore with
+/// `hunks` takes back exactly that hunk (the other stays), and the id of a hunk no longer
+/// there is a tool error that says where to get the current ids; undo brings the hunk back.
+#[test]
+fn checkpoint_restore_takes_back_one_hunk_that_checkpoint_diff_named() {
+    let repo = Repo::with_commit(&[("a.txt", &numbered(&[]))]);
+    let edited = numbered(&[(2, "two, edited"), (18, "eighteen, edited")]);
+    let first = "$results.2.structured.files.0.hunks.0.id";
+    let plan = json!([
+        ["call", "checkpoint_save", {"name": "start"}, null],
+        ["write", "a.txt", edited],
+        ["call", "checkpoint_diff", {"from": "start"}, ["diff", "--json", "start"]],
+        ["call", "checkpoint_restore", {"checkpoint": "start", "hunks": [first], "dry_run": true}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "start", "hunks": [first]}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "start", "hunks": [first]}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "start", "hunks": ["0123456789abcdef"]}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "start", "hunks": []}, null],
+        ["call", "checkpoint_restore", {"checkpoint": "start", "hunks": [first], "paths": ["a.txt"]}, null],
+        ["call", "checkpoint_undo", {}, null]
+    ]);
+    let test = "checkpoint_restore_takes_back_one_hunk_that_checkpoint_diff_named";
+    let Some(v) = session(test, &repo, &plan.to_string()) else {
+        return;
+    };
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    // The ids are those of `diff --json`: the same files, the same hunks.
+    assert_eq!(r(2, "is_error"), "false", "{}", r(2, "text"));
+    assert_eq!(r(2, "structured.files"), r(2, "cli.files"));
+    assert_eq!(v.keys("results.2.structured.files.0.hunks").len(), 2);
+    let id = r(2, "structured.files.0.hunks.0.id");
+    assert_eq!(r(4, "args.hunks.0"), id);
+    assert!(
+        v.get("tools.checkpoint_restore.description")
+            .contains("checkpoint_diff"),
+        "where the ids come from"
+    );
+    // A dry run names the file and changes nothing.
+    assert_eq!(r(3, "is_error"), "false", "{}", r(3, "text"));
+    assert_eq!(r(3, "structured.write"), r#"["a.txt"]"#);
+    assert_eq!(r(3, "a.txt"), edited);
+    // That hunk, and only it; the state before is kept.
+    assert_eq!(r(4, "is_error"), "false", "{}", r(4, "text"));
+    assert_eq!(r(4, "a.txt"), numbered(&[(18, "eighteen, edited")]));
+    let safety = r(4, "structured.safety");
+    assert_eq!(repo.note_json(&safety).get("kind"), "pre-restore");
+    // The same id again: that hunk is no longer there. A tool error, with where to look.
+    for i in [5, 6] {
+        assert_eq!(r(i, "is_error"), "true", "step {i}");
+        let text = r(i, "text");
+        assert!(
+            text.starts_with("error: no hunk `")
+                && text.contains("hint: call checkpoint_diff for the current hunk ids"),
+            "step {i}: {text}"
+        );
+        assert_eq!(r(i, "a.txt"), numbered(&[(18, "eighteen, edited")]));
+    }
+    assert!(r(5, "text").contains(&id), "{}", r(5, "text"));
+    assert!(
+        r(7, "text").contains("`hunks` is empty"),
+        "{}",
+        r(7, "text")
+    );
+    assert!(r(8, "text").contains("not both"), "{}", r(8, "text"));
+    for i in [7, 8] {
+        assert_eq!(r(i, "is_error"), "true", "step {i}");
+        assert_eq!(r(i, "a.txt"), numbered(&[(18, "eighteen, edited")]));
+    }
+    // Undo brings the hunk back.
+    assert_eq!(r(9, "is_error"), "false", "{}", r(9, "text"));
+    assert_eq!(r(9, "a.txt"), edited);
+    assert_eq!(repo.oracle_tree(), repo.checkpoint_tree(&safety));
+    repo.fsck();
+}
+
+/// checkpoint_revert with `agent` takes back that agent's own steps and keeps what the user
+/// did between and after them, as `revert --agent` says; with `hunks`, one hunk of one step
+/// (its id from checkpoint_diff); what cannot go together is a tool error.
+#[test]
+fn checkpoint_revert_takes_back_an_agents_steps_or_one_hunk() {
+    let repo = Repo::with_commit(&[("a.txt", &numbered(&[])), ("b.txt", "b\n")]);
+    agent_hook(&repo, "s1");
+    repo.write(
+        "a.txt",
+        &numbered(&[(2, "two, agent"), (18, "eighteen, agent")]),
+    );
+    let ended = repo.save(&["-q", "-m", "the user's"]);
+    repo.write("b.txt", "b, user\n");
+    agent_hook(&repo, "s2");
+    let all = numbered(&[
+        (2, "two, agent"),
+        (10, "ten, agent"),
+        (18, "eighteen, agent"),
+    ]);
+    repo.write("a.txt", &all);
+    repo.save(&["-q", "-m", "the user's again"]);
+    repo.write("b.txt", "b, user again\n");
+    let ids = repo.checkpoint_ids();
+    let first = ids[0].as_str();
+    assert_eq!((ids.len(), ids[1].as_str()), (4, ended.as_str()));
+    let hunk = "$results.6.structured.files.0.hunks.1.id";
+    let plan = json!([
+        ["call", "checkpoint_revert", {"agent": "claude-code", "dry_run": true}, ["revert", "--agent", "claude-code", "--dry-run", "--json"]],
+        ["call", "checkpoint_revert", {"agent": "claude-code", "to": "@"}, null],
+        ["call", "checkpoint_revert", {"agent": "claude-code", "from": first}, null],
+        ["call", "checkpoint_revert", {}, null],
+        ["call", "checkpoint_revert", {"agent": "claude-code", "hunks": ["0123456789abcdef"]}, null],
+        ["call", "checkpoint_revert", {"agent": "claude-code"}, null],
+        ["call", "checkpoint_diff", {"from": first, "to": ended}, null],
+        ["call", "checkpoint_undo", {}, null],
+        ["call", "checkpoint_revert", {"from": first, "to": ended, "hunks": [hunk]}, null]
+    ]);
+    let test = "checkpoint_revert_takes_back_an_agents_steps_or_one_hunk";
+    let Some(v) = session(test, &repo, &plan.to_string()) else {
+        return;
+    };
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    assert_eq!(r(0, "is_error"), "false", "{}", r(0, "text"));
+    assert_eq!(r(0, "structured"), r(0, "cli"));
+    assert_eq!(r(0, "structured.steps"), "2");
+    for (i, says) in [
+        (1, "not both"),
+        (2, "not both"),
+        (3, "give `from`"),
+        (4, "one step"),
+    ] {
+        assert_eq!(r(i, "is_error"), "true", "step {i}");
+        assert!(r(i, "text").contains(says), "step {i}: {}", r(i, "text"));
+        assert_eq!(r(i, "a.txt"), all, "step {i}");
+    }
+    // Both of the agent's steps go; the user's edits of b.txt stay.
+    assert_eq!(r(5, "is_error"), "false", "{}", r(5, "text"));
+    assert_eq!(r(5, "structured.steps"), "2");
+    assert_eq!(r(5, "a.txt"), numbered(&[]));
+    assert_eq!(repo.read("b.txt"), "b, user again\n");
+    // After undo brought the steps back: one hunk of the first step (line 18) goes, its
+    // other hunk and the second step stay.
+    assert_eq!(r(7, "a.txt"), all);
+    assert_eq!(v.keys("results.6.structured.files.0.hunks").len(), 2);
+    assert_eq!(r(8, "is_error"), "false", "{}", r(8, "text"));
+    assert_eq!(r(8, "args.hunks.0"), r(6, "structured.files.0.hunks.1.id"));
+    assert_eq!(
+        r(8, "a.txt"),
+        numbered(&[(2, "two, agent"), (10, "ten, agent")])
+    );
+    assert_eq!(repo.read("b.txt"), "b, user again\n");
     repo.fsck();
 }
 
@@ -445,7 +608,8 @@ fn an_unknown_argument_is_refused_and_nothing_is_done() {
     }
     assert_eq!(r(0, "data.unknown"), r#"["dryRun"]"#);
     assert!(
-        r(0, "raised").contains("the arguments are `checkpoint`, `dry_run`, `paths`, `directory`"),
+        r(0, "raised")
+            .contains("the arguments are `checkpoint`, `dry_run`, `paths`, `hunks`, `directory`"),
         "{}",
         r(0, "raised")
     );

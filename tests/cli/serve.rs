@@ -688,6 +688,365 @@ fn revert_takes_back_one_step_keeping_later_work() {
     repo.fsck();
 }
 
+/// `line 1` … `line 20`, one a line, with the lines numbered in `changed` replaced.
+pub fn numbered(changed: &[(usize, &str)]) -> String {
+    (1..=20)
+        .map(|n| match changed.iter().find(|(at, _)| *at == n) {
+            Some((_, text)) => format!("{text}\n"),
+            None => format!("line {n}\n"),
+        })
+        .collect()
+}
+
+/// The hunks of `path` in a diff answer.
+#[track_caller]
+fn hunks_in<'a>(diff: &'a Value, path: &str) -> &'a [Value] {
+    diff["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == path)
+        .unwrap_or_else(|| panic!("no {path} in {diff}"))["hunks"]
+        .as_array()
+        .unwrap()
+}
+
+/// What git makes of taking back hunk `n` of `path`'s change from tree `old` to tree `new`
+/// out of tree `now`: that one hunk of `git diff`, applied in reverse by `git apply --cached`
+/// in an index of its own; the tree written.
+fn git_without_hunk(repo: &Repo, old: &str, new: &str, path: &str, n: usize, now: &str) -> String {
+    let patch = repo.git(&["diff", old, new, "--", path]);
+    let mut head = String::new();
+    let mut hunks: Vec<String> = Vec::new();
+    for line in patch.lines() {
+        if line.starts_with("@@") {
+            hunks.push(String::new());
+        }
+        match hunks.last_mut() {
+            Some(hunk) => hunk.push_str(line),
+            None => head.push_str(line),
+        }
+        match hunks.last_mut() {
+            Some(hunk) => hunk.push('\n'),
+            None => head.push('\n'),
+        }
+    }
+    let file = repo.scratch().join("one-hunk.patch");
+    std::fs::write(&file, format!("{head}{}", hunks[n])).unwrap();
+    let index = repo.scratch().join("one-hunk.index");
+    let env = [("GIT_INDEX_FILE", index.to_str().unwrap())];
+    repo.git_env(&env, &["read-tree", now]);
+    repo.git_env(&env, &["apply", "-R", "--cached", file.to_str().unwrap()]);
+    repo.git_env(&env, &["write-tree"])
+}
+
+/// One hunk restored: exactly that hunk goes back (what git's `apply -R` of it makes), the
+/// rest of the file and the other files stay, the safety checkpoint holds the state before,
+/// and undo brings the hunk back. The diff gives the ids, as `diff --json` does.
+#[test]
+fn restore_one_hunk_takes_back_only_it_and_undo_brings_it_back() {
+    let repo = Repo::with_commit(&[("a.txt", &numbered(&[])), ("b.txt", "b\n")]);
+    let cp = repo.save(&["-q"]);
+    let edited = numbered(&[(2, "two, edited"), (18, "eighteen, edited")]);
+    repo.write("a.txt", &edited);
+    repo.write("b.txt", "b, edited\n");
+    let server = serve(&repo);
+    let diff_path = format!("/api/checkpoints/{cp}/diff");
+    let diff = server.get(&diff_path).ok();
+    assert_eq!(
+        diff["files"],
+        cli_json(&repo, &["diff", "--json", &cp])["files"]
+    );
+    let hunks = hunks_in(&diff, "a.txt");
+    let headers: Vec<&Value> = hunks.iter().map(|h| &h["header"]).collect();
+    assert_eq!(headers, ["@@ -1,5 +1,5 @@", "@@ -15,6 +15,6 @@ line 14"]);
+    let first = hunks[0]["id"].as_str().unwrap().to_string();
+    let second = hunks[1]["id"].as_str().unwrap().to_string();
+    let before = repo.oracle_tree();
+    let expected = git_without_hunk(
+        &repo,
+        &format!("refs/checkpoints/{cp}^{{tree}}"),
+        &before,
+        "a.txt",
+        0,
+        &before,
+    );
+    let ids = repo.checkpoint_ids();
+    let restore = format!("/api/checkpoints/{cp}/restore");
+
+    // A dry run names the file and changes nothing.
+    let plan = server
+        .call(
+            "POST",
+            &restore,
+            Some(json!({"hunks": [first], "dry_run": true})),
+        )
+        .ok();
+    assert_eq!(
+        (&plan["write"], &plan["delete"], &plan["dry_run"]),
+        (&json!(["a.txt"]), &json!([]), &json!(true))
+    );
+    assert_eq!(repo.read("a.txt"), edited);
+    assert_eq!(repo.checkpoint_ids(), ids, "a dry run saves nothing");
+
+    let done = server
+        .call("POST", &restore, Some(json!({"hunks": [first]})))
+        .ok();
+    assert_eq!(done["target"], cp.as_str());
+    assert_eq!(
+        (&done["write"], &done["delete"]),
+        (&json!(["a.txt"]), &json!([]))
+    );
+    assert_eq!(repo.read("a.txt"), numbered(&[(18, "eighteen, edited")]));
+    assert_eq!(repo.read("b.txt"), "b, edited\n");
+    assert_eq!(repo.oracle_tree(), expected);
+    // The other hunk is still there, with the same id.
+    let after = server.get(&diff_path).ok();
+    let left: Vec<&Value> = hunks_in(&after, "a.txt").iter().map(|h| &h["id"]).collect();
+    assert_eq!(left, [second.as_str()]);
+    // The state before is kept, and undo brings it back.
+    let safety = done["safety"].as_str().unwrap().to_string();
+    assert_eq!(
+        cli_json(&repo, &["show", "--json", &safety])["kind"],
+        "pre-restore"
+    );
+    assert_eq!(repo.checkpoint_tree(&safety), before);
+    let undone = server.call("POST", "/api/undo", None).ok();
+    assert_eq!(undone["target"], safety.as_str());
+    assert_eq!(repo.read("a.txt"), edited);
+    assert_eq!(repo.oracle_tree(), before);
+    repo.fsck();
+}
+
+/// A hunk id that names nothing (unknown, stale since the file changed, malformed) and a body
+/// that mixes hunks with what they cannot go with are a 400 with an error object, and change
+/// nothing; so are the revert's `agent` with `to` or a session, and `hunks: []`.
+#[test]
+fn bad_hunk_and_agent_requests_are_400_and_change_nothing() {
+    let repo = Repo::with_commit(&[("a.txt", &numbered(&[]))]);
+    let cp = repo.save(&["-q"]);
+    repo.write("a.txt", &numbered(&[(2, "two, edited"), (18, "eighteen")]));
+    let server = serve(&repo);
+    let diff = server.get(&format!("/api/checkpoints/{cp}/diff")).ok();
+    let id = hunks_in(&diff, "a.txt")[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The file changes after the diff was read: that hunk is no longer there.
+    let now = numbered(&[(2, "two, edited again"), (18, "eighteen")]);
+    repo.write("a.txt", &now);
+    let ids = repo.checkpoint_ids();
+    let restore = format!("/api/checkpoints/{cp}/restore");
+    let revert = format!("/api/checkpoints/{cp}/revert");
+    let cases = [
+        (&restore, json!({"hunks": [id]}), id.as_str()),
+        (
+            &restore,
+            json!({"hunks": ["0123456789abcdef"]}),
+            "0123456789abcdef",
+        ),
+        (&restore, json!({"hunks": ["not-an-id"]}), "not a hunk id"),
+        (
+            &restore,
+            json!({"hunks": [id], "paths": ["a.txt"]}),
+            "not both",
+        ),
+        (&restore, json!({"hunks": [id], "staged": true}), "staged"),
+        (&restore, json!({"hunks": []}), "`hunks` is empty"),
+        (&restore, json!({"hunks": null}), "null"),
+        (&restore, json!({"hunks": id}), "sequence"),
+        (&restore, json!({"hunks": [1]}), "integer"),
+        (&restore, json!({"hunk": [id]}), "unknown field `hunk`"),
+        (&revert, json!({"hunks": []}), "`hunks` is empty"),
+        (
+            &revert,
+            json!({"agent": "claude-code", "to": cp}),
+            "not both",
+        ),
+        (
+            &revert,
+            json!({"agent": "claude-code", "hunks": [id]}),
+            "one step",
+        ),
+        (&revert, json!({"agent": ""}), "`agent` is empty"),
+        (&revert, json!({"agent": "nobody"}), "no step"),
+        (
+            &revert,
+            json!({"agents": "claude-code"}),
+            "unknown field `agents`",
+        ),
+    ];
+    for (path, body, says) in cases {
+        let message = server.call("POST", path, Some(body.clone())).error(400);
+        assert!(message.contains(says), "{body}: {message}");
+    }
+    let message = server
+        .call(
+            "POST",
+            "/api/checkpoints/session:s1/revert",
+            Some(json!({"agent": "claude-code"})),
+        )
+        .error(400);
+    assert!(message.contains("session"), "{message}");
+    assert_eq!(repo.read("a.txt"), now);
+    assert_eq!(repo.checkpoint_ids(), ids, "no safety checkpoint either");
+}
+
+/// One hunk of a step taken back: that hunk goes (what git's `apply -R` of it makes of the
+/// working tree), the step's other hunk and the later change stay; as the CLI's dry run says.
+#[test]
+fn revert_one_hunk_of_a_step_keeps_the_rest() {
+    let repo = Repo::with_commit(&[("a.txt", &numbered(&[]))]);
+    let start = repo.save(&["-q"]);
+    repo.write(
+        "a.txt",
+        &numbered(&[(2, "two, step"), (18, "eighteen, step")]),
+    );
+    let step = repo.save(&["-q"]);
+    repo.write(
+        "a.txt",
+        &numbered(&[(2, "two, step"), (10, "ten, later"), (18, "eighteen, step")]),
+    );
+    let server = serve(&repo);
+    let diff = server
+        .get(&format!("/api/checkpoints/{start}/diff?to={step}"))
+        .ok();
+    let hunks = hunks_in(&diff, "a.txt");
+    assert_eq!(hunks.len(), 2);
+    let second = hunks[1]["id"].as_str().unwrap().to_string();
+    let before = repo.oracle_tree();
+    let expected = git_without_hunk(
+        &repo,
+        &format!("refs/checkpoints/{start}"),
+        &format!("refs/checkpoints/{step}"),
+        "a.txt",
+        1,
+        &before,
+    );
+    let path = format!("/api/checkpoints/{start}/revert");
+    let plan = server
+        .call(
+            "POST",
+            &path,
+            Some(json!({"to": step, "hunks": [second], "dry_run": true})),
+        )
+        .ok();
+    let cli = cli_json(
+        &repo,
+        &[
+            "revert",
+            "--json",
+            "--dry-run",
+            &start,
+            &step,
+            "--hunk",
+            &second,
+        ],
+    );
+    assert_eq!(plan, cli);
+    assert_eq!(plan["write"], json!(["a.txt"]));
+    let done = server
+        .call("POST", &path, Some(json!({"to": step, "hunks": [second]})))
+        .ok();
+    assert_eq!((&done["from"], &done["to"]), (&json!(start), &json!(step)));
+    assert_eq!(
+        repo.read("a.txt"),
+        numbered(&[(2, "two, step"), (10, "ten, later")])
+    );
+    assert_eq!(repo.oracle_tree(), expected);
+    server.call("POST", "/api/undo", None).ok();
+    assert_eq!(repo.oracle_tree(), before);
+    repo.fsck();
+}
+
+/// A checkpoint an agent's hook takes before a tool call (Claude Code's `PreToolUse`).
+pub fn agent_hook(repo: &Repo, session: &str) {
+    let input = json!({
+        "session_id": session,
+        "cwd": repo.path(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": repo.path().join("a.txt")},
+    });
+    repo.cp_stdin(
+        repo.path(),
+        |_| {},
+        &["save", "--from-hook=claude-code"],
+        input.to_string().as_bytes(),
+    )
+    .ok();
+}
+
+/// `agent`: every step of that agent's sessions taken back, newest first, keeping what the
+/// user changed between and after them (git's `merge-tree`, step by step, is the oracle), as
+/// the CLI's `revert --agent` says.
+#[test]
+fn revert_with_agent_takes_back_that_agents_steps_only() {
+    let repo = Repo::with_commit(&[("a.txt", &numbered(&[])), ("b.txt", "b\n")]);
+    agent_hook(&repo, "s1");
+    repo.write("a.txt", &numbered(&[(2, "two, agent")]));
+    repo.save(&["-q", "-m", "the user's"]);
+    repo.write("b.txt", "b, user\n");
+    agent_hook(&repo, "s2");
+    repo.write(
+        "a.txt",
+        &numbered(&[(2, "two, agent"), (18, "eighteen, agent")]),
+    );
+    repo.save(&["-q", "-m", "the user's again"]);
+    repo.write("b.txt", "b, user again\n");
+    let own = cli_json(&repo, &["list", "--json"]);
+    let ids: Vec<&str> = own
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 4, "{own}");
+    let server = serve(&repo);
+    let path = "/api/checkpoints/@/revert";
+    let plan = server
+        .call(
+            "POST",
+            path,
+            Some(json!({"agent": "claude-code", "dry_run": true})),
+        )
+        .ok();
+    let cli = cli_json(
+        &repo,
+        &["revert", "--json", "--dry-run", "--agent", "claude-code"],
+    );
+    assert_eq!(plan, cli);
+    // git's three-way merges, newest step first: base the step's end, ours what the working
+    // tree has become, theirs the step's start.
+    let before = repo.oracle_tree();
+    let mut ours = before.clone();
+    for (start, end) in [(ids[2], ids[3]), (ids[0], ids[1])] {
+        let commit = repo.git(&["commit-tree", &ours, "-m", "ours"]);
+        ours = repo.git(&[
+            "merge-tree",
+            "--write-tree",
+            &format!("--merge-base=refs/checkpoints/{end}"),
+            &commit,
+            &format!("refs/checkpoints/{start}"),
+        ]);
+    }
+    let done = server
+        .call("POST", path, Some(json!({"agent": "claude-code"})))
+        .ok();
+    assert_eq!(done["steps"], 2);
+    assert_eq!(
+        (&done["from"], &done["to"]),
+        (&json!(ids[0]), &json!(ids[3]))
+    );
+    assert_eq!(repo.read("a.txt"), numbered(&[]));
+    assert_eq!(repo.read("b.txt"), "b, user again\n");
+    assert_eq!(repo.oracle_tree(), ours);
+    server.call("POST", "/api/undo", None).ok();
+    assert_eq!(repo.oracle_tree(), before);
+    repo.fsck();
+}
+
 #[test]
 fn conflicts_are_409() {
     let repo = Repo::with_commit(&[("f.txt", "base\n")]);

@@ -39,7 +39,8 @@ async function api(method, path, body) {
   return data;
 }
 
-const state = { all: [], byId: new Map(), selected: null, ticked: [], said: new Map(), asking: new Set() };
+// `showChanges`: shows the open checkpoint's changes again, as chosen.
+const state = { all: [], byId: new Map(), selected: null, ticked: [], said: new Map(), asking: new Set(), showChanges: null };
 const enc = encodeURIComponent;
 const shortId = (hex) => (hex || '').slice(0, 7);
 // As `list` shows a checkpoint: by its name, else its message.
@@ -268,8 +269,10 @@ async function select(id) {
     const choice = against.value;
     if (choice === 'previous') diffInto(changes, `/api/checkpoints/${enc(older.id)}/diff?to=${enc(c.id)}`);
     else if (choice === 'head') diffInto(changes, `/api/checkpoints/${enc(c.id)}/diff?base=head`);
-    else diffInto(changes, `/api/checkpoints/${enc(c.id)}/diff`);
+    // Against the working tree, each hunk can be taken back alone: its id names it.
+    else diffInto(changes, `/api/checkpoints/${enc(c.id)}/diff`, c);
   };
+  state.showChanges = showChanges;
   against.addEventListener('change', showChanges);
   fill(detail,
     el('button', { type: 'button', class: 'back', onclick: back }, '← Checkpoints'),
@@ -294,16 +297,18 @@ function back() {
   if (current) current.focus();
 }
 
-async function diffInto(target, path) {
+// `restoreFrom`: the diff is from that checkpoint to the working tree, and each hunk gets a
+// button that restores it alone.
+async function diffInto(target, path, restoreFrom) {
   target.replaceChildren(el('p', { class: 'empty' }, 'Loading the changes…'));
   let diff;
   try { diff = await api('GET', path); } catch (err) { target.replaceChildren(notice(err.message, 'error')); return; }
-  renderDiff(target, diff);
+  renderDiff(target, diff, restoreFrom);
 }
 
-function renderDiff(target, diff) {
+function renderDiff(target, diff, restoreFrom) {
   if (!diff.files.length) { target.replaceChildren(el('p', { class: 'empty' }, 'No differences.')); return; }
-  const sections = splitPatch(diff.patch);
+  const sections = fileSections(diff.files, splitPatch(diff.patch));
   const rows = diff.files.map((f, i) => el('tr', {},
     el('td', { class: `st-${f.status}` }, f.status),
     el('td', { class: 'path' }, el('a', { href: `#`, onclick: (e) => { e.preventDefault(); const s = document.getElementById(`file-${i}`); if (s) s.scrollIntoView(); } },
@@ -315,7 +320,21 @@ function renderDiff(target, diff) {
     el('p', {}, `${plural(diff.files.length, 'file')} changed, ${total} insertions(+), ${removed} deletions(-)`),
     el('table', { class: 'files' }, el('tbody', {}, rows)),
     diff.patch_truncated ? notice('The patch is too large to show whole; it is cut.', 'warn') : null,
-    sections.map((lines, i) => patchBlock(lines, i)));
+    sections.map((lines, i) => patchBlock(lines, i, diff.files[i], restoreFrom)));
+}
+
+// The patch's sections, one per file: git shows a change of type as two (a deletion and an
+// addition), which belong to one file.
+function fileSections(files, sections) {
+  const grouped = [];
+  let at = 0;
+  for (const f of files) {
+    if (at >= sections.length) break;
+    const n = f.status === 'T' ? 2 : 1;
+    grouped.push(sections.slice(at, at + n).flat());
+    at += n;
+  }
+  return grouped;
 }
 
 function splitPatch(patch) {
@@ -332,10 +351,24 @@ function splitPatch(patch) {
 }
 
 const MAX_LINES = 2000;
-function patchBlock(lines, index) {
+function patchBlock(lines, index, file, restoreFrom) {
   const pre = el('pre', { class: 'patch', id: `file-${index}`, tabindex: 0 });
+  // The file's hunks, in the order of the patch's `@@` lines; one whose range is not that of
+  // its line (it should not happen) gets no button rather than another hunk's.
+  const hunks = (file && file.hunks) || [];
+  const range = (h) => h.header.slice(0, h.header.indexOf(' @@') + 3);
+  const line = (text, n) => {
+    const h = restoreFrom && text.startsWith('@@') ? hunks[n] : null;
+    if (!h || !text.startsWith(range(h))) return el('span', { class: lineClass(text) }, text);
+    return el('span', { class: 'hunk' }, text, el('button', {
+      type: 'button', class: 'restore-hunk', 'data-hunk': h.id,
+      title: `write this hunk of ${file.path} back as checkpoint ${restoreFrom.id} has it; the rest of the file stays (undoable)`,
+      onclick: (e) => restoreHunk(restoreFrom, file, h, e.currentTarget),
+    }, 'Restore this hunk'));
+  };
   const fill = (limit) => {
-    pre.replaceChildren(...lines.slice(0, limit).map((line) => el('span', { class: lineClass(line) }, line)));
+    let n = 0;
+    pre.replaceChildren(...lines.slice(0, limit).map((text) => line(text, text.startsWith('@@') ? n++ : -1)));
     if (lines.length > limit) {
       pre.append(el('span', {}, el('button', { type: 'button', onclick: () => fill(Infinity) }, `Show ${lines.length - limit} more lines`)));
     }
@@ -360,6 +393,7 @@ function compare() {
   document.body.classList.add('showing');
   renderTimeline();
   const changes = el('div', { id: 'changes' });
+  state.showChanges = null;
   fill($('detail'),
     el('button', { type: 'button', class: 'back', onclick: back }, '← Checkpoints'),
     el('h2', {}, 'Compare ', el('span', { class: 'id' }, a), ' → ', el('span', { class: 'id' }, b)),
@@ -369,6 +403,28 @@ function compare() {
 }
 
 // --- Changing things ------------------------------------------------------------------
+
+// The changes shown again (after something changed the working tree), if a checkpoint is open.
+function showChangesAgain() {
+  if (state.showChanges && $('changes')) state.showChanges();
+}
+
+// Restore one hunk of the difference between checkpoint `c` and the working tree: the server
+// refuses it (and changes nothing) when that hunk is no longer there as it was shown.
+async function restoreHunk(c, file, hunk, button) {
+  button.disabled = true;
+  try {
+    const done = await api('POST', `/api/checkpoints/${enc(c.id)}/restore`, { hunks: [hunk.id] });
+    showRestored(done, `Restored a hunk of ${file.path} from checkpoint ${done.target}`);
+  } catch (err) {
+    button.disabled = false;
+    outcome(notice(err.message, 'error'));
+    const box = $('outcome');
+    if (box) box.scrollIntoView({ block: 'nearest' });
+  }
+  showChangesAgain();
+  load();
+}
 
 function outcome(node) {
   const box = $('outcome');
@@ -405,6 +461,7 @@ async function restore(c) {
       dialog.close();
       outcome(notice(err.message, 'error'));
     }
+    showChangesAgain();
     load();
   });
   dialog.showModal();
@@ -438,6 +495,7 @@ async function revertStep(from, to) {
       dialog.close();
       outcome(notice(err.message, 'error'));
     }
+    showChangesAgain();
     load();
   });
   dialog.showModal();
@@ -461,6 +519,7 @@ async function step(which) {
   } catch (err) {
     outcome(notice(err.message, 'error'));
   }
+  showChangesAgain();
   load();
 }
 
