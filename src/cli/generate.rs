@@ -492,7 +492,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
     (
         "MCP SERVER",
         &[
-            "git checkpoint mcp serves the Model Context Protocol on standard input and output, with the tools checkpoint_save, checkpoint_list, checkpoint_show, checkpoint_diff, checkpoint_restore (dry_run, paths; annotated destructive), checkpoint_undo and checkpoint_revert (from, to, markers, dry_run). Each returns the JSON that the matching command prints with --json, as structured content and as text (checkpoint_list as {\"checkpoints\": [...]}); a failure is a tool error. Every tool takes an optional directory, the working tree to act on.",
+            "git checkpoint mcp serves the Model Context Protocol on standard input and output, with the tools checkpoint_save, checkpoint_list, checkpoint_show, checkpoint_diff (each hunk with its id), checkpoint_restore (dry_run, paths or hunks; annotated destructive), checkpoint_undo and checkpoint_revert (from or agent, to, markers, dry_run, hunks). Each returns the JSON that the matching command prints with --json, as structured content and as text (checkpoint_list as {\"checkpoints\": [...]}); a failure is a tool error. Every tool takes an optional directory, the working tree to act on.",
             "git checkpoint mcp --install <AGENT> registers the server as git-checkpoint in the agent's MCP configuration (claude-code .mcp.json, gemini .gemini/settings.json, codex .codex/config.toml, cursor .cursor/mcp.json, copilot .github/mcp.json or ~/.copilot/mcp-config.json, cline its cline_mcp_settings.json, opencode opencode.json), merged as the hooks are; --uninstall removes it, --print shows it.",
         ],
     ),
