@@ -98,12 +98,34 @@ class FileDiff:
     binary: bool
 
 @final
+class Hunk:
+    """One hunk of a comparison: what `restore(hunks=[id])` and `revert(hunks=[id])` take.
+
+    `lines` start with `' '`, `'-'` or `'+'` (and git's `\\ No newline at end of file`
+    after a line without one); `header` is `@@ -1,3 +1,4 @@` as git prints it. The id
+    depends only on the file's path and the hunk's lines.
+    """
+
+    id: str
+    path: str
+    header: str
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+    lines: list[str]
+    def to_dict(self) -> dict[str, Any]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
 class CheckpointDiff:
     """What differs from `from_id` to `to_id` (`None`: the working tree now)."""
 
     from_id: str
     to_id: str | None
     files: list[FileDiff]
+    hunks: list[Hunk]
     added_files: list[str]
     modified_files: list[str]
     deleted_files: list[str]
@@ -130,7 +152,8 @@ class Restored:
 
 @final
 class Reverted:
-    """What a revert did: the step taken back (`from_checkpoint` → `to_checkpoint`)."""
+    """What a revert did: the change taken back (`from_checkpoint` → `to_checkpoint`), in
+    `steps` steps (a session's or an agent's own steps may be several)."""
 
     from_checkpoint: Checkpoint
     to_checkpoint: Checkpoint
@@ -139,6 +162,7 @@ class Reverted:
     deleted: list[str]
     safety: Checkpoint | None
     dry_run: bool
+    steps: int
     def to_dict(self) -> dict[str, Any]: ...
 
 @final
@@ -209,10 +233,18 @@ class Checkpoints:
         *,
         paths: Sequence[_StrPath] | None = None,
         dry_run: bool = False,
+        hunks: Sequence[str] | None = None,
     ) -> Restored: ...
     def undo(self, n: int = 1) -> Restored: ...
     def redo(self, n: int = 1) -> Restored: ...
-    def revert(self, a: _Spec, b: _Spec | None = None) -> Reverted: ...
+    def revert(
+        self,
+        a: _Spec | None = None,
+        b: _Spec | None = None,
+        *,
+        hunks: Sequence[str] | None = None,
+        agent: str | None = None,
+    ) -> Reverted: ...
     def drop(self, spec: _Spec) -> str: ...
     def pin(self, spec: _Spec) -> Checkpoint: ...
     def unpin(self, spec: _Spec) -> Checkpoint: ...

@@ -146,9 +146,12 @@ class Checkpoints:
         *,
         paths: Optional[Sequence[_StrPath]] = None,
         dry_run: bool = False,
+        hunks: Optional[Sequence[str]] = None,
     ) -> Restored:
-        """Make the working tree (or `paths` of it) what `spec` holds; undoable."""
-        return await asyncio.to_thread(self._sync.restore, spec, paths=paths, dry_run=dry_run)
+        """Make the working tree (or `paths` of it, or only `hunks`) what `spec` holds; undoable."""
+        return await asyncio.to_thread(
+            self._sync.restore, spec, paths=paths, dry_run=dry_run, hunks=hunks
+        )
 
     async def undo(self, n: int = 1) -> Restored:
         """Take back the last thing that happened to the working tree, `n` times."""
@@ -158,9 +161,17 @@ class Checkpoints:
         """Take back the last `n` undos, while nothing changed since."""
         return await asyncio.to_thread(self._sync.redo, n)
 
-    async def revert(self, a: _Spec, b: Optional[_Spec] = None) -> Reverted:
-        """Take back the change from `a` to `b`, keeping everything changed since."""
-        return await asyncio.to_thread(self._sync.revert, a, b)
+    async def revert(
+        self,
+        a: Optional[_Spec] = None,
+        b: Optional[_Spec] = None,
+        *,
+        hunks: Optional[Sequence[str]] = None,
+        agent: Optional[str] = None,
+    ) -> Reverted:
+        """Take back the change from `a` to `b` (or only `hunks` of it), or an agent's own
+        steps, keeping everything changed since (see `Checkpoints.revert`)."""
+        return await asyncio.to_thread(self._sync.revert, a, b, hunks=hunks, agent=agent)
 
     async def drop(self, spec: _Spec) -> str:
         """Delete checkpoint `spec`; returns its id."""

@@ -33,8 +33,8 @@ mod values;
 
 use errors::CheckpointError;
 use values::{
-    Checkpoint, CheckpointDiff, CheckpointEvent, DiskUsage, FileDiff, Pruned, Restored, Reverted,
-    Stats,
+    Checkpoint, CheckpointDiff, CheckpointEvent, DiskUsage, FileDiff, Hunk, Pruned, Restored,
+    Reverted, Stats,
 };
 
 /// The façade of one `Checkpoints` object, and the events it reported during the call that
@@ -181,6 +181,47 @@ fn conversation_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<gc::Con
     }
     let json = json::from_py(value, "conversation", 0)?;
     gc::ConversationInput::from_json(&json).map_err(|err| errors::to_py(py, err))
+}
+
+/// The hunk ids of `hunks=`: `None` when not given; a list (or another iterable) of at least
+/// one id otherwise. A lone `str` is refused rather than read as a list of characters, and an
+/// empty list rather than read as "everything".
+fn hunk_ids(py: Python<'_>, hunks: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    let Some(hunks) = hunks.filter(|h| !h.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if hunks.cast::<PyString>().is_ok() {
+        return Err(PyTypeError::new_err(
+            "hunks is a list of hunk ids, not a str: hunks=[\"<id>\"]",
+        ));
+    }
+    let mut ids = Vec::new();
+    for item in hunks.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "hunks is a list of hunk ids (str), not a {}",
+            hunks
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })? {
+        let item = item?;
+        let Ok(id) = item.cast::<PyString>() else {
+            return Err(PyTypeError::new_err(format!(
+                "a hunk id is a str (as `diff(...).hunks[i].id` gives it), not a {}",
+                item.get_type().name()?
+            )));
+        };
+        ids.push(id.to_cow()?.into_owned());
+    }
+    if ids.is_empty() {
+        return Err(errors::invalid(
+            py,
+            "hunks is empty: give the ids of the hunks to take back, or leave hunks out for all of it",
+        ));
+    }
+    Ok(ids)
 }
 
 /// A count given from Python: at least `min`.
@@ -446,22 +487,27 @@ impl Checkpoints {
     }
 
     /// Make the working tree (or only `paths` of it, relative to `path`) what checkpoint
-    /// `spec` holds, after saving the state before as a safety checkpoint: undoable.
-    #[pyo3(signature = (spec, *, paths = None, dry_run = false))]
+    /// `spec` holds, after saving the state before as a safety checkpoint: undoable. With
+    /// `hunks` (ids from `diff(spec).hunks`), only those hunks of the difference between the
+    /// checkpoint and the working tree are taken back; every other change stays.
+    #[pyo3(signature = (spec, *, paths = None, dry_run = false, hunks = None))]
     fn restore(
         &self,
         py: Python<'_>,
         spec: &Bound<'_, PyAny>,
         paths: Option<Vec<PathBuf>>,
         dry_run: bool,
+        hunks: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Restored> {
         let spec = spec_of(spec)?;
+        let hunks = hunk_ids(py, hunks)?;
         let dir = self.path.clone();
         let restored = self.run(py, move |c, ctl| {
             let target = c.find(&spec)?;
             let options = gc::RestoreOptions {
                 paths: c.paths_from(&dir, &paths.unwrap_or_default())?,
                 dry_run,
+                hunks,
                 ..Default::default()
             };
             c.restore(&target, &options, ctl)
@@ -481,21 +527,48 @@ impl Checkpoints {
         self.step(py, n, gc::Checkpoints::redo)
     }
 
-    /// Take back the change from checkpoint `a` to `b` (default: the checkpoint after `a`;
-    /// `session:<ID>` for a whole session), keeping everything changed since.
-    #[pyo3(signature = (a, b = None))]
+    /// Take back the change from checkpoint `a` to `b` (default: the checkpoint after `a`),
+    /// keeping everything changed since. `a` may be `session:<ID>`: that session's own steps;
+    /// or, instead of `a`, `agent`: the own steps of every session of that agent. With
+    /// `hunks` (ids from `diff(a, b).hunks`), only those hunks of one step.
+    #[pyo3(signature = (a = None, b = None, *, hunks = None, agent = None))]
     fn revert(
         &self,
         py: Python<'_>,
-        a: &Bound<'_, PyAny>,
+        a: Option<&Bound<'_, PyAny>>,
         b: Option<&Bound<'_, PyAny>>,
+        hunks: Option<&Bound<'_, PyAny>>,
+        agent: Option<String>,
     ) -> PyResult<Reverted> {
-        let a = spec_of(a)?;
+        let a = a.filter(|a| !a.is_none()).map(spec_of).transpose()?;
         let b = b.filter(|b| !b.is_none()).map(spec_of).transpose()?;
+        let options = gc::RevertOptions {
+            hunks: hunk_ids(py, hunks)?,
+            ..Default::default()
+        };
+        let what = match (a, b, agent) {
+            (Some(a), b, None) => Reverting::Range(a, b),
+            (None, None, Some(agent)) => Reverting::Agent(agent),
+            (Some(_), _, Some(_)) | (None, Some(_), Some(_)) => {
+                return Err(errors::invalid(
+                    py,
+                    "revert takes the change from a checkpoint (a, b) or an agent's steps (agent=), not both",
+                ));
+            }
+            (None, _, None) => {
+                return Err(errors::invalid(
+                    py,
+                    "revert takes a checkpoint (a, or \"session:<ID>\" for a session's steps) or agent=\"<NAME>\"",
+                ));
+            }
+        };
         let reverted = self.run(py, move |c, ctl| {
             let loaded = c.load()?;
-            let span = c.revert_range(&loaded, &a, b.as_deref())?;
-            c.revert(&span, &gc::RevertOptions::default(), ctl)
+            let span = match &what {
+                Reverting::Range(a, b) => c.revert_range(&loaded, a, b.as_deref())?,
+                Reverting::Agent(agent) => c.revert_agent(&loaded, agent)?,
+            };
+            c.revert(&span, &options, ctl)
         })?;
         Reverted::new(py, &reverted, &self.shared)
     }
@@ -598,6 +671,14 @@ impl Checkpoints {
     }
 }
 
+/// What `revert` was asked to take back.
+enum Reverting {
+    /// From checkpoint `a` to `b` (or the step after `a`; or a session's own steps).
+    Range(String, Option<String>),
+    /// Every own step of this agent's sessions.
+    Agent(String),
+}
+
 /// `Checkpoints::undo` or `Checkpoints::redo`.
 type Step =
     fn(&gc::Checkpoints, usize, &gc::RestoreOptions, &gc::Control<'_>) -> gc::Result<gc::Restored>;
@@ -693,6 +774,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Stats>()?;
     module.add_class::<FileDiff>()?;
     module.add_class::<CheckpointDiff>()?;
+    module.add_class::<Hunk>()?;
     module.add_class::<Restored>()?;
     module.add_class::<Reverted>()?;
     module.add_class::<Pruned>()?;

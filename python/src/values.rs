@@ -288,12 +288,77 @@ fn status_word(status: &gc::Status) -> &'static str {
     }
 }
 
+/// One hunk of a comparison: what `restore(hunks=[id])` and `revert(hunks=[id])` take.
+#[pyclass(frozen, get_all, module = "git_checkpoint", eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Hunk {
+    id: String,
+    path: String,
+    header: String,
+    old_start: usize,
+    old_lines: usize,
+    new_start: usize,
+    new_lines: usize,
+    lines: Vec<String>,
+}
+
+impl Hunk {
+    fn new(h: &gc::HunkInfo) -> Hunk {
+        Hunk {
+            id: h.id.clone(),
+            path: h.path.clone(),
+            header: h.header(),
+            old_start: h.old_start,
+            old_lines: h.old_lines,
+            new_start: h.new_start,
+            new_lines: h.new_lines,
+            lines: h.lines.clone(),
+        }
+    }
+}
+
+#[pymethods]
+impl Hunk {
+    /// As `git checkpoint diff --json` gives it (with `path`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("id", &self.id)?;
+        dict.set_item("path", &self.path)?;
+        dict.set_item("header", &self.header)?;
+        dict.set_item("old_start", self.old_start)?;
+        dict.set_item("old_lines", self.old_lines)?;
+        dict.set_item("new_start", self.new_start)?;
+        dict.set_item("new_lines", self.new_lines)?;
+        dict.set_item("lines", self.lines.clone())?;
+        Ok(dict)
+    }
+
+    /// The header and the lines, as in a patch.
+    fn __str__(&self) -> String {
+        let mut out = self.header.clone();
+        for line in &self.lines {
+            out.push('\n');
+            out.push_str(line);
+        }
+        out.push('\n');
+        out
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Hunk(id={:?}, path={:?}, header={:?})",
+            self.id, self.path, self.header
+        )
+    }
+}
+
 /// What differs from `from_id` to `to_id` (`None`: the working tree now).
 #[pyclass(frozen, get_all, module = "git_checkpoint")]
 pub struct CheckpointDiff {
     from_id: String,
     to_id: Option<String>,
     files: Vec<FileDiff>,
+    hunks: Vec<Hunk>,
     added_files: Vec<String>,
     modified_files: Vec<String>,
     deleted_files: Vec<String>,
@@ -307,6 +372,7 @@ impl CheckpointDiff {
             from_id,
             to_id,
             files: Vec::new(),
+            hunks: diff.hunks().iter().map(Hunk::new).collect(),
             added_files: Vec::new(),
             modified_files: Vec::new(),
             deleted_files: Vec::new(),
@@ -428,7 +494,9 @@ impl Restored {
     }
 }
 
-/// What a revert did: the step taken back (`from_checkpoint` → `to_checkpoint`).
+/// What a revert did: the change taken back, from `from_checkpoint` to `to_checkpoint` (for a
+/// session's or an agent's own steps: the first step's start and the last one's end), in
+/// `steps` steps.
 #[pyclass(frozen, module = "git_checkpoint")]
 pub struct Reverted {
     #[pyo3(get)]
@@ -445,6 +513,8 @@ pub struct Reverted {
     safety: Option<Py<Checkpoint>>,
     #[pyo3(get)]
     dry_run: bool,
+    #[pyo3(get)]
+    steps: usize,
     json: serde_json::Value,
 }
 
@@ -465,6 +535,7 @@ impl Reverted {
                 .map(|s| wrap(s.checkpoint()))
                 .transpose()?,
             dry_run: r.restored.dry_run,
+            steps: r.steps,
             json: r.to_json(),
         })
     }

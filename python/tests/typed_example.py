@@ -26,6 +26,7 @@ from git_checkpoint import (
     Checkpoints,
     DiskUsage,
     FileDiff,
+    Hunk,
     InvalidArgument,
     NothingToRedo,
     NothingToUndo,
@@ -81,6 +82,12 @@ def summarize(diff: CheckpointDiff) -> list[str]:
     renamed: list[tuple[str, str]] = diff.renamed_files
     lines.extend(f"renamed {a} -> {b}" for a, b in renamed)
     lines.extend(diff.added_files + diff.modified_files + diff.deleted_files)
+    for h in diff.hunks:
+        hunk: Hunk = h
+        first: int = hunk.old_start + hunk.old_lines + hunk.new_start + hunk.new_lines
+        lines.append(f"{hunk.id} {hunk.path} {hunk.header} {first}")
+        lines.extend(hunk.lines)
+        _ = hunk.to_dict()
     to_id: Optional[str] = diff.to_id
     lines.append(f"{diff.from_id}..{to_id or 'working tree'}: {len(diff)} files, {bool(diff)}")
     lines.append(diff.diff_content)
@@ -136,13 +143,23 @@ def agent_loop(directory: Path) -> None:
         summarize(cps.diff(before))
         summarize(cps.diff("step-1", None))
         report(cps.restore(before, paths=["README.md"], dry_run=True))
+        ids: list[str] = [h.id for h in cps.diff(before).hunks]
+        report(cps.restore(before, hunks=ids, dry_run=True))
         report(cps.restore("step-1"))
         report(cps.undo())
         report(cps.redo(1))
         after: Checkpoint = cps.save("after step 1", kind="auto", pin=False, conversation=None)
         reverted: Reverted = cps.revert(before, after)
         _ = (reverted.conflicts, reverted.written, reverted.deleted, reverted.safety,
-             reverted.dry_run, reverted.to_dict())
+             reverted.dry_run, reverted.steps, reverted.to_dict())
+        (directory / "README.md").write_text("step 2\n")
+        step_2: Checkpoint = cps.save("after step 2")
+        one: Reverted = cps.revert(after, step_2, hunks=[cps.diff(after, step_2).hunks[0].id])
+        _ = one.steps
+        try:
+            cps.revert(agent="claude-code")  # no agent worked here: InvalidArgument
+        except CheckpointError as error:
+            handle(error)
         listed: list[Checkpoint] = cps.list(kind="manual", session=None, limit=10)
         describe(listed[0])
         describe(cps.get(before))
@@ -168,6 +185,8 @@ async def async_loop(directory: Path) -> None:
         (directory / "README.md").write_text("async change\n")
         diff: CheckpointDiff = await cps.diff(before)
         summarize(diff)
+        hunks: list[Hunk] = diff.hunks
+        report(await cps.restore(before, hunks=[h.id for h in hunks], dry_run=True))
         restored: Restored = await cps.restore(before)
         report(restored)
         report(await cps.undo(1))

@@ -5,6 +5,12 @@
 //! move a page, Home/End; Shift-↑/Shift-↓ (or Ctrl-U/Ctrl-D) scroll the preview; Enter chooses;
 //! Esc (or Ctrl-C) leaves with nothing done. For `restore`, Enter first shows the dry run and
 //! asks: `y` restores, anything else goes back to the list.
+//!
+//! For `restore`, → opens the hunks of the difference between the selected checkpoint and the
+//! working tree: a list, with the selected hunk's lines in the preview. Enter shows that hunk's
+//! dry run and asks: `y` restores that hunk alone (a restore like any other: the files now are
+//! saved first, `undo` takes it back), anything else goes back to the hunks; Esc (or ←) goes
+//! back to the checkpoints.
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -19,12 +25,14 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
 
 use git_checkpoint::{
-    Checkpoint, Checkpoints, Control, DiffOptions, PatchStyle, RestoreOptions, WorkingTree,
+    Checkpoint, Checkpoints, Control, DiffOptions, HunkInfo, PatchStyle, RestoreOptions, Side,
+    WorkingTree,
 };
 
 use super::Failure;
-use super::output::printable;
+use super::output::{ColorChoice, Ui, printable};
 use super::render::display_name;
+use super::restoring::{Action, Flags, housekeeping, report};
 
 /// What the picked checkpoint is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +79,9 @@ pub fn pick_or_refuse(
 }
 
 /// Let the user pick a checkpoint of this worktree for `purpose`; `None` when they left.
+///
+/// In the restore picker the user may instead restore one hunk of a checkpoint: that restore
+/// is done and reported here, and `Err(Failure::Exit(0))` says that all was done and said.
 pub fn pick(checkpoints: &Checkpoints, purpose: Purpose) -> Result<Option<Checkpoint>, Failure> {
     let loaded = checkpoints.load()?;
     let items: Vec<Checkpoint> = checkpoints.own(&loaded).cloned().collect();
@@ -88,12 +99,79 @@ pub fn pick(checkpoints: &Checkpoints, purpose: Purpose) -> Result<Option<Checkp
         previews: HashMap::new(),
         working,
         confirm: None,
+        hunks: None,
     };
     picker.state.select(Some(0));
     let mut terminal = ratatui::try_init().map_err(Failure::Output)?;
     let result = picker.run(&mut terminal);
     ratatui::restore();
-    result
+    match result? {
+        Outcome::Left => Ok(None),
+        Outcome::Picked(c) => Ok(Some(c)),
+        Outcome::Hunk(c, id) => {
+            restore_hunk(checkpoints, &c, id)?;
+            Err(Failure::Exit(0))
+        }
+    }
+}
+
+/// How the picker was left.
+enum Outcome {
+    /// With Esc or Ctrl-C: nothing chosen.
+    Left,
+    /// With this checkpoint chosen.
+    Picked(Checkpoint),
+    /// With this hunk of the checkpoint's difference to the working tree to restore.
+    Hunk(Checkpoint, String),
+}
+
+/// Restore the hunk `id` of `target`, once the terminal is back to normal, and report it as
+/// `restore --hunk` does.
+fn restore_hunk(checkpoints: &Checkpoints, target: &Checkpoint, id: String) -> Result<(), Failure> {
+    let ui = Ui::new(ColorChoice::Auto);
+    let flags = Flags {
+        dry_run: false,
+        staged: false,
+        no_save: false,
+        force: false,
+        quiet: false,
+        json: false,
+    };
+    ui.warn_damaged([target]);
+    let options = RestoreOptions {
+        hunks: vec![id],
+        ..RestoreOptions::default()
+    };
+    let restored = checkpoints.restore(target, &options, &ui.ctl)?;
+    report(
+        &ui,
+        checkpoints.quoting(),
+        &flags,
+        Action::RestoreHunks(1),
+        &restored,
+    )?;
+    housekeeping(&ui, &flags, &restored);
+    Ok(())
+}
+
+/// What the picker asks before a restore: the dry run of the whole checkpoint, or of one hunk.
+struct Confirm {
+    /// The checkpoint's index in the items.
+    index: usize,
+    /// The hunk's id, when one hunk is restored.
+    hunk: Option<String>,
+    lines: Vec<Line<'static>>,
+}
+
+/// The hunks of the difference between one checkpoint and the working tree, one selected.
+struct Hunks {
+    /// The checkpoint's index in the items.
+    index: usize,
+    /// The hunks, or why there are none to show.
+    hunks: Result<Vec<HunkInfo>, String>,
+    /// How many files differ (some may have no hunk: binary files, symlinks, submodules).
+    files: usize,
+    state: ListState,
 }
 
 struct Picker<'a> {
@@ -107,15 +185,14 @@ struct Picker<'a> {
     /// Previews by checkpoint id, computed once each.
     previews: HashMap<String, Vec<Line<'static>>>,
     working: WorkingTree,
-    /// For restore: the dry run shown for confirmation, with the chosen index.
-    confirm: Option<(usize, Vec<Line<'static>>)>,
+    /// For restore: the dry run shown for confirmation.
+    confirm: Option<Confirm>,
+    /// For restore: the hunks view, when open.
+    hunks: Option<Hunks>,
 }
 
 impl Picker<'_> {
-    fn run(
-        &mut self,
-        terminal: &mut ratatui::DefaultTerminal,
-    ) -> Result<Option<Checkpoint>, Failure> {
+    fn run(&mut self, terminal: &mut ratatui::DefaultTerminal) -> Result<Outcome, Failure> {
         loop {
             terminal
                 .draw(|frame| self.draw(frame))
@@ -160,16 +237,21 @@ impl Picker<'_> {
     }
 
     /// Handle a key: `Some(outcome)` to leave.
-    fn key(&mut self, key: KeyEvent) -> Result<Option<Option<Checkpoint>>, Failure> {
+    fn key(&mut self, key: KeyEvent) -> Result<Option<Outcome>, Failure> {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if let Some((index, _)) = &self.confirm {
-            let index = *index;
-            self.confirm = None;
+        if let Some(confirm) = self.confirm.take() {
+            let chosen = self.items[confirm.index].clone();
             return Ok(match key.code {
-                KeyCode::Char('y' | 'Y') => Some(Some(self.items[index].clone())),
-                KeyCode::Char('c') if ctrl => Some(None),
+                KeyCode::Char('y' | 'Y') => Some(match confirm.hunk {
+                    Some(id) => Outcome::Hunk(chosen, id),
+                    None => Outcome::Picked(chosen),
+                }),
+                KeyCode::Char('c') if ctrl => Some(Outcome::Left),
                 _ => None,
             });
+        }
+        if self.hunks.is_some() {
+            return self.hunks_key(key);
         }
         let count = self.shown().len();
         let page = 10;
@@ -180,8 +262,14 @@ impl Picker<'_> {
             self.scroll = 0;
         };
         match key.code {
-            KeyCode::Esc => return Ok(Some(None)),
-            KeyCode::Char('c') if ctrl => return Ok(Some(None)),
+            KeyCode::Esc => return Ok(Some(Outcome::Left)),
+            KeyCode::Char('c') if ctrl => return Ok(Some(Outcome::Left)),
+            KeyCode::Right if self.purpose == Purpose::Restore => {
+                if let Some(index) = self.selected() {
+                    self.hunks = Some(self.open_hunks(index));
+                    self.scroll = 0;
+                }
+            }
             KeyCode::Up if key.modifiers.contains(KeyModifiers::SHIFT) => {
                 self.scroll = self.scroll.saturating_sub(5);
             }
@@ -211,33 +299,140 @@ impl Picker<'_> {
                     return Ok(None);
                 };
                 if self.purpose != Purpose::Restore {
-                    return Ok(Some(Some(self.items[index].clone())));
+                    return Ok(Some(Outcome::Picked(self.items[index].clone())));
                 }
-                let lines = self.dry_run(index)?;
-                self.confirm = Some((index, lines));
+                self.confirm = Some(self.dry_run(index, None));
             }
             _ => {}
         }
         Ok(None)
     }
 
-    /// The dry run of restoring item `index`, as lines to confirm.
-    fn dry_run(&self, index: usize) -> Result<Vec<Line<'static>>, Failure> {
+    /// Handle a key in the hunks view: move, scroll, Enter to confirm the selected hunk's
+    /// restore, Esc (or ←) back to the checkpoints.
+    fn hunks_key(&mut self, key: KeyEvent) -> Result<Option<Outcome>, Failure> {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+        let Some(view) = &self.hunks else {
+            return Ok(None);
+        };
+        let index = view.index;
+        let count = view.hunks.as_ref().map_or(0, Vec::len);
+        let at = view.state.selected().unwrap_or(0);
+        let page = 10;
+        let to = match key.code {
+            KeyCode::Esc | KeyCode::Left => {
+                self.hunks = None;
+                self.scroll = 0;
+                None
+            }
+            KeyCode::Char('c') if ctrl => return Ok(Some(Outcome::Left)),
+            KeyCode::Up if shift => {
+                self.scroll = self.scroll.saturating_sub(5);
+                None
+            }
+            KeyCode::Down if shift => {
+                self.scroll = self.scroll.saturating_add(5);
+                None
+            }
+            KeyCode::Char('u') if ctrl => {
+                self.scroll = self.scroll.saturating_sub(10);
+                None
+            }
+            KeyCode::Char('d') if ctrl => {
+                self.scroll = self.scroll.saturating_add(10);
+                None
+            }
+            KeyCode::Up => Some(at.saturating_sub(1)),
+            KeyCode::Char('p') if ctrl => Some(at.saturating_sub(1)),
+            KeyCode::Down => Some(at + 1),
+            KeyCode::Char('n') if ctrl => Some(at + 1),
+            KeyCode::PageUp => Some(at.saturating_sub(page)),
+            KeyCode::PageDown => Some(at + page),
+            KeyCode::Home => Some(0),
+            KeyCode::End => Some(usize::MAX),
+            KeyCode::Enter => {
+                let hunk = view.hunks.as_ref().ok().and_then(|h| h.get(at)).cloned();
+                if let Some(hunk) = hunk {
+                    self.confirm = Some(self.dry_run(index, Some(&hunk)));
+                }
+                None
+            }
+            _ => None,
+        };
+        if let (Some(to), Some(view)) = (to, &mut self.hunks) {
+            view.state
+                .select((count > 0).then(|| to.min(count.saturating_sub(1))));
+            self.scroll = 0;
+        }
+        Ok(None)
+    }
+
+    /// The hunks view of item `index`: the hunks of its difference to the working tree now
+    /// (the ids `restore --hunk` takes: found again by the restore, in the files as they are).
+    fn open_hunks(&self, index: usize) -> Hunks {
+        let c = &self.items[index];
+        let options = DiffOptions {
+            renames: self.checkpoints.renames(None, false),
+            ..DiffOptions::default()
+        };
+        let diff = self.checkpoints.diff(
+            Side::Checkpoint(c),
+            Side::WorkingTree,
+            &[],
+            options,
+            &Control::default(),
+        );
+        let files = diff.as_ref().map_or(0, |d| d.files.len());
+        let mut state = ListState::default();
+        state.select(Some(0));
+        Hunks {
+            index,
+            hunks: diff
+                .map(|d| d.hunks())
+                .map_err(|err| printable(&err.to_string(), false)),
+            files,
+            state,
+        }
+    }
+
+    /// The dry run of restoring item `index` (or only `hunk` of it), to confirm.
+    fn dry_run(&self, index: usize, hunk: Option<&HunkInfo>) -> Confirm {
         let c = &self.items[index];
         let options = RestoreOptions {
             dry_run: true,
+            hunks: hunk.map(|h| vec![h.id.clone()]).unwrap_or_default(),
             ..RestoreOptions::default()
         };
         let mut lines = Vec::new();
+        let back = if hunk.is_some() {
+            "the hunks"
+        } else {
+            "the list"
+        };
         match self.checkpoints.restore(c, &options, &Control::default()) {
             Ok(restored) => {
                 let plan = &restored.plan;
-                lines.push(Line::from(format!(
-                    "Restore checkpoint {}? {} written, {} deleted.",
-                    c.id,
-                    plan.write.len(),
-                    plan.delete.len()
-                )));
+                lines.push(Line::from(match hunk {
+                    Some(h) => format!(
+                        "Restore hunk {} of `{}` from checkpoint {}? {} written.",
+                        h.id,
+                        printable(&h.path, false),
+                        c.id,
+                        plan.write.len()
+                    ),
+                    None => format!(
+                        "Restore checkpoint {}? {} written, {} deleted.",
+                        c.id,
+                        plan.write.len(),
+                        plan.delete.len()
+                    ),
+                }));
+                if hunk.is_some() {
+                    lines.push(Line::from(
+                        "Its lines become the checkpoint's again; the rest of the file stays as it is.",
+                    ));
+                }
                 lines.push(Line::from(
                     "The files now are saved first: `git checkpoint undo` takes it back.",
                 ));
@@ -256,8 +451,13 @@ impl Picker<'_> {
                     ));
                 }
                 lines.push(Line::from(""));
+                let what = if hunk.is_some() {
+                    "y: restore this hunk"
+                } else {
+                    "y: restore"
+                };
                 lines.push(Line::styled(
-                    "y: restore    any other key: back to the list",
+                    format!("{what}    any other key: back to {back}"),
                     Style::default().add_modifier(Modifier::BOLD),
                 ));
             }
@@ -270,10 +470,14 @@ impl Picker<'_> {
                     ),
                     Style::default().fg(Color::Red),
                 ));
-                lines.push(Line::from("any key: back to the list"));
+                lines.push(Line::from(format!("any key: back to {back}")));
             }
         }
-        Ok(lines)
+        Confirm {
+            index,
+            hunk: hunk.map(|h| h.id.clone()),
+            lines,
+        }
     }
 
     /// The preview of item `index`: its change against the working tree, stat then patch.
@@ -296,17 +500,25 @@ impl Picker<'_> {
                 Constraint::Length(1),
             ])
             .areas(area);
-        frame.render_widget(
-            Paragraph::new(Line::from(vec![
-                Span::styled(
-                    format!("git checkpoint {} › ", self.purpose.verb()),
-                    Style::default().add_modifier(Modifier::BOLD),
-                ),
+        let heading = Span::styled(
+            format!("git checkpoint {} › ", self.purpose.verb()),
+            Style::default().add_modifier(Modifier::BOLD),
+        );
+        let bar = match &self.hunks {
+            Some(view) => vec![
+                heading,
+                Span::raw(format!(
+                    "hunks of checkpoint {} to restore",
+                    self.items[view.index].id
+                )),
+            ],
+            None => vec![
+                heading,
                 Span::raw(format!("filter: {}", self.filter)),
                 Span::styled("▏", Style::default().add_modifier(Modifier::SLOW_BLINK)),
-            ])),
-            top,
-        );
+            ],
+        };
+        frame.render_widget(Paragraph::new(Line::from(bar)), top);
         let wide = main.width >= 110;
         let [list_area, preview_area] = Layout::default()
             .direction(if wide {
@@ -316,14 +528,49 @@ impl Picker<'_> {
             })
             .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
             .areas(main);
-        self.draw_list(frame, list_area);
-        if let Some((_, lines)) = &self.confirm {
-            let text = Text::from(lines.clone());
+        if self.hunks.is_some() {
+            self.draw_hunks(frame, list_area);
+        } else {
+            self.draw_list(frame, list_area);
+        }
+        self.draw_preview(frame, preview_area);
+        let keys = match self.purpose {
+            Purpose::Restore if self.hunks.is_some() => {
+                "↑↓ move  Shift-↑↓ scroll  Enter restore this hunk…  Esc back"
+            }
+            Purpose::Restore => {
+                "↑↓ move  type to filter  Shift-↑↓ scroll  → hunks  Enter restore…  Esc leave"
+            }
+            Purpose::Diff => "↑↓ move  type to filter  Shift-↑↓ scroll  Enter diff  Esc leave",
+            Purpose::Show => "↑↓ move  type to filter  Shift-↑↓ scroll  Enter show  Esc leave",
+        };
+        frame.render_widget(
+            Paragraph::new(keys).style(Style::default().add_modifier(Modifier::DIM)),
+            help,
+        );
+    }
+
+    /// The right (or lower) pane: the confirmation asked, the selected hunk's lines, or the
+    /// selected checkpoint's change to the working tree.
+    fn draw_preview(&mut self, frame: &mut Frame<'_>, area: Rect) {
+        if let Some(confirm) = &self.confirm {
+            let text = Text::from(confirm.lines.clone());
             frame.render_widget(
                 Paragraph::new(text)
                     .block(Block::default().borders(Borders::ALL).title(" confirm "))
                     .wrap(Wrap { trim: false }),
-                preview_area,
+                area,
+            );
+        } else if let Some(view) = &self.hunks {
+            let selected = view.state.selected().unwrap_or(0);
+            let hunk = view.hunks.as_ref().ok().and_then(|h| h.get(selected));
+            let title = hunk.map(|h| format!(" hunk {} ", h.id)).unwrap_or_default();
+            let lines = hunk.map(hunk_lines).unwrap_or_default();
+            frame.render_widget(
+                Paragraph::new(Text::from(lines))
+                    .block(Block::default().borders(Borders::ALL).title(title))
+                    .scroll((self.scroll, 0)),
+                area,
             );
         } else if let Some(index) = self.selected() {
             let scroll = self.scroll;
@@ -336,26 +583,15 @@ impl Picker<'_> {
                             .title(" change to the working tree now "),
                     )
                     .scroll((scroll, 0)),
-                preview_area,
+                area,
             );
         } else {
             frame.render_widget(
                 Paragraph::new("no checkpoint matches the filter")
                     .block(Block::default().borders(Borders::ALL)),
-                preview_area,
+                area,
             );
         }
-        let keys = match self.purpose {
-            Purpose::Restore => {
-                "↑↓ move  type to filter  Shift-↑↓ scroll  Enter restore…  Esc leave"
-            }
-            Purpose::Diff => "↑↓ move  type to filter  Shift-↑↓ scroll  Enter diff  Esc leave",
-            Purpose::Show => "↑↓ move  type to filter  Shift-↑↓ scroll  Enter show  Esc leave",
-        };
-        frame.render_widget(
-            Paragraph::new(keys).style(Style::default().add_modifier(Modifier::DIM)),
-            help,
-        );
     }
 
     fn draw_list(&mut self, frame: &mut Frame<'_>, area: Rect) {
@@ -410,6 +646,82 @@ impl Picker<'_> {
             .highlight_symbol("› ");
         frame.render_stateful_widget(list, area, &mut self.state);
     }
+
+    /// The hunks of the open hunks view, one line each: file, header, counts.
+    fn draw_hunks(&mut self, frame: &mut Frame<'_>, area: Rect) {
+        let Some(view) = &mut self.hunks else {
+            return;
+        };
+        let id = &self.items[view.index].id;
+        let hunks = match &view.hunks {
+            Ok(hunks) if !hunks.is_empty() => hunks,
+            found => {
+                let why = match found {
+                    Err(err) => format!("cannot compare checkpoint {id} with the working tree: {err}"),
+                    Ok(_) if view.files > 0 => {
+                        "no hunk to restore: what differs is binary, a symlink or a submodule, which only a whole restore brings back".to_string()
+                    }
+                    Ok(_) => format!("no hunk: the working tree is exactly checkpoint {id}"),
+                };
+                frame.render_widget(
+                    Paragraph::new(why)
+                        .block(Block::default().borders(Borders::ALL).title(" hunks "))
+                        .wrap(Wrap { trim: false }),
+                    area,
+                );
+                return;
+            }
+        };
+        let quoting = self.checkpoints.quoting();
+        let items: Vec<ListItem<'_>> = hunks
+            .iter()
+            .map(|h| {
+                let added = h.lines.iter().filter(|l| l.starts_with('+')).count();
+                let deleted = h.lines.iter().filter(|l| l.starts_with('-')).count();
+                ListItem::new(Line::from(vec![
+                    Span::raw(format!(
+                        "{} ",
+                        printable(&quoting.quote(h.path.as_bytes().as_bstr()), false)
+                    )),
+                    Span::styled(
+                        format!("{} ", printable(&h.header(), false)),
+                        Style::default().fg(Color::Cyan),
+                    ),
+                    Span::styled(format!("+{added}"), Style::default().fg(Color::Green)),
+                    Span::raw(" "),
+                    Span::styled(format!("-{deleted}"), Style::default().fg(Color::Red)),
+                ]))
+            })
+            .collect();
+        let title = format!(
+            " {} of checkpoint {id} → working tree ",
+            super::restoring::hunks(hunks.len())
+        );
+        let list = List::new(items)
+            .block(Block::default().borders(Borders::ALL).title(title))
+            .highlight_style(Style::default().add_modifier(Modifier::REVERSED))
+            .highlight_symbol("› ");
+        frame.render_stateful_widget(list, area, &mut view.state);
+    }
+}
+
+/// A hunk's header and lines, coloured as in a patch.
+fn hunk_lines(hunk: &HunkInfo) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled(
+        printable(&hunk.header(), false),
+        Style::default().fg(Color::Cyan),
+    )];
+    for text in &hunk.lines {
+        let style = if text.starts_with('+') {
+            Style::default().fg(Color::Green)
+        } else if text.starts_with('-') {
+            Style::default().fg(Color::Red)
+        } else {
+            Style::default()
+        };
+        lines.push(Line::styled(printable(text, false), style));
+    }
+    lines
 }
 
 /// Stat lines then the coloured patch of `c`'s change to the working tree.

@@ -193,6 +193,74 @@ fn restore_picks_with_a_filter_and_a_confirmation() {
     assert_eq!(file(&repo, "f"), "unsaved\n");
 }
 
+/// In the restore picker, → opens the hunks of the selected checkpoint's difference to the
+/// working tree, with the selected hunk's lines in the preview; Enter asks, `y` restores that
+/// hunk alone (the other stays), as a restore that `undo` takes back; Esc goes back to the
+/// checkpoints and `n` back to the hunks.
+#[test]
+fn restore_one_hunk_from_the_hunks_view() {
+    let original: String = (1..=20).map(|n| format!("line {n}\n")).collect();
+    let repo = Repo::with_commit(&[("f", &original)]);
+    let saved = repo.save(&["-q", "--allow-empty", "-m", "the original"]);
+    let top = original.replace("line 2\n", "line 2 changed\n");
+    let changed = top.replace("line 18\n", "line 18 changed\n");
+    repo.write("f", &changed);
+    let before = repo.checkpoint_ids();
+    let Some(t) = Tmux::start(&repo, &["restore"]) else {
+        return;
+    };
+    let list = t.wait_for("1 of 1 checkpoints");
+    assert!(
+        list.contains("→ hunks"),
+        "the key is in the footer:\n{list}"
+    );
+    t.keys(&["Right"]);
+    let hunks = t.wait_for(&format!("2 hunks of checkpoint {saved}"));
+    assert!(hunks.contains("f @@ -1,5 +1,5 @@"), "{hunks}");
+    assert!(hunks.contains("f @@ -15,6 +15,6 @@"), "{hunks}");
+    assert!(
+        hunks.contains("+line 2 changed"),
+        "the first one's lines:\n{hunks}"
+    );
+    assert!(!hunks.contains("+line 18 changed"), "{hunks}");
+    // Esc: back to the checkpoints; → again: the hunks.
+    t.keys(&["Escape"]);
+    t.wait_for("1 of 1 checkpoints");
+    t.keys(&["Right", "Down"]);
+    let second = t.wait_for("+line 18 changed");
+    assert!(!second.contains("+line 2 changed"), "{second}");
+    // Enter asks first, showing the dry run; `n` goes back to the hunks.
+    t.keys(&["Enter"]);
+    let confirm = t.wait_for("y: restore this hunk");
+    assert!(confirm.contains("W  f"), "{confirm}");
+    t.keys(&["n"]);
+    t.wait_for("2 hunks of checkpoint");
+    assert_eq!(file(&repo, "f"), changed, "nothing before the confirmation");
+    assert_eq!(
+        repo.checkpoint_ids(),
+        before,
+        "not even a safety checkpoint"
+    );
+    t.keys(&["Enter"]);
+    t.wait_for("y: restore this hunk");
+    t.keys(&["y"]);
+    let done = t.wait_for("exit=0");
+    assert!(
+        done.contains(&format!("restored 1 hunk of checkpoint {saved}")),
+        "{done}"
+    );
+    assert!(done.contains("undo with: git checkpoint restore"), "{done}");
+    // That hunk alone: the other one is kept, byte for byte.
+    assert_eq!(file(&repo, "f"), top);
+    assert_eq!(
+        repo.checkpoint_ids().len(),
+        before.len() + 1,
+        "one safety checkpoint"
+    );
+    repo.cp(&["undo"]).ok();
+    assert_eq!(file(&repo, "f"), changed);
+}
+
 #[test]
 fn escape_leaves_with_nothing_changed_and_n_goes_back() {
     let (repo, _) = history();
