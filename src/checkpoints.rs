@@ -1514,7 +1514,7 @@ impl Checkpoints {
         let (from, to) = (&span.from, &span.to);
         if !options.hunks.is_empty() && (span.own_steps || span.steps.len() != 1) {
             return Err(Error::InvalidInput(
-                "--hunk takes hunks of one step (`revert <A> [<B>]`), not of a session's or an agent's steps".into(),
+                "hunks are taken back from one step (`revert <A> [<B>]`), not from a session's or an agent's steps".into(),
             ));
         }
         let restore_options = RestoreOptions {

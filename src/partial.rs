@@ -41,7 +41,7 @@ pub(crate) fn take_back(
     for id in ids {
         if !crate::hunks::well_formed(id) {
             return Err(Error::InvalidInput(format!(
-                "`{id}` is not a hunk id: an id is 16 hex digits, as `{}` gives them",
+                "`{id}` is not a hunk id: an id is 16 lowercase hex digits, as the comparison's hunks list them (`{}`)",
                 comparison.listed_by
             )));
         }

@@ -30,9 +30,8 @@ use git_checkpoint::{
 };
 
 use super::Failure;
-use super::output::{ColorChoice, Ui, printable};
+use super::output::printable;
 use super::render::display_name;
-use super::restoring::{Action, Flags, housekeeping, report};
 
 /// What the picked checkpoint is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,10 +78,31 @@ pub fn pick_or_refuse(
 }
 
 /// Let the user pick a checkpoint of this worktree for `purpose`; `None` when they left.
-///
-/// In the restore picker the user may instead restore one hunk of a checkpoint: that restore
-/// is done and reported here, and `Err(Failure::Exit(0))` says that all was done and said.
 pub fn pick(checkpoints: &Checkpoints, purpose: Purpose) -> Result<Option<Checkpoint>, Failure> {
+    Ok(match run_picker(checkpoints, purpose)? {
+        Outcome::Left => None,
+        Outcome::Picked(c) | Outcome::Hunk(c, _) => Some(c),
+    })
+}
+
+/// [`pick_or_refuse`] for `restore`: the checkpoint picked, and the one hunk of its difference
+/// to the working tree to restore alone, when the user chose one (→ on a checkpoint). The
+/// restore itself is the command's, with its flags (`--dry-run`, `-q`, `--json`, …).
+pub fn pick_restore(
+    checkpoints: &Checkpoints,
+) -> Result<Option<(Checkpoint, Option<String>)>, Failure> {
+    if !available() {
+        // Refused, saying how to name one.
+        return Ok(pick_or_refuse(checkpoints, Purpose::Restore)?.map(|c| (c, None)));
+    }
+    Ok(match run_picker(checkpoints, Purpose::Restore)? {
+        Outcome::Left => None,
+        Outcome::Picked(c) => Some((c, None)),
+        Outcome::Hunk(c, id) => Some((c, Some(id))),
+    })
+}
+
+fn run_picker(checkpoints: &Checkpoints, purpose: Purpose) -> Result<Outcome, Failure> {
     let loaded = checkpoints.load()?;
     let items: Vec<Checkpoint> = checkpoints.own(&loaded).cloned().collect();
     if items.is_empty() {
@@ -105,14 +125,7 @@ pub fn pick(checkpoints: &Checkpoints, purpose: Purpose) -> Result<Option<Checkp
     let mut terminal = ratatui::try_init().map_err(Failure::Output)?;
     let result = picker.run(&mut terminal);
     ratatui::restore();
-    match result? {
-        Outcome::Left => Ok(None),
-        Outcome::Picked(c) => Ok(Some(c)),
-        Outcome::Hunk(c, id) => {
-            restore_hunk(checkpoints, &c, id)?;
-            Err(Failure::Exit(0))
-        }
-    }
+    result
 }
 
 /// How the picker was left.
@@ -123,35 +136,6 @@ enum Outcome {
     Picked(Checkpoint),
     /// With this hunk of the checkpoint's difference to the working tree to restore.
     Hunk(Checkpoint, String),
-}
-
-/// Restore the hunk `id` of `target`, once the terminal is back to normal, and report it as
-/// `restore --hunk` does.
-fn restore_hunk(checkpoints: &Checkpoints, target: &Checkpoint, id: String) -> Result<(), Failure> {
-    let ui = Ui::new(ColorChoice::Auto);
-    let flags = Flags {
-        dry_run: false,
-        staged: false,
-        no_save: false,
-        force: false,
-        quiet: false,
-        json: false,
-    };
-    ui.warn_damaged([target]);
-    let options = RestoreOptions {
-        hunks: vec![id],
-        ..RestoreOptions::default()
-    };
-    let restored = checkpoints.restore(target, &options, &ui.ctl)?;
-    report(
-        &ui,
-        checkpoints.quoting(),
-        &flags,
-        Action::RestoreHunks(1),
-        &restored,
-    )?;
-    housekeeping(&ui, &flags, &restored);
-    Ok(())
 }
 
 /// What the picker asks before a restore: the dry run of the whole checkpoint, or of one hunk.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use git_checkpoint::{DiffOptions, Error, Side};
 
 use super::output::{Ui, printable};
-use super::picker::{self, Purpose};
+use super::picker;
 use super::restoring::{Action, Flags, housekeeping, report};
 use super::{Failure, open, repo_paths};
 
@@ -59,11 +59,13 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let checkpoints = open()?;
     let loaded = checkpoints.load()?;
     let picked;
+    let mut picked_hunk = None;
     let target = match &args.checkpoint {
         Some(spec) => checkpoints.resolve(&loaded, spec)?,
-        None => match picker::pick_or_refuse(&checkpoints, Purpose::Restore)? {
-            Some(c) => {
+        None => match picker::pick_restore(&checkpoints)? {
+            Some((c, hunk)) => {
                 picked = c;
+                picked_hunk = hunk;
                 &picked
             }
             // Left with Esc: nothing was done, which a script must be able to tell.
@@ -81,8 +83,15 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     if args.conversation && checkpoints.conversation(target)?.is_none() {
         return Err(Error::InvalidInput(git_checkpoint::no_conversation(target)).into());
     }
+    if picked_hunk.is_some() && args.conversation {
+        return Err(Error::InvalidInput(
+            "one hunk restores no conversation: pick the whole checkpoint (Enter) for --conversation".into(),
+        )
+        .into());
+    }
     let mut options = args.flags.options(paths);
     options.hunks = args.hunks.clone();
+    options.hunks.extend(picked_hunk);
     if args.patch {
         if args.flags.staged {
             return Err(Error::InvalidInput(
