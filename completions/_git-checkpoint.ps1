@@ -204,7 +204,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-checkpoint' -ScriptBlock {
             break
         }
         'git-checkpoint;revert' {
-            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Take back the own steps of every session of this agent (`claude-code`, `codex`, …) in this worktree, keeping what everyone else changed')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Take back the own steps of every session of this agent (`claude-code`, `codex` and so on) in this worktree, keeping what everyone else changed')
             [CompletionResult]::new('--hunk', '--hunk', [CompletionResultType]::ParameterName, 'Take back only this hunk of the step''s change (repeatable; ids as `git checkpoint diff --json A B` gives them)')
             [CompletionResult]::new('--conflicts', '--conflicts', [CompletionResultType]::ParameterName, 'What to do when the step''s change and later changes conflict: refuse the whole revert (the default), or write the files with conflict markers')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)')

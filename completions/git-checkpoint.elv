@@ -192,7 +192,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand --version 'Print version'
         }
         &'git-checkpoint;revert'= {
-            cand --agent 'Take back the own steps of every session of this agent (`claude-code`, `codex`, …) in this worktree, keeping what everyone else changed'
+            cand --agent 'Take back the own steps of every session of this agent (`claude-code`, `codex` and so on) in this worktree, keeping what everyone else changed'
             cand --hunk 'Take back only this hunk of the step''s change (repeatable; ids as `git checkpoint diff --json A B` gives them)'
             cand --conflicts 'What to do when the step''s change and later changes conflict: refuse the whole revert (the default), or write the files with conflict markers'
             cand --color 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)'

@@ -174,7 +174,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -s q
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -l json -d 'Print the outcome as JSON'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand redo" -s V -l version -d 'Print version'
-complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l agent -d 'Take back the own steps of every session of this agent (`claude-code`, `codex`, …) in this worktree, keeping what everyone else changed' -r
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l agent -d 'Take back the own steps of every session of this agent (`claude-code`, `codex` and so on) in this worktree, keeping what everyone else changed' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l hunk -d 'Take back only this hunk of the step\'s change (repeatable; ids as `git checkpoint diff --json A B` gives them)' -r
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand revert" -l conflicts -d 'What to do when the step\'s change and later changes conflict: refuse the whole revert (the default), or write the files with conflict markers' -r -f -a "refuse\t'Change nothing and name the conflicting files'
 markers\t'Write conflicting files with conflict markers, as `git revert` leaves them'"

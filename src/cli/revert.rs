@@ -38,8 +38,8 @@ pub struct Args {
     /// The end of the step (default: the checkpoint after A in this worktree).
     #[arg(value_name = "B")]
     to: Option<String>,
-    /// Take back the own steps of every session of this agent (`claude-code`, `codex`, …) in
-    /// this worktree, keeping what everyone else changed.
+    /// Take back the own steps of every session of this agent (`claude-code`, `codex` and so
+    /// on) in this worktree, keeping what everyone else changed.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["from", "to"])]
     agent: Option<String>,
     /// Take back only this hunk of the step's change (repeatable; ids as `git checkpoint diff
