@@ -255,8 +255,8 @@ pub fn write(
         "bytes": bytes.len(),
         "source": source,
     });
-    let info = repo
-        .write_blob(format!("{info}\n").as_bytes())
+    let info = format!("{info}\n");
+    let info = crate::repo::retry_write(|| repo.write_blob(info.as_bytes()))
         .context(|| "cannot write the conversation".into())?
         .detach();
     entries.push(tree::Entry {
@@ -265,8 +265,8 @@ pub fn write(
         oid: info,
     });
     entries.sort();
-    let tree = repo
-        .write_object(gix::objs::Tree { entries })
+    let tree = gix::objs::Tree { entries };
+    let tree = crate::repo::retry_write(|| repo.write_object(&tree))
         .context(|| "cannot write the conversation".into())?
         .detach();
     let message = format!("conversation of checkpoint {id}\n");
@@ -281,8 +281,7 @@ fn write_once(repo: &gix::Repository, data: &[u8]) -> Result<ObjectId> {
     if repo.has_object(id) {
         return Ok(id);
     }
-    Ok(repo
-        .write_blob(data)
+    Ok(crate::repo::retry_write(|| repo.write_blob(data))
         .context(|| "cannot write the conversation".into())?
         .detach())
 }

@@ -197,8 +197,7 @@ fn file_after(
         }
         _ => {}
     }
-    let id = repo
-        .write_blob(&content)
+    let id = crate::repo::retry_write(|| repo.write_blob(&content))
         .context(|| "cannot write a blob".into())?
         .detach();
     Ok(Some(Leaf {

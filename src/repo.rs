@@ -339,6 +339,24 @@ pub(crate) fn signatures(
     ))
 }
 
+/// `write`, an object write, tried again (up to three more times) when it fails. gix creates
+/// a loose object's directory, then moves the new object into it; a `git gc` running beside
+/// (the one a save starts in the background, or the user's) may remove that directory while it
+/// is still empty (`git prune-packed`), and the move fails. git writes its temporary file
+/// inside the directory, so its own writes never meet this. A write that fails every time, for
+/// a reason that stays (a full disk, no permission), fails.
+pub(crate) fn retry_write<T, E>(
+    mut write: impl FnMut() -> std::result::Result<T, E>,
+) -> std::result::Result<T, E> {
+    let mut tries = 0;
+    loop {
+        match write() {
+            Err(_) if tries < 3 => tries += 1,
+            done => return done,
+        }
+    }
+}
+
 /// Write a commit of `tree` with `parents` and `message`, by [`signatures`], moving no ref.
 pub(crate) fn new_commit(
     repo: &gix::Repository,
@@ -348,15 +366,17 @@ pub(crate) fn new_commit(
 ) -> std::result::Result<gix::ObjectId, Error> {
     let (committer, author) = signatures(repo)?;
     let (mut committer_time, mut author_time) = Default::default();
-    let commit = repo
-        .new_commit_as(
+    let parents: Vec<gix::ObjectId> = parents.into_iter().map(Into::into).collect();
+    let commit = retry_write(|| {
+        repo.new_commit_as(
             committer.to_ref(&mut committer_time),
             author.to_ref(&mut author_time),
             message,
             tree,
-            parents,
+            parents.iter().copied(),
         )
-        .context(|| "cannot write a commit".into())?;
+    })
+    .context(|| "cannot write a commit".into())?;
     Ok(commit.id)
 }
 

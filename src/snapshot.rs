@@ -2319,9 +2319,8 @@ impl TreeWriter<'_> {
             });
         }
         entries.sort();
-        let id = self
-            .repo
-            .write_object(gix::objs::Tree { entries })
+        let tree = gix::objs::Tree { entries };
+        let id = crate::repo::retry_write(|| self.repo.write_object(&tree))
             .context(|| "cannot write a tree object".into())?;
         Ok(id.detach())
     }
@@ -2571,25 +2570,26 @@ impl Hasher<'_, '_> {
                     .0,
             ),
         };
-        let found = match pipeline.worktree_file_to_object(path, self.index) {
-            Ok(found) => found,
-            Err(err) => {
-                // Name the file and keep the operating system's reason when it is unreadable.
-                let fs_path = worktree_path(self.workdir, path)?;
-                if let Err(source) = std::fs::File::open(&fs_path)
-                    && source.kind() != std::io::ErrorKind::NotFound
-                {
-                    return Err(Error::UnreadableFile {
-                        path: path.to_string(),
-                        source,
+        let found =
+            match crate::repo::retry_write(|| pipeline.worktree_file_to_object(path, self.index)) {
+                Ok(found) => found,
+                Err(err) => {
+                    // Name the file and keep the operating system's reason when it is unreadable.
+                    let fs_path = worktree_path(self.workdir, path)?;
+                    if let Err(source) = std::fs::File::open(&fs_path)
+                        && source.kind() != std::io::ErrorKind::NotFound
+                    {
+                        return Err(Error::UnreadableFile {
+                            path: path.to_string(),
+                            source,
+                        });
+                    }
+                    return Err(Error::Git {
+                        context: format!("cannot hash `{path}`"),
+                        source: Box::new(err),
                     });
                 }
-                return Err(Error::Git {
-                    context: format!("cannot hash `{path}`"),
-                    source: Box::new(err),
-                });
-            }
-        };
+            };
         let Some((id, kind, _)) = found else {
             return Ok(self.reftable_repository_head(path));
         };

@@ -692,8 +692,7 @@ pub fn create(
 ) -> std::result::Result<Option<String>, CreateError> {
     let ref_name = format::ref_name(id);
     let note = meta.to_note();
-    let blob = repo
-        .write_blob(note.as_bytes())
+    let blob = crate::repo::retry_write(|| repo.write_blob(note.as_bytes()))
         .context(|| "cannot write the note".into())?
         .detach();
     let message = format!("checkpoint: note for {id}");
@@ -782,8 +781,7 @@ fn notes_commit(
             .edit(*annotated, *blob, &repo.objects)
             .context(|| format!("cannot update {NOTES_REF}"))?;
     }
-    let tree = state
-        .write(&repo.objects)
+    let tree = crate::repo::retry_write(|| state.write(&repo.objects))
         .context(|| format!("cannot write {NOTES_REF}"))?;
     crate::repo::new_commit(repo, message, tree, Vec::<ObjectId>::new())
 }
@@ -1025,8 +1023,7 @@ pub fn set_pinned(repo: &gix::Repository, checkpoint: &Checkpoint, pinned: bool)
                 meta.to_note()
             }
         };
-        let blob = repo
-            .write_blob(text.as_bytes())
+        let blob = crate::repo::retry_write(|| repo.write_blob(text.as_bytes()))
             .context(|| "cannot write the note".into())?
             .detach();
         let new = notes_commit(

@@ -223,3 +223,49 @@ fn saves_succeed_while_a_tracked_file_is_rewritten() {
     });
     assert!(versions > 25, "the file was rewritten while the saves ran");
 }
+
+/// Saves writing many new objects while `git gc` packs and prunes beside them (as the `git gc
+/// --auto` a save starts in the background does): `git prune-packed` removes an object
+/// directory while it is empty, which once made a save fail ("Could not persist loose
+/// object") when it fell between gix creating the directory and moving the object into it.
+/// Every save succeeds, and every checkpoint holds what `git add -A` would.
+#[test]
+fn saves_succeed_while_git_gc_packs_and_prunes_beside_them() {
+    let repo = Repo::with_commit(&[("base.txt", "base\n")]);
+    let stop = AtomicBool::new(false);
+    let gcs = AtomicUsize::new(0);
+    // The packing thread stops when the saves end, and when one fails (a panic leaves the
+    // scope waiting for it otherwise).
+    struct Stop<'a>(&'a AtomicBool);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    std::thread::scope(|scope| {
+        let _stop = Stop(&stop);
+        scope.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                repo.git_ok(&["repack", "-d", "-q"]);
+                repo.git_ok(&["prune-packed", "-q"]);
+                gcs.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        for round in 0..25 {
+            for f in 0..120 {
+                repo.write(&format!("r{round}/f{f}.txt"), &format!("{round} {f}\n"));
+            }
+            let id = repo.save(&["-q"]);
+            assert_eq!(
+                repo.git(&["rev-parse", &format!("refs/checkpoints/{id}^{{tree}}")]),
+                repo.oracle_tree(),
+                "round {round}"
+            );
+        }
+    });
+    assert!(
+        gcs.load(Ordering::Relaxed) > 0,
+        "git gc ran beside the saves"
+    );
+    repo.fsck();
+}
