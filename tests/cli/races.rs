@@ -242,13 +242,23 @@ fn saves_succeed_while_git_gc_packs_and_prunes_beside_them() {
             self.0.store(true, Ordering::Relaxed);
         }
     }
+    // git's own `add` meets the same race (its temporary file's directory removed): the
+    // oracle runs while the packing waits.
+    let gate = std::sync::Mutex::new(());
     std::thread::scope(|scope| {
         let _stop = Stop(&stop);
         scope.spawn(|| {
             while !stop.load(Ordering::Relaxed) {
-                repo.git_ok(&["repack", "-d", "-q"]);
-                repo.git_ok(&["prune-packed", "-q"]);
+                {
+                    let _packing = gate
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    repo.git_ok(&["repack", "-d", "-q"]);
+                    repo.git_ok(&["prune-packed", "-q"]);
+                }
                 gcs.fetch_add(1, Ordering::Relaxed);
+                // Room for the oracle to take its turn.
+                std::thread::sleep(std::time::Duration::from_millis(2));
             }
         });
         for round in 0..25 {
@@ -256,6 +266,9 @@ fn saves_succeed_while_git_gc_packs_and_prunes_beside_them() {
                 repo.write(&format!("r{round}/f{f}.txt"), &format!("{round} {f}\n"));
             }
             let id = repo.save(&["-q"]);
+            let _oracle = gate
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             assert_eq!(
                 repo.git(&["rev-parse", &format!("refs/checkpoints/{id}^{{tree}}")]),
                 repo.oracle_tree(),
