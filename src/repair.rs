@@ -298,9 +298,9 @@ impl Fixer<'_> {
         }
         let out = if changed {
             entries.sort();
+            let tree = gix::objs::Tree { entries };
             Some(
-                self.repo
-                    .write_object(gix::objs::Tree { entries })
+                crate::repo::retry_write(|| self.repo.write_object(&tree))
                     .context(|| "cannot write a tree object".into())?
                     .detach(),
             )
@@ -322,8 +322,7 @@ fn with_tree(repo: &gix::Repository, commit: ObjectId, tree: ObjectId) -> Result
         .and_then(|c| c.into_owned())
         .context(|| format!("cannot read commit {commit}"))?;
     owned.tree = tree;
-    Ok(repo
-        .write_object(&owned)
+    Ok(crate::repo::retry_write(|| repo.write_object(&owned))
         .context(|| "cannot write a commit".into())?
         .detach())
 }

@@ -445,8 +445,7 @@ fn write_note(repo: &gix::Repository, note: &Map<String, Value>) -> Result<Objec
 
 /// Write the bytes of a note as a blob.
 fn write_blob(repo: &gix::Repository, bytes: &[u8]) -> Result<ObjectId> {
-    Ok(repo
-        .write_blob(bytes)
+    Ok(crate::repo::retry_write(|| repo.write_blob(bytes))
         .context(|| "cannot write a note".into())?
         .detach())
 }
