@@ -1527,59 +1527,16 @@ impl Checkpoints {
         let restored = self.restore_with(&restore_options, ctl, |repo, captured| {
             let tree = |c: &Checkpoint| store::commit_tree(repo, c.commit);
             let merged = if options.hunks.is_empty() {
-                let mut now = captured.snap.tree;
-                let mut lines: Vec<String> = Vec::new();
-                for (start, end) in span.steps.iter().rev() {
-                    let labels = [
-                        end.as_ref().map_or("working tree".to_string(), |e| {
-                            format!("checkpoint {}", e.id)
-                        }),
-                        "working tree".to_string(),
-                        format!("checkpoint {}", start.id),
-                    ];
-                    let base = match end {
-                        Some(end) => tree(end)?,
-                        None => captured.snap.tree,
-                    };
-                    let merged = crate::revert::merge(
-                        repo,
-                        base,
-                        now,
-                        tree(start)?,
-                        [&labels[0], &labels[1], &labels[2]],
-                    )?;
-                    for ((path, kind), at) in merged
-                        .conflicts
-                        .into_iter()
-                        .zip(merged.kinds)
-                        .zip(merged.lines)
-                    {
-                        match conflicts.iter().position(|p| *p == path) {
-                            Some(i) => {
-                                if !at.is_empty() && !lines[i].contains(&at) {
-                                    lines[i] = if lines[i].is_empty() {
-                                        at
-                                    } else {
-                                        format!("{}; {at}", lines[i])
-                                    };
-                                }
-                            }
-                            None => {
-                                conflicts.push(path);
-                                conflict_kinds.push(kind);
-                                lines.push(at);
-                            }
-                        }
-                    }
-                    now = merged.tree;
+                let merged = crate::revert::merge_steps(repo, captured.snap.tree, &span.steps)?;
+                if !merged.conflicts.is_empty() && !options.markers {
+                    return Err(Error::RevertConflicts {
+                        paths: merged.conflicts,
+                        lines: merged.lines,
+                    });
                 }
-                if !conflicts.is_empty() && !options.markers {
-                    let mut both: Vec<(String, String)> = conflicts.drain(..).zip(lines).collect();
-                    both.sort();
-                    let (paths, lines) = both.into_iter().unzip();
-                    return Err(Error::RevertConflicts { paths, lines });
-                }
-                now
+                conflicts = merged.conflicts;
+                conflict_kinds = merged.kinds;
+                merged.tree
             } else {
                 let (start, end) = &span.steps[0];
                 let what = format!("the step from checkpoint {} to {}", from.id, to.id);

@@ -13,7 +13,10 @@ use crate::{
 type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
 
 /// `git args…` in `dir`, hermetic; its stdout.
-fn git(dir: &Path, args: &[&str]) -> std::result::Result<String, Box<dyn std::error::Error>> {
+pub(crate) fn git(
+    dir: &Path,
+    args: &[&str],
+) -> std::result::Result<String, Box<dyn std::error::Error>> {
     let out = Command::new("git")
         .current_dir(dir)
         .args(args)

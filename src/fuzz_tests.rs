@@ -6,16 +6,18 @@ use gix::bstr::ByteSlice;
 
 use crate::format::Metadata;
 
-struct Rng(u64);
+/// xorshift64: deterministic, so that a failing input comes back with its seed (also used by
+/// `session_tests`).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
     /// Bytes biased toward the characters parsers care about.

@@ -132,6 +132,68 @@ pub(crate) fn merge(
     })
 }
 
+/// Take back `steps` (each a start and an end, `None`: the working tree `ours`) from `ours`,
+/// newest first, each by [`merge`]: the tree that gives, and every conflict of any step, by
+/// path (a path's lines from several steps joined).
+pub(crate) fn merge_steps(
+    repo: &gix::Repository,
+    ours: ObjectId,
+    steps: &[(Checkpoint, Option<Checkpoint>)],
+) -> Result<Merged> {
+    let tree = |c: &Checkpoint| crate::store::commit_tree(repo, c.commit);
+    let mut now = ours;
+    let mut found: Vec<(String, ConflictKind, String)> = Vec::new();
+    for (start, end) in steps.iter().rev() {
+        let base_label = end.as_ref().map_or("working tree".to_string(), |e| {
+            format!("checkpoint {}", e.id)
+        });
+        let start_label = format!("checkpoint {}", start.id);
+        let base = match end {
+            Some(end) => tree(end)?,
+            None => ours,
+        };
+        let merged = merge(
+            repo,
+            base,
+            now,
+            tree(start)?,
+            [&base_label, "working tree", &start_label],
+        )?;
+        let conflicts = merged
+            .conflicts
+            .into_iter()
+            .zip(merged.kinds)
+            .zip(merged.lines);
+        for ((path, kind), at) in conflicts {
+            match found.iter_mut().find(|(p, _, _)| *p == path) {
+                Some((_, _, lines)) if !at.is_empty() && !lines.contains(&at) => {
+                    *lines = if lines.is_empty() {
+                        at
+                    } else {
+                        format!("{lines}; {at}")
+                    };
+                }
+                Some(_) => {}
+                None => found.push((path, kind, at)),
+            }
+        }
+        now = merged.tree;
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut merged = Merged {
+        tree: now,
+        conflicts: Vec::with_capacity(found.len()),
+        kinds: Vec::with_capacity(found.len()),
+        lines: Vec::with_capacity(found.len()),
+    };
+    for (path, kind, lines) in found {
+        merged.conflicts.push(path);
+        merged.kinds.push(kind);
+        merged.lines.push(lines);
+    }
+    Ok(merged)
+}
+
 /// Whether the blob `id` holds a conflict marker line.
 fn has_markers(repo: &gix::Repository, id: ObjectId) -> bool {
     repo.find_object(id).is_ok_and(|object| {

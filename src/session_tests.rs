@@ -14,27 +14,16 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::fuzz_tests::Rng;
 use crate::{Checkpoints, Control, Error, RevertOptions, SaveOptions};
 
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        // splitmix64's first step, so that nearby seeds start far apart.
-        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// The generator seeded by `seed`, through splitmix64's first step so that nearby seeds start
+/// far apart.
+fn rng(seed: u64) -> Rng {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    Rng((z ^ (z >> 31)) | 1)
 }
 
 /// The working tree as the test keeps it: file name → lines (tokens).
@@ -60,19 +49,7 @@ impl Case {
             Ok(dir) if shm.is_dir() => dir,
             _ => tempfile::tempdir()?,
         };
-        let git = |args: &[&str]| {
-            std::process::Command::new("git")
-                .current_dir(dir.path())
-                .args(args)
-                .env("GIT_CONFIG_NOSYSTEM", "1")
-                .env("GIT_CONFIG_GLOBAL", "/dev/null")
-                .env("GIT_AUTHOR_NAME", "A")
-                .env("GIT_AUTHOR_EMAIL", "a@example.com")
-                .env("GIT_COMMITTER_NAME", "A")
-                .env("GIT_COMMITTER_EMAIL", "a@example.com")
-                .output()
-        };
-        git(&["init", "-q", "-b", "main"])?;
+        crate::facade_tests::git(dir.path(), &["init", "-q", "-b", "main"])?;
         let mut files = Files::new();
         for (f, lines) in [("f0", 30), ("f1", 24), ("f2", 16)] {
             files.insert(f.into(), (0..lines).map(|i| format!("U-{f}-{i}")).collect());
@@ -219,7 +196,7 @@ fn run_case(seed: u64) -> Result<Outcome, String> {
         let log = case.map(|c| c.log.join("\n  ")).unwrap_or_default();
         format!("seed {seed}: {what}\n  {log}")
     };
-    let mut rng = Rng::new(seed);
+    let mut rng = rng(seed);
     let mut case = Case::new().map_err(|e| fail(e.to_string(), None))?;
     let events = 4 + rng.below(8);
     for _ in 0..events {

@@ -96,6 +96,21 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
     }
 }
 
+/// A checkpoint `A` of 40 numbered lines, then a step to `B` changing lines 5 and 30: two
+/// hunks.
+fn two_hunk_step() -> (Repo, String, String) {
+    let repo = Repo::with_commit(&[("a.txt", &numbered(40))]);
+    let a = repo.save(&["-q"]);
+    repo.write(
+        "a.txt",
+        &numbered(40)
+            .replace("line 5\n", "five\n")
+            .replace("line 30\n", "thirty\n"),
+    );
+    let b = repo.save(&["-q"]);
+    (repo, a, b)
+}
+
 /// The ids depend only on the two sides' content: the same whether the newer side is the
 /// working tree or a checkpoint of it, the same for an unchanged hunk when another part of the
 /// file changes, and different once the hunk's own lines change.
@@ -238,15 +253,7 @@ fn restoring_one_hunk_is_git_apply_reverse_of_that_hunk_and_undoable() {
 /// hunk and changing nothing, once the hunk's lines were edited since.
 #[test]
 fn reverting_one_hunk_of_a_step_keeps_later_work_as_git_apply_does() {
-    let repo = Repo::with_commit(&[("a.txt", &numbered(40))]);
-    let a = repo.save(&["-q"]);
-    repo.write(
-        "a.txt",
-        &numbered(40)
-            .replace("line 5\n", "five\n")
-            .replace("line 30\n", "thirty\n"),
-    );
-    let b = repo.save(&["-q"]);
+    let (repo, a, b) = two_hunk_step();
     let step = hunks(&repo, &[&a, &b]);
     assert_eq!(step.len(), 2);
     // Later work: lines added at the top (the hunks move) and one far from both.
@@ -423,15 +430,7 @@ fn restore_p_restores_the_hunks_answered_yes() {
 /// In a real terminal (tmux), `revert -p` shows a hunk and takes the answer typed.
 #[test]
 fn revert_p_asks_in_a_terminal() {
-    let repo = Repo::with_commit(&[("a.txt", &numbered(40))]);
-    let a = repo.save(&["-q"]);
-    repo.write(
-        "a.txt",
-        &numbered(40)
-            .replace("line 5\n", "five\n")
-            .replace("line 30\n", "thirty\n"),
-    );
-    let b = repo.save(&["-q"]);
+    let (repo, a, b) = two_hunk_step();
     let Some(term) = crate::picker::Tmux::start(&repo, &["revert", &a, &b, "-p"]) else {
         return;
     };
