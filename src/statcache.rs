@@ -27,6 +27,10 @@
 //!   the settings are the same, and, for a directory with tracked files below it, the index
 //!   is the same file. The files themselves are still looked at one by one.
 //!
+//! - **A file-system monitor's token** (see `snapshot::monitor`), kept with the tracked paths
+//!   that differed from the index when it was taken: the next save asks the monitor what
+//!   changed since, and looks only there.
+//!
 //! Objects the cache names are used without checking that they still exist only while the
 //! checkpoint that held all of them (the one its save made or found) still exists; otherwise
 //! each blob is looked up before use and the untracked directories' trees are not used.
@@ -119,6 +123,11 @@ pub struct Stamp {
 }
 
 impl Stamp {
+    /// The file's size.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
     /// The stamp of a file's metadata (from `symlink_metadata`).
     pub fn of(md: &std::fs::Metadata) -> Stamp {
         #[cfg(unix)]
@@ -374,6 +383,18 @@ struct Content {
     listings: PathMap<Listing>,
     /// The `.gitignore` stamps of the directories above those in `listings`.
     ignores: PathMap<Option<Stamp>>,
+    /// The file-system monitor's token, given before the save that wrote the file looked at
+    /// anything.
+    monitor: Option<Token>,
+}
+
+/// A file-system monitor's token and what it is relative to: the tracked paths that differed
+/// from their index entries (under the index the cache names) when it was taken.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Token {
+    pub token: BString,
+    /// Sorted.
+    pub dirty: Vec<BString>,
 }
 
 /// A cache file as read, before it is known to fit the save (its digest is checked when the
@@ -426,6 +447,16 @@ impl Read {
     /// was written: `None` if unknown, `Some(None)` if it had none.
     pub fn ignore_stamp(&self, dir: &BStr) -> Option<Option<Stamp>> {
         self.content.ignores.get(dir).copied()
+    }
+
+    /// When the save that wrote the cache began, by the file system's clock.
+    pub fn started(&self) -> Moment {
+        self.content.started
+    }
+
+    /// The file-system monitor's token the cache keeps.
+    pub fn monitor(&self) -> Option<&Token> {
+        self.content.monitor.as_ref()
     }
 }
 
@@ -494,6 +525,15 @@ impl StatCache {
     /// The path of the file at `position` (see [`StatCache::position`]).
     pub fn path_at(&self, position: usize) -> Option<&BStr> {
         self.old.files.get(position).map(|(path, _)| path)
+    }
+
+    /// The stamp and kind the file at `position` had when it was cached, if that stamp had
+    /// settled (see [`StatCache::file_at`]): what a file a monitor did not report still has.
+    pub fn settled_at(&self, position: usize) -> Option<(Stamp, EntryKind)> {
+        let (_, (stamp, kind, _)) = self.old.files.get(position)?;
+        stamp
+            .settled_before(self.old.started)
+            .then_some((*stamp, *kind))
     }
 
     /// [`StatCache::file_stamped`] of the file at `position`.
@@ -567,6 +607,8 @@ impl StatCache {
             listings: Vec::new(),
             first_untracked: 0,
             ignores: PathMap::default(),
+            monitor: None,
+            old_monitor: self.old.monitor.clone(),
             old_walk_key: self.old.walk_key,
             old_listings: PathMap::default(),
             old_ignores: PathMap::default(),
@@ -613,6 +655,10 @@ pub struct Pending {
     /// first): only those are listed.
     first_untracked: usize,
     ignores: PathMap<Option<Stamp>>,
+    /// The monitor's token to keep, and whether it must be written even when nothing else
+    /// changed (see `snapshot::monitor::ADVANCE_AFTER`).
+    monitor: Option<(Token, bool)>,
+    old_monitor: Option<Token>,
     old_walk_key: Option<u64>,
     old_listings: PathMap<Listing>,
     old_ignores: PathMap<Option<Stamp>>,
@@ -694,6 +740,11 @@ impl Pending {
     }
 
     /// Listings are kept under `key` (see [`Read::listing`]).
+    /// Keep the monitor's `token`; `must`: even when nothing else changed.
+    pub fn monitor(&mut self, token: Token, must: bool) {
+        self.monitor = Some((token, must));
+    }
+
     pub fn walk_key(&mut self, key: u64) {
         self.walk_key = Some(key);
     }
@@ -826,6 +877,7 @@ impl Pending {
             && (holder == self.old_holder || self.old_held)
             && self.index == self.old_index
             && self.index_trees == self.old_index_trees
+            && self.same_monitor()
         {
             return;
         }
@@ -836,6 +888,19 @@ impl Pending {
             format!("{:016x} {} {}\n", self.digest, started.0, started.1).as_bytes(),
         );
         let clean = |path: &[u8]| !path.contains(&0) && !path.contains(&b'\n');
+        if let Some((token, _)) = &self.monitor
+            && clean(&token.token)
+            && token.dirty.iter().all(|path| clean(path))
+        {
+            out.extend_from_slice(b"m ");
+            out.extend_from_slice(&token.token);
+            out.push(b'\n');
+            for path in &token.dirty {
+                out.extend_from_slice(b"v ");
+                out.extend_from_slice(path);
+                out.push(b'\n');
+            }
+        }
         if let Some((name, commit)) = &holder
             && clean(name)
         {
@@ -914,6 +979,20 @@ impl Pending {
             .with_extension(format!("tmp{}", std::process::id()));
         if std::fs::write(&tmp, out).is_ok() && std::fs::rename(&tmp, &self.path).is_err() {
             let _ = std::fs::remove_file(&tmp);
+        }
+    }
+}
+
+impl Pending {
+    /// Whether the monitor's token may stay as the file has it: the file keeps the old token
+    /// (the next save is told again what changed since) unless there is none, this save could
+    /// not use it, or the reply was long.
+    fn same_monitor(&self) -> bool {
+        match &self.monitor {
+            None => self.old_monitor.is_none(),
+            Some((token, must)) => {
+                self.old_monitor.as_ref() == Some(token) || (!must && self.old_monitor.is_some())
+            }
         }
     }
 }
@@ -1092,6 +1171,17 @@ fn parse_any(text: Vec<u8>, hash: gix::hash::Kind) -> Option<(u64, Content)> {
         }
         if let Some(hex) = line.strip_prefix(b"index ") {
             content.index = Some(id(hex)?);
+            continue;
+        }
+        if let Some(token) = line.strip_prefix(b"m ") {
+            content.monitor = Some(Token {
+                token: token.into(),
+                dirty: Vec::new(),
+            });
+            continue;
+        }
+        if let Some(path) = line.strip_prefix(b"v ") {
+            content.monitor.as_mut()?.dirty.push(path.into());
             continue;
         }
         if let Some(rest) = line.strip_prefix(b"holder ") {
@@ -1281,6 +1371,8 @@ mod tests {
             listings: Vec::new(),
             first_untracked: 0,
             ignores: PathMap::default(),
+            monitor: None,
+            old_monitor: None,
             old_walk_key: None,
             old_listings: PathMap::default(),
             old_ignores: PathMap::default(),
