@@ -395,6 +395,10 @@ pub struct Token {
     pub token: BString,
     /// Sorted.
     pub dirty: Vec<BString>,
+    /// The content of the index `dirty` is about (see `snapshot::monitor::content_key`): git
+    /// rewrites the index file (`git status` does, after edits) without changing what it
+    /// tracks.
+    pub content: u64,
 }
 
 /// A cache file as read, before it is known to fit the save (its digest is checked when the
@@ -470,6 +474,8 @@ pub struct StatCache {
     /// Whether the holder still exists as it was: every object named here exists.
     held: bool,
     index: Option<ObjectId>,
+    /// Whether the index, rewritten since, tracks exactly what it did (see [`Token::content`]).
+    same_content: bool,
 }
 
 impl StatCache {
@@ -483,6 +489,7 @@ impl StatCache {
         digest: u64,
         started: Option<Moment>,
         index: Option<ObjectId>,
+        same_content: bool,
     ) -> StatCache {
         let path = repo.git_dir().join(FILE);
         let old = read
@@ -507,6 +514,7 @@ impl StatCache {
             old,
             held,
             index,
+            same_content,
         }
     }
 
@@ -555,7 +563,7 @@ impl StatCache {
     /// The trees of the index's directories, when the index is the one they were cached for;
     /// and whether they are known to exist (else each must be looked up before use).
     pub fn index_trees(&self) -> Option<(&PathMap<ObjectId>, bool)> {
-        (self.index.is_some() && self.index == self.old.index)
+        (self.index.is_some() && (self.index == self.old.index || self.same_content))
             .then_some((&self.old.index_trees, self.held))
     }
 
@@ -607,7 +615,7 @@ impl StatCache {
             listings: Vec::new(),
             first_untracked: 0,
             ignores: PathMap::default(),
-            monitor: None,
+            monitor: (None, Vec::new(), None, false),
             old_monitor: self.old.monitor.clone(),
             old_walk_key: self.old.walk_key,
             old_listings: PathMap::default(),
@@ -655,9 +663,10 @@ pub struct Pending {
     /// first): only those are listed.
     first_untracked: usize,
     ignores: PathMap<Option<Stamp>>,
-    /// The monitor's token to keep, and whether it must be written even when nothing else
-    /// changed (see `snapshot::monitor::ADVANCE_AFTER`).
-    monitor: Option<(Token, bool)>,
+    /// The monitor's new token (`None`: keep the old one, if any), the tracked paths found
+    /// differing from the index, and whether the token must be written even when nothing
+    /// else changed (see `snapshot::monitor::ADVANCE_AFTER`).
+    monitor: (Option<BString>, Vec<BString>, Option<u64>, bool),
     old_monitor: Option<Token>,
     old_walk_key: Option<u64>,
     old_listings: PathMap<Listing>,
@@ -740,9 +749,32 @@ impl Pending {
     }
 
     /// Listings are kept under `key` (see [`Read::listing`]).
-    /// Keep the monitor's `token`; `must`: even when nothing else changed.
-    pub fn monitor(&mut self, token: Token, must: bool) {
-        self.monitor = Some((token, must));
+    /// Keep the monitor's `token` (`None`: the old one, if any) with `dirty`, the tracked paths
+    /// this save found differing from the index (sorted); `must`: even when nothing else
+    /// changed. An older token with a later save's dirty set is still right: the monitor
+    /// reports everything changed since it, which includes everything changed since the save.
+    /// `content`: the index's (none: no token is kept).
+    pub fn monitor(
+        &mut self,
+        token: Option<BString>,
+        dirty: Vec<BString>,
+        content: Option<u64>,
+        must: bool,
+    ) {
+        self.monitor = (token, dirty, content, must);
+    }
+
+    /// The token the file will keep (see [`Pending::monitor`]).
+    fn token(&self) -> Option<Token> {
+        let (token, dirty, content, _) = &self.monitor;
+        let token = token
+            .clone()
+            .or_else(|| self.old_monitor.as_ref().map(|old| old.token.clone()))?;
+        Some(Token {
+            token,
+            dirty: dirty.clone(),
+            content: (*content)?,
+        })
     }
 
     pub fn walk_key(&mut self, key: u64) {
@@ -888,13 +920,14 @@ impl Pending {
             format!("{:016x} {} {}\n", self.digest, started.0, started.1).as_bytes(),
         );
         let clean = |path: &[u8]| !path.contains(&0) && !path.contains(&b'\n');
-        if let Some((token, _)) = &self.monitor
+        if let Some(token) = self.token()
             && clean(&token.token)
             && token.dirty.iter().all(|path| clean(path))
         {
             out.extend_from_slice(b"m ");
             out.extend_from_slice(&token.token);
             out.push(b'\n');
+            out.extend_from_slice(format!("n {:016x}\n", token.content).as_bytes());
             for path in &token.dirty {
                 out.extend_from_slice(b"v ");
                 out.extend_from_slice(path);
@@ -985,14 +1018,15 @@ impl Pending {
 
 impl Pending {
     /// Whether the monitor's token may stay as the file has it: the file keeps the old token
-    /// (the next save is told again what changed since) unless there is none, this save could
-    /// not use it, or the reply was long.
+    /// and its dirty set (the next save is told again what changed since, and the index is
+    /// the same, or the file is written anyway) unless there is none, this save could not use
+    /// it, or the reply was long.
     fn same_monitor(&self) -> bool {
-        match &self.monitor {
-            None => self.old_monitor.is_none(),
-            Some((token, must)) => {
-                self.old_monitor.as_ref() == Some(token) || (!must && self.old_monitor.is_some())
-            }
+        let must = self.monitor.3;
+        match (self.token(), &self.old_monitor) {
+            (None, None) => true,
+            (Some(token), Some(old)) => token == *old || !must,
+            _ => false,
         }
     }
 }
@@ -1177,7 +1211,12 @@ fn parse_any(text: Vec<u8>, hash: gix::hash::Kind) -> Option<(u64, Content)> {
             content.monitor = Some(Token {
                 token: token.into(),
                 dirty: Vec::new(),
+                content: 0,
             });
+            continue;
+        }
+        if let Some(hex) = line.strip_prefix(b"n ") {
+            content.monitor.as_mut()?.content = u64::from_str_radix(hex.to_str().ok()?, 16).ok()?;
             continue;
         }
         if let Some(path) = line.strip_prefix(b"v ") {
@@ -1282,10 +1321,41 @@ pub fn hashing_settings(repo: &gix::Repository) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for name in ["core", "filter"] {
         if let Some(sections) = config.plumbing().sections_by_name(name) {
-            out.extend(sections.map(|section| section.to_bstring().into()));
+            // A section left with nothing else (`-c core.fsmonitor=false`, or
+            // `GIT_CONFIG_COUNT`, make one of its own) is as if it were not there.
+            out.extend(
+                sections
+                    .map(|section| without_monitor(&section.to_bstring()))
+                    .filter(|text| text.lines().skip(1).any(|line| !line.trim().is_empty())),
+            );
         }
     }
     out
+}
+
+/// A configuration section's text without the settings of a file-system monitor
+/// (`core.fsmonitor`, `core.fsmonitorHookVersion`, `core.untrackedCache`): they change how
+/// changes are found, never what a file hashes to or what is ignored, so turning a monitor on
+/// or off keeps the stat cache. Nor `core.logAllRefUpdates`, which this tool sets for itself
+/// (in the repository's section, or in the one `-c` makes when there is one).
+fn without_monitor(section: &[u8]) -> Vec<u8> {
+    let names_monitor = |line: &[u8]| {
+        let key = line.trim_start().to_ascii_lowercase();
+        let name_end = key
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric() && *b != b'-')
+            .unwrap_or(key.len());
+        matches!(
+            &key[..name_end],
+            b"fsmonitor" | b"fsmonitorhookversion" | b"untrackedcache" | b"logallrefupdates"
+        )
+    };
+    section
+        .lines_with_terminator()
+        .filter(|line| !names_monitor(line))
+        .flatten()
+        .copied()
+        .collect()
 }
 
 /// Where git reads its global `ignore` and `attributes` files: `$XDG_CONFIG_HOME/git`, else
@@ -1371,12 +1441,27 @@ mod tests {
             listings: Vec::new(),
             first_untracked: 0,
             ignores: PathMap::default(),
-            monitor: None,
+            monitor: (None, Vec::new(), None, false),
             old_monitor: None,
             old_walk_key: None,
             old_listings: PathMap::default(),
             old_ignores: PathMap::default(),
         }
+    }
+
+    #[test]
+    fn turning_a_monitor_on_or_off_keeps_how_files_hash() {
+        let on = b"[core]\n\tfilemode = true\n\tfsmonitor = .git/hooks/query-watchman\n\tFSMonitorHookVersion = 2\n\tuntrackedCache = true\n";
+        let off = b"[core]\n\tfilemode = true\n";
+        assert_eq!(without_monitor(on), without_monitor(off));
+        let other = b"[core]\n\tfilemode = false\n\tfsmonitor = x\n";
+        assert_ne!(without_monitor(other), without_monitor(off));
+        // A section that holds nothing else is as if it were not there.
+        let alone = without_monitor(b"[core]\n\tfsmonitor = false\n");
+        assert!(!alone.lines().skip(1).any(|l| !l.trim().is_empty()));
+        // A key that only begins like one of them is kept.
+        let longer = b"[core]\n\tfilemode = true\n\tfsmonitorish = 1\n";
+        assert_ne!(without_monitor(longer), without_monitor(off));
     }
 
     #[test]

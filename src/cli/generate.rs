@@ -490,6 +490,13 @@ const SECTIONS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "FILE-SYSTEM MONITOR",
+        &[
+            "Where core.fsmonitor names a hook that speaks git's protocol version 2 (Watchman's, as git's own sample .git/hooks/fsmonitor-watchman.sample is), a save asks it, before it looks at any file, what changed since the token kept in the stat cache, and looks only there: the index entries at or below a reported path and those that differed from the index when the token was kept, the directories it left alone trusted as the last save listed them, the untracked files it did not report taken from the stat cache. Turn it on with git config core.fsmonitor .git/hooks/fsmonitor-watchman.sample (Watchman installed); git status uses it too.",
+            "Any doubt is a full scan, and a save holds what git add -A would stage either way: no token yet (the first save after turning it on), a hook that fails, answers nothing or an empty token, takes over 5 seconds, or answers / (Watchman restarted), a path it cannot map, over 100,000 paths, the index rewritten by git (for tracked files), the clock earlier than when the token was kept, core.ignoreCase, a sparse index, a plain directory. core.fsmonitor=true (git's built-in daemon, macOS and Windows) is not spoken: saves scan everything there.",
+        ],
+    ),
+    (
         "MCP SERVER",
         &[
             "git checkpoint mcp serves the Model Context Protocol on standard input and output, with the tools checkpoint_save, checkpoint_list, checkpoint_show, checkpoint_diff (each hunk with its id), checkpoint_restore (dry_run, paths or hunks; annotated destructive), checkpoint_undo and checkpoint_revert (from or agent, to, markers, dry_run, hunks). Each returns the JSON that the matching command prints with --json, as structured content and as text (checkpoint_list as {\"checkpoints\": [...]}); a failure is a tool error. Every tool takes an optional directory, the working tree to act on.",

@@ -39,11 +39,13 @@ pub(super) struct Hashing<'a, 'repo> {
 }
 
 impl<'a, 'repo> Hashing<'a, 'repo> {
+    /// `same_content`: the index was rewritten since the stat cache, tracking the same.
     pub(super) fn new(
         env: &'a Env<'repo>,
         index: &'a gix::index::State,
         read: Option<statcache::Read>,
         untracked: &[(BString, DiskKind)],
+        same_content: bool,
     ) -> Hashing<'a, 'repo> {
         let repo = env.repo;
         let hasher = Hasher {
@@ -56,7 +58,14 @@ impl<'a, 'repo> Hashing<'a, 'repo> {
         };
         let cache = env.options.stat_cache.then(|| {
             let digest = hashing_digest(repo, index, untracked);
-            StatCache::of_read(repo, read, digest, env.started(), env.index_id)
+            StatCache::of_read(
+                repo,
+                read,
+                digest,
+                env.started(),
+                env.index_id,
+                same_content,
+            )
         });
         let pending = cache.as_ref().map(StatCache::pending);
         let stamps_in_cache =

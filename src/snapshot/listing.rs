@@ -33,6 +33,8 @@ pub(super) struct Skipper<'a> {
     /// What a file-system monitor reported: a directory it leaves alone is as its listing
     /// says without a look at its stamps.
     pub monitor: Option<&'a Changed>,
+    /// Whether the index, rewritten since the stat cache, tracks exactly what it did.
+    pub same_content: bool,
 }
 
 /// A directory the walk skipped, whether it is tracked, and where its untracked files are among
@@ -64,9 +66,8 @@ impl Skipper<'_> {
             return false;
         };
         // Which files below a tracked directory are untracked is the index's to say.
-        if listing.tracked != tracked
-            || (tracked && (self.index.is_none() || read.index() != self.index))
-        {
+        let same_index = self.index.is_some() && read.index() == self.index;
+        if listing.tracked != tracked || (tracked && !same_index && !self.same_content) {
             return false;
         }
         if !self.monitor.is_some_and(|changed| changed.leaves_dir(dir))

@@ -555,7 +555,14 @@ fn take(
     {
         return Ok(None);
     }
-    let mut hashing = hash::Hashing::new(&env, index, scanned.read, &classified.untracked);
+    let same_content = monitor.same_index();
+    let mut hashing = hash::Hashing::new(
+        &env,
+        index,
+        scanned.read,
+        &classified.untracked,
+        same_content,
+    );
     let checked = compare.checked();
     let tracked = hash::hash_tracked(&env, index, &classified.actions, checked, &mut hashing, ctl)?;
     let untracked = hash::Untracked {
@@ -567,7 +574,7 @@ fn take(
     else {
         return Ok(None);
     };
-    let token = monitor.next(classified.dirty.iter().chain(tracked.dirty()));
+    let token = monitor.next(index, classified.dirty.iter().chain(tracked.dirty()));
     let merged = trees::merge(index, env.caps.ignore_case, tracked.overrides, added.files);
     let known = trees::known(added.tally.as_ref(), hashing.cache.as_ref());
     let trees = trees::write_trees(

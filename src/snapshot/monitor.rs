@@ -24,7 +24,7 @@ use std::io::Read as _;
 use gix::bstr::{BStr, BString, ByteSlice};
 
 use super::Env;
-use crate::statcache::{self, Token};
+use crate::statcache;
 
 /// How long a save waits for the hook before it scans everything (Watchman answers a query
 /// in milliseconds; its hook starts Perl, about 100 ms).
@@ -45,6 +45,13 @@ pub(super) struct Monitor {
     /// The token to keep with what this save finds (given before any file was looked at), and
     /// how many paths the reply held.
     next: Option<(BString, usize)>,
+    /// Whether a hook is configured: only then is a token kept.
+    asked: bool,
+    /// The index's [`content_key`], when it was computed.
+    content: Option<u64>,
+    /// Whether the index tracks exactly what it did when the stat cache was written (the same
+    /// file, or one git rewrote with the same entries).
+    same_index: bool,
 }
 
 /// Where a capture must look.
@@ -70,7 +77,16 @@ impl Monitor {
         Monitor {
             answer: Monitored::Everything,
             next,
+            asked: false,
+            content: None,
+            same_index: false,
         }
+    }
+
+    /// Whether the index tracks exactly what it did when the stat cache was written, though
+    /// git may have rewritten the file since (known only where a monitor is asked).
+    pub(super) fn same_index(&self) -> bool {
+        self.same_index
     }
 
     /// The reported paths, unless the capture must look everywhere.
@@ -81,19 +97,28 @@ impl Monitor {
         }
     }
 
-    /// The token the stat cache this save leaves keeps, with `dirty` (the tracked paths found
-    /// to differ from the index), and whether it must be written even if nothing else in the
-    /// cache changed.
+    /// The token the stat cache this save leaves keeps (`None`: the one it kept, if any), with
+    /// `dirty` (the tracked paths found to differ from the index, sorted), and whether it must
+    /// be written even if nothing else in the cache changed.
     pub(super) fn next<'a>(
         &self,
+        index: &gix::index::State,
         dirty: impl Iterator<Item = &'a BString>,
-    ) -> Option<(Token, bool)> {
-        let (token, reported) = self.next.clone()?;
+    ) -> (Option<BString>, Vec<BString>, Option<u64>, bool) {
+        if !self.asked {
+            return (None, Vec::new(), None, false);
+        }
         let mut dirty: Vec<BString> = dirty.cloned().collect();
         dirty.sort_unstable();
         dirty.dedup();
-        let must = self.changed().is_none() || reported > ADVANCE_AFTER;
-        Some((Token { token, dirty }, must))
+        let content = Some(self.content.unwrap_or_else(|| content_key(index)));
+        match &self.next {
+            Some((token, reported)) => {
+                let must = self.changed().is_none() || *reported > ADVANCE_AFTER;
+                (Some(token.clone()), dirty, content, must)
+            }
+            None => (None, dirty, content, false),
+        }
     }
 }
 
@@ -168,26 +193,36 @@ pub(super) fn ask(
         .filter(|read| env.started().is_some_and(|now| now >= read.started()))
         .and_then(|read| read.monitor());
     let asked = kept.map_or(&b""[..], |kept| kept.token.as_slice());
-    let Some(reply) = query(&hook, &env.workdir, asked.as_bstr()) else {
-        return (Monitor::everything(None), Some(read));
+    // The index as the token's dirty set is about: the same file, or one with the same
+    // entries (`git status` rewrites the file after edits).
+    let same_file = env.index_id.is_some() && read.as_ref().and_then(|r| r.index()) == env.index_id;
+    let content = match kept {
+        Some(kept) if same_file => Some(kept.content),
+        Some(_) => Some(content_key(index)),
+        None => None,
     };
-    let next = Some((reply.token, reply.paths.as_ref().map_or(0, Vec::len)));
+    let same_index = kept.is_some_and(|kept| Some(kept.content) == content);
+    let mut monitor = Monitor {
+        answer: Monitored::Everything,
+        next: None,
+        asked: true,
+        content,
+        same_index,
+    };
+    let Some(reply) = query(&hook, &env.workdir, asked.as_bstr()) else {
+        return (monitor, Some(read));
+    };
+    monitor.next = Some((reply.token, reply.paths.as_ref().map_or(0, Vec::len)));
     let (Some(kept), Some(paths)) = (kept, reply.paths) else {
-        return (Monitor::everything(next), Some(read));
+        return (monitor, Some(read));
     };
     let Some(paths) = mapped(paths) else {
-        return (Monitor::everything(next), Some(read));
+        return (monitor, Some(read));
     };
-    let same_index =
-        env.index_id.is_some() && read.as_ref().and_then(|r| r.index()) == env.index_id;
-    let changed = Changed {
+    monitor.answer = Monitored::Changed(Changed {
         paths,
         dirty: same_index.then(|| kept.dirty.clone()),
-    };
-    let monitor = Monitor {
-        answer: Monitored::Changed(changed),
-        next,
-    };
+    });
     (monitor, Some(read))
 }
 
@@ -208,6 +243,51 @@ fn hook(repo: &gix::Repository) -> Option<std::ffi::OsString> {
         return None;
     }
     config.trusted_program("core.fsmonitor").ok().flatten()
+}
+
+/// What identifies what the index tracks: every entry's path, stage, intent-to-add flag, mode
+/// and object, not its stat data or extensions (which `git status` rewrites). Eight bytes at a
+/// time: a pass over a million entries costs milliseconds.
+pub(super) fn content_key(index: &gix::index::State) -> u64 {
+    let mut hash = Words::default();
+    for entry in index.entries() {
+        hash.bytes(entry.id.as_slice());
+        let ita = entry
+            .flags
+            .contains(gix::index::entry::Flags::INTENT_TO_ADD);
+        let stage = entry.stage() as u64;
+        hash.word(u64::from(entry.mode.bits()) | stage << 32 | u64::from(ita) << 40);
+        hash.bytes(entry.path(index));
+    }
+    hash.word(index.entries().len() as u64);
+    hash.finish()
+}
+
+/// A fast, non-cryptographic hash of 64-bit words (what a changed entry of the index must
+/// change, not what an adversary could forge: the index is the user's own).
+#[derive(Default)]
+struct Words(u64);
+
+impl Words {
+    fn word(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.word(u64::from_le_bytes(word));
+        }
+        let mut last = [0u8; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.word(u64::from_le_bytes(last) ^ (bytes.len() as u64) << 56);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// A hook's reply: the new token, and the paths changed since the token asked with (`None`:
@@ -339,6 +419,54 @@ mod tests {
         assert!(c.leaves_dir("b".into()));
         let top = changed(&[".gitignore"]);
         assert!(!top.leaves_dir("anything/deep".into()));
+    }
+
+    #[test]
+    fn the_content_key_changes_with_what_the_index_tracks_not_with_its_stat_data() {
+        use gix::index::entry::{Flags, Mode, Stat};
+        let id = |n: u8| gix::ObjectId::from_bytes_or_panic(&[n; 20]);
+        let index = |entries: &[(&str, u8, Mode, Flags, u32)]| {
+            let mut state = gix::index::State::new(gix::hash::Kind::Sha1);
+            for (path, n, mode, flags, mtime) in entries {
+                let stat = Stat {
+                    mtime: gix::index::entry::stat::Time {
+                        secs: *mtime,
+                        nsecs: 0,
+                    },
+                    ..Stat::default()
+                };
+                state.dangerously_push_entry(stat, id(*n), *flags, *mode, (*path).into());
+            }
+            state
+        };
+        let (file, none) = (Mode::FILE, Flags::empty());
+        let base = content_key(&index(&[
+            ("a", 1, file, none, 1),
+            ("b/c", 2, file, none, 1),
+        ]));
+        // Stat data (what git status refreshes) does not count.
+        let restat = content_key(&index(&[
+            ("a", 1, file, none, 9),
+            ("b/c", 2, file, none, 9),
+        ]));
+        assert_eq!(base, restat);
+        let changes = [
+            index(&[("a", 3, file, none, 1), ("b/c", 2, file, none, 1)]),
+            index(&[
+                ("a", 1, Mode::FILE_EXECUTABLE, none, 1),
+                ("b/c", 2, file, none, 1),
+            ]),
+            index(&[
+                ("a", 1, file, Flags::INTENT_TO_ADD, 1),
+                ("b/c", 2, file, none, 1),
+            ]),
+            index(&[("a", 1, file, none, 1), ("b/d", 2, file, none, 1)]),
+            index(&[("a", 1, file, none, 1)]),
+            index(&[("ab/c", 1, file, none, 1), ("", 2, file, none, 1)]),
+        ];
+        for (n, changed) in changes.iter().enumerate() {
+            assert_ne!(content_key(changed), base, "change {n}");
+        }
     }
 
     #[test]

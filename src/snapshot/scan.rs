@@ -76,6 +76,7 @@ impl<'a> WalkPlan<'a> {
             skipped: Vec::new(),
             entered: Vec::new(),
             monitor: monitor.changed(),
+            same_content: monitor.same_index(),
         });
         Ok(WalkPlan {
             dirwalk,

@@ -11,7 +11,7 @@ use super::listing::{Seen, list_dirs};
 use super::{Blob, Env, base_entry};
 use crate::error::{Context, Error, Result};
 use crate::standin;
-use crate::statcache::{self, PathMap, StatCache, Token};
+use crate::statcache::{self, PathMap, StatCache};
 
 /// What stage 9 makes of the tracked overrides and the untracked files.
 pub(super) struct Merged {
@@ -134,8 +134,9 @@ pub(super) struct Leaves<'a> {
     pub known: &'a PathMap<ObjectId>,
     /// The walk's key and what it saw, when it could skip directories.
     pub walk: Option<(u64, &'a Seen<'a>)>,
-    /// The monitor's token, and whether it must be written.
-    pub monitor: Option<(Token, bool)>,
+    /// The monitor's token, the dirty tracked paths, and whether it must be written (see
+    /// `Monitor::next`).
+    pub monitor: (Option<BString>, Vec<BString>, Option<u64>, bool),
 }
 
 /// Stage 11: fill `pending`, the stat cache this capture leaves (written by
@@ -180,9 +181,8 @@ pub(super) fn fill_pending(
             pending.walk_key(key);
             list_dirs(pending, &env.workdir, cache, started, seen);
         }
-        if let Some((token, must)) = leaves.monitor {
-            pending.monitor(token, must);
-        }
+        let (token, dirty, content, must) = leaves.monitor;
+        pending.monitor(token, dirty, content, must);
     }
     // What the old cache said goes to the cache this save leaves, to be compared with it.
     let cache = match (cache, pending.as_mut()) {

@@ -550,6 +550,8 @@ pub struct Repo {
     /// A plain directory (no `git init`): git runs with `--git-dir=<its private store>` once
     /// that exists, so the helpers and the oracle work the same.
     plain: bool,
+    /// A directory put first on every process's `PATH` (a `watchman` of the test's own).
+    path_first: std::sync::Mutex<Option<PathBuf>>,
 }
 
 impl Repo {
@@ -571,6 +573,7 @@ impl Repo {
             root,
             home,
             plain: false,
+            path_first: Default::default(),
         };
         let mut init = vec!["init", "-q", "-b", "main"];
         init.extend_from_slice(args);
@@ -632,6 +635,7 @@ impl Repo {
             root,
             home,
             plain: true,
+            path_first: Default::default(),
         }
     }
 
@@ -704,6 +708,11 @@ impl Repo {
     }
 
     /// The work tree's top directory.
+    /// Put `dir` first on the `PATH` of every process this repository's helpers run.
+    pub fn put_first_on_path(&self, dir: &Path) {
+        *self.path_first.lock().unwrap() = Some(dir.to_path_buf());
+    }
+
     pub fn path(&self) -> &Path {
         &self.root
     }
@@ -718,7 +727,11 @@ impl Repo {
         for var in REMOVED_VARS {
             cmd.env_remove(var);
         }
-        cmd.env("PATH", hermetic_path())
+        let path = match &*self.path_first.lock().unwrap() {
+            Some(dir) => path_with(dir),
+            None => hermetic_path().to_string(),
+        };
+        cmd.env("PATH", path)
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
             .env("HOME", &self.home)

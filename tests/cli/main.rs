@@ -22,6 +22,7 @@ mod hooks;
 mod hunks;
 mod list_show;
 mod mcp;
+mod monitor;
 mod naming;
 mod odd_configs;
 mod picker;
