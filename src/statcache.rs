@@ -753,7 +753,8 @@ impl Pending {
     /// this save found differing from the index (sorted); `must`: even when nothing else
     /// changed. An older token with a later save's dirty set is still right: the monitor
     /// reports everything changed since it, which includes everything changed since the save.
-    /// `content`: the index's (none: no token is kept).
+    /// `content`: the index's; `None` when no monitor was asked: then the old token stays as
+    /// it is, with its own dirty set and index (still right: see [`Token::content`]).
     pub fn monitor(
         &mut self,
         token: Option<BString>,
@@ -767,13 +768,16 @@ impl Pending {
     /// The token the file will keep (see [`Pending::monitor`]).
     fn token(&self) -> Option<Token> {
         let (token, dirty, content, _) = &self.monitor;
+        let Some(content) = content else {
+            return self.old_monitor.clone();
+        };
         let token = token
             .clone()
             .or_else(|| self.old_monitor.as_ref().map(|old| old.token.clone()))?;
         Some(Token {
             token,
             dirty: dirty.clone(),
-            content: (*content)?,
+            content: *content,
         })
     }
 

@@ -7,9 +7,7 @@ use chrono::Utc;
 use git_checkpoint::{Checkpoint, ListOptions};
 
 use super::notices;
-use super::output::{
-    Painter, Ui, checkpoint_json, json_line, pad_into, printable, relative_age, short,
-};
+use super::output::{Painter, Ui, pad_into, printable, relative_age, short, terminal_safe};
 use super::render::checkpoints as count_checkpoints;
 use super::{Failure, open};
 
@@ -89,8 +87,17 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     // One write for the whole output, not one per line (stdout is line-buffered).
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let array: Vec<_> = shown.iter().map(|c| checkpoint_json(c)).collect();
-        writeln!(out, "{}", json_line(&serde_json::Value::Array(array)))?;
+        let mut text = Vec::with_capacity(shown.len() * 512 + 2);
+        text.push(b'[');
+        for (n, c) in shown.iter().enumerate() {
+            if n > 0 {
+                text.push(b',');
+            }
+            c.write_json(&mut text);
+        }
+        text.push(b']');
+        out.write_all(&terminal_safe(text))?;
+        out.write_all(b"\n")?;
         out.flush()?;
         return Ok(());
     }

@@ -210,12 +210,34 @@ pub fn checkpoint_json(c: &Checkpoint) -> serde_json::Value {
 /// CSI and OSC), as `\u00XX`. Outside strings JSON holds none of them, so it stays valid.
 pub fn json_line(value: &serde_json::Value) -> String {
     let text = value.to_string();
+    // DEL is 0x7f; the C1 controls are U+0080..U+009F, 0xc2 0x80..0x9f in UTF-8.
+    if !text.bytes().any(|b| b == 0x7f || b == 0xc2) {
+        return text;
+    }
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if ('\u{7f}'..='\u{9f}').contains(&c) {
             out.push_str(&format!("\\u{:04x}", u32::from(c)));
         } else {
             out.push(c);
+        }
+    }
+    out
+}
+
+/// JSON text (valid UTF-8, as serde writes it) made safe on a terminal as [`json_line`] makes
+/// it.
+pub fn terminal_safe(text: Vec<u8>) -> Vec<u8> {
+    if !text.iter().any(|b| *b == 0x7f || *b == 0xc2) {
+        return text;
+    }
+    let mut out = Vec::with_capacity(text.len() + 16);
+    for c in String::from_utf8_lossy(&text).chars() {
+        if ('\u{7f}'..='\u{9f}').contains(&c) {
+            out.extend_from_slice(format!("\\u{:04x}", u32::from(c)).as_bytes());
+        } else {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
         }
     }
     out
@@ -410,6 +432,18 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&line).ok(),
             Some(value)
         );
+    }
+
+    #[test]
+    fn terminal_safe_bytes_are_the_json_line() {
+        for value in [
+            serde_json::json!({"k\u{9b}": "a\u{1b}b\u{9d}c\u{7f}\u{a0}"}),
+            serde_json::json!(["plain", 1, null]),
+            serde_json::json!({"é": "ü\u{c2}"}),
+        ] {
+            let safe = terminal_safe(value.to_string().into_bytes());
+            assert_eq!(String::from_utf8_lossy(&safe), json_line(&value));
+        }
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //! Any doubt gives [`Monitored::Everything`], the full scan, and the save oracle holds in every
 //! case: no hook, `core.fsmonitor=true` (git's built-in daemon, which this tool does not speak),
 //! no token kept, a token kept under another index (for the tracked side only), a hook that
-//! fails, answers nothing, answers after [`TIMEOUT`], answers with an empty token, or answers
+//! fails, answers nothing, answers after [`TIMEOUT`] (or [`FIRST_TIMEOUT`], asked without a
+//! token: the hook then lists every file), answers with an empty token, or answers
 //! `/` ("no information": Watchman restarted or had to start watching), a path that cannot be
 //! mapped, more paths than [`MOST_PATHS`], the file system's clock earlier than when the token
 //! was kept, `core.ignoreCase`, a sparse index, and a plain directory's save.
@@ -29,6 +30,10 @@ use crate::statcache;
 /// How long a save waits for the hook before it scans everything (Watchman answers a query
 /// in milliseconds; its hook starts Perl, about 100 ms).
 pub(super) const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// How long the first question waits, asked without a token to get one: the hook then lists
+/// every file (seconds at a million: Perl decodes each name), once, as it does for git.
+pub(super) const FIRST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// A reply with more paths than this is taken as "everything changed": comparing that many is
 /// the full scan anyway.
@@ -98,8 +103,9 @@ impl Monitor {
     }
 
     /// The token the stat cache this save leaves keeps (`None`: the one it kept, if any), with
-    /// `dirty` (the tracked paths found to differ from the index, sorted), and whether it must
-    /// be written even if nothing else in the cache changed.
+    /// `dirty` (the tracked paths found to differ from the index, sorted) and the index's
+    /// content key (`None` when no monitor was asked: the old token stays as it is), and
+    /// whether it must be written even if nothing else in the cache changed.
     pub(super) fn next<'a>(
         &self,
         index: &gix::index::State,
@@ -298,8 +304,8 @@ struct Reply {
 }
 
 /// Run `hook` as git runs it (through the shell, in the working tree, with the protocol
-/// version and the token), for at most [`TIMEOUT`]. `None` when it fails, is slow, or answers
-/// with no token.
+/// version and the token), for at most [`TIMEOUT`] ([`FIRST_TIMEOUT`] without a token). `None`
+/// when it fails, is slow, or answers with no token.
 fn query(hook: &std::ffi::OsStr, workdir: &std::path::Path, token: &BStr) -> Option<Reply> {
     let mut script = std::ffi::OsString::from(hook);
     script.push(" \"$@\"");
@@ -320,7 +326,12 @@ fn query(hook: &std::ffi::OsStr, workdir: &std::path::Path, token: &BStr) -> Opt
         let mut out = Vec::new();
         stdout.read_to_end(&mut out).map(|_| out)
     });
-    let deadline = std::time::Instant::now() + TIMEOUT;
+    let wait = if token.is_empty() {
+        FIRST_TIMEOUT
+    } else {
+        TIMEOUT
+    };
+    let deadline = std::time::Instant::now() + wait;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),

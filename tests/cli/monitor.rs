@@ -394,6 +394,33 @@ fn a_save_looks_only_where_the_monitor_says_and_everywhere_when_in_doubt() {
     );
     reply(&repo, &["t7c", "c.txt"]);
     assert_eq!(saved_tree(&repo, "same index rewritten"), unseen);
+    // A save told not to use the monitor (for one process) keeps the token: the next one
+    // still goes by the monitor's answer.
+    write(
+        repo.path(),
+        "a.txt",
+        "changed before a save without the monitor\n",
+    );
+    let id = repo
+        .cp_with(
+            |cmd| {
+                cmd.env("GIT_CONFIG_COUNT", "1")
+                    .env("GIT_CONFIG_KEY_0", "core.fsmonitor")
+                    .env("GIT_CONFIG_VALUE_0", "false");
+            },
+            &["save", "--allow-empty"],
+        )
+        .ok()
+        .id();
+    let without = repo.git(&["rev-parse", &format!("refs/checkpoints/{id}^{{tree}}")]);
+    assert_eq!(
+        without,
+        oracle(&repo),
+        "a save without the monitor sees everything"
+    );
+    write(repo.path(), "dir/kept.txt", "unreported again\n");
+    reply(&repo, &["t7e"]);
+    assert_eq!(saved_tree(&repo, "token kept"), without);
     // git changes what the index tracks without touching the files: compared again.
     repo.git(&[
         "-c",
