@@ -309,7 +309,8 @@ struct Reply {
 fn query(hook: &std::ffi::OsStr, workdir: &std::path::Path, token: &BStr) -> Option<Reply> {
     let mut script = std::ffi::OsString::from(hook);
     script.push(" \"$@\"");
-    let mut child = std::process::Command::new("sh")
+    let mut command = std::process::Command::new("sh");
+    command
         .arg("-c")
         .arg(script)
         .arg(hook)
@@ -318,13 +319,17 @@ fn query(hook: &std::ffi::OsStr, workdir: &std::path::Path, token: &BStr) -> Opt
         .current_dir(workdir)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .ok()?;
+        .stderr(std::process::Stdio::null());
+    // A group of its own: a hook given up on goes with everything it started (the sample
+    // hook runs Perl, which runs a Watchman client).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command.spawn().ok()?;
     let mut stdout = child.stdout.take()?;
-    let reader = std::thread::spawn(move || {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut out = Vec::new();
-        stdout.read_to_end(&mut out).map(|_| out)
+        let _ = tx.send(stdout.read_to_end(&mut out).map(|_| out));
     });
     let wait = if token.is_empty() {
         FIRST_TIMEOUT
@@ -332,26 +337,41 @@ fn query(hook: &std::ffi::OsStr, workdir: &std::path::Path, token: &BStr) -> Opt
         TIMEOUT
     };
     let deadline = std::time::Instant::now() + wait;
-    let status = loop {
+    let succeeded = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
+            Ok(Some(status)) => break status.success(),
             Ok(None) if std::time::Instant::now() < deadline => {
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
             _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
+                give_up(&mut child);
+                return None;
             }
         }
     };
-    // A hook that left a child holding its output open is given up on with it.
-    let out = if status.is_some_and(|s| s.success()) {
-        reader.join().ok()?.ok()?
-    } else {
-        return None;
+    // A hook that left something holding its output open is given up on with it.
+    let left = deadline.saturating_duration_since(std::time::Instant::now());
+    let out = match rx.recv_timeout(left) {
+        Ok(Ok(out)) if succeeded => out,
+        _ => {
+            give_up(&mut child);
+            return None;
+        }
     };
     parse(&out)
+}
+
+/// Stop the hook and whatever it started, and reap it.
+fn give_up(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Some(pid) = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// A version-2 reply: the token, a NUL, then NUL-separated paths; a first path that starts
