@@ -209,10 +209,12 @@ fn restore_one_hunk_from_the_hunks_view() {
     let Some(t) = Tmux::start(&repo, &["restore"]) else {
         return;
     };
-    let list = t.wait_for("1 of 1 checkpoints");
+    // The footer is drawn with the rest of the screen: wait for it, not for the list alone (a
+    // capture can fall between the two).
+    let list = t.wait_for("→ hunks");
     assert!(
-        list.contains("→ hunks"),
-        "the key is in the footer:\n{list}"
+        list.contains("1 of 1 checkpoints"),
+        "the list and the key in the footer:\n{list}"
     );
     t.keys(&["Right"]);
     let hunks = t.wait_for(&format!("2 hunks of checkpoint {saved}"));
