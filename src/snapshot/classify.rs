@@ -41,17 +41,19 @@ pub(super) struct Classified<'index> {
     /// For the stand-in: new stat data of files found unchanged by content.
     pub refreshed: PathMap<gix::index::entry::Stat>,
     /// Every tracked path the status found differing from its index entry, by content or by
-    /// stat alone: what a monitor's token is kept relative to.
+    /// stat alone: what a monitor's token is kept relative to (only where one is asked).
     pub dirty: Vec<BString>,
 }
 
 /// Stage 4: sort what the status found (`skipped_dirs`: the directories whose files came from
-/// their listings) into what the later stages do with each path. Pure but for
-/// `checkpoint.include`, which lists what it captures below an ignored directory.
+/// their listings) into what the later stages do with each path; `dirty`: keep the tracked
+/// paths found differing (for a monitor's token). Pure but for `checkpoint.include`, which
+/// lists what it captures below an ignored directory.
 pub(super) fn classify<'index>(
     env: &Env<'_>,
     mut found: Found<'index>,
     skipped_dirs: &[Skip],
+    dirty: bool,
 ) -> Result<Classified<'index>> {
     let mut out = Classified {
         actions: Actions::default(),
@@ -59,10 +61,12 @@ pub(super) fn classify<'index>(
         listed: Vec::new(),
         ignored_rule_files: Vec::new(),
         refreshed: PathMap::default(),
-        dirty: Vec::with_capacity(found.modified.len()),
+        dirty: Vec::new(),
     };
     for (rela_path, status) in &found.modified {
-        out.dirty.push((*rela_path).to_owned());
+        if dirty {
+            out.dirty.push((*rela_path).to_owned());
+        }
         let action = match status {
             EntryStatus::Change(Change::Removed) => Action::Remove,
             EntryStatus::Change(
@@ -177,4 +181,102 @@ pub(super) fn stand_in_key(
         env.started(),
     );
     Some((mode, key))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use gix::dir::entry::PathspecMatch;
+
+    fn walked(path: &str, status: DirStatus, kind: DiskKind) -> gix::dir::Entry {
+        gix::dir::Entry {
+            rela_path: path.into(),
+            status,
+            property: None,
+            disk_kind: Some(kind),
+            index_kind: None,
+            pathspec_match: Some(PathspecMatch::Always),
+        }
+    }
+
+    /// Stage 4 alone: what the status found, sorted into what the later stages do with it.
+    #[test]
+    fn what_the_status_found_is_sorted_into_what_each_path_needs() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = gix::init(dir.path()).unwrap();
+        let index = repo.index_or_empty().unwrap();
+        let capture = crate::config::Capture {
+            max_file_size: u64::MAX,
+            ..Default::default()
+        };
+        let options = super::super::Options {
+            capture: &capture,
+            stat_cache: false,
+            stand_in: None,
+        };
+        let env = Env::new(&repo, &index, options).unwrap();
+        let found = Found {
+            modified: vec![
+                ("gone".into(), EntryStatus::Change(Change::Removed)),
+                ("new-intent".into(), EntryStatus::IntentToAdd),
+                (
+                    "restat".into(),
+                    EntryStatus::NeedsUpdate(gix::index::entry::Stat::default()),
+                ),
+            ],
+            walked: vec![
+                walked("z/listed.txt", DirStatus::Untracked, DiskKind::File),
+                walked("b.txt", DirStatus::Untracked, DiskKind::File),
+                walked("link", DirStatus::Untracked, DiskKind::Symlink),
+                walked(
+                    "ignored.o",
+                    DirStatus::Ignored(gix::ignore::Kind::Expendable),
+                    DiskKind::File,
+                ),
+                walked("a.txt", DirStatus::Untracked, DiskKind::File),
+            ],
+        };
+        // The first entry came from the listing of `z`.
+        let skipped = vec![(BString::from("z"), false, 0..1)];
+        let classified = classify(&env, found, &skipped, true).unwrap();
+        let actions: Vec<(String, Action)> = {
+            let mut a: Vec<_> = classified
+                .actions
+                .iter()
+                .map(|(p, a)| (p.to_string(), *a))
+                .collect();
+            a.sort_by(|x, y| x.0.cmp(&y.0));
+            a
+        };
+        assert_eq!(
+            actions,
+            vec![
+                ("gone".into(), Action::Remove),
+                ("new-intent".into(), Action::Rehash)
+            ]
+        );
+        // Stat data alone differing is no action, but the path is dirty for a monitor's token.
+        assert_eq!(classified.dirty, vec!["gone", "new-intent", "restat"]);
+        // Untracked entries in path order, each still marked as listed or walked.
+        let untracked: Vec<(String, DiskKind)> = classified
+            .untracked
+            .iter()
+            .map(|(p, k)| (p.to_string(), *k))
+            .collect();
+        assert_eq!(
+            untracked,
+            vec![
+                ("a.txt".into(), DiskKind::File),
+                ("b.txt".into(), DiskKind::File),
+                ("link".into(), DiskKind::Symlink),
+                ("z/listed.txt".into(), DiskKind::File),
+            ]
+        );
+        assert_eq!(classified.listed, vec![false, false, false, true]);
+        assert!(
+            classified.refreshed.is_empty(),
+            "refreshed only for a stand-in"
+        );
+    }
 }

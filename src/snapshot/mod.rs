@@ -548,7 +548,8 @@ fn take(
     let compare = scan::Compare::new(index, &monitor);
     let plan = scan::WalkPlan::new(&env, index, trust.listings, &monitor)?;
     let scanned = scan::scan(&env, index, &compare, plan, early, &monitor, ctl)?;
-    let classified = classify::classify(&env, scanned.found, &scanned.skipped_dirs)?;
+    let classified =
+        classify::classify(&env, scanned.found, &scanned.skipped_dirs, monitor.asked())?;
     let stand_in = classify::stand_in_key(&env, index, &classified);
     if let Some((standin::Mode::Loaded(expected), key)) = stand_in
         && key != Some(expected)

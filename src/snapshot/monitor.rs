@@ -88,6 +88,11 @@ impl Monitor {
         }
     }
 
+    /// Whether a hook was asked: only then is a token kept, with the dirty tracked paths.
+    pub(super) fn asked(&self) -> bool {
+        self.asked
+    }
+
     /// Whether the index tracks exactly what it did when the stat cache was written, though
     /// git may have rewritten the file since (known only where a monitor is asked).
     pub(super) fn same_index(&self) -> bool {
