@@ -6,7 +6,7 @@ use gix::bstr::{BStr, BString, ByteSlice};
 use gix::dir::entry::{Kind as DiskKind, Status as DirStatus};
 
 use super::monitor::Changed;
-use super::worktree_path;
+use super::{ignore_file, worktree_path};
 use crate::select::Rules;
 use crate::statcache::{self, Moment, PathMap, Stamp, StatCache};
 
@@ -135,16 +135,6 @@ impl Skipper<'_> {
         self.looked.insert(rela.to_owned(), found);
         found
     }
-}
-
-/// The `.gitignore` of the directory `dir` (`""`: the top of the working tree).
-pub(super) fn ignore_file(dir: &BStr) -> BString {
-    let mut path = BString::from(dir);
-    if !path.is_empty() {
-        path.push(b'/');
-    }
-    path.extend_from_slice(b".gitignore");
-    path
 }
 
 /// The stamp of what is at `rela` in the working tree, `None` if nothing is; `Err` if it

@@ -432,7 +432,7 @@ pub fn snapshot_plain(
                 stand_in,
                 ..options
             },
-            Trust::NOTHING,
+            false,
             ctl,
         )? {
             return Ok(snap);
@@ -449,7 +449,7 @@ fn until_taken(
     mut options: Options<'_>,
     ctl: &Control<'_>,
 ) -> Result<Snapshot> {
-    let mut trust = Trust::ALL;
+    let mut trust = true;
     loop {
         if let Some(snap) = take(repo, index, options, trust, ctl)? {
             return Ok(snap);
@@ -457,29 +457,8 @@ fn until_taken(
         if options.stand_in.is_some() {
             options.stand_in = Some(standin::Mode::Fresh);
         }
-        trust = Trust::NOTHING;
+        trust = false;
     }
-}
-
-/// What a capture may trust besides the files themselves. Any doubt found on the way (a
-/// listing that proves wrong) makes [`until_taken`] take the snapshot again with nothing.
-#[derive(Clone, Copy)]
-struct Trust {
-    /// The stat cache's listings of directories (see [`statcache::Listing`]).
-    listings: bool,
-    /// A file-system monitor's answer (see [`monitor`]).
-    monitor: bool,
-}
-
-impl Trust {
-    const ALL: Trust = Trust {
-        listings: true,
-        monitor: true,
-    };
-    const NOTHING: Trust = Trust {
-        listings: false,
-        monitor: false,
-    };
 }
 
 /// Stage 0: what every stage of a capture reads.
@@ -535,18 +514,20 @@ impl<'a> Env<'a> {
 /// The snapshot of [`snapshot`], in the stages the module's documentation names; `None` when
 /// `options` name a loaded stand-in that no longer stands (see [`standin::key`]), or when a
 /// file of a directory that was not walked (the stat cache's listing of it was used) is not
-/// as listed: then take it again, trusting nothing (see [`Trust`]).
+/// as listed: then take it again, trusting nothing. `trust`: what the capture may trust
+/// besides the files themselves, the stat cache's listings of directories (see
+/// [`statcache::Listing`]) and a file-system monitor's answer (see [`monitor`]).
 fn take(
     repo: &gix::Repository,
     index: &gix::worktree::Index,
     options: Options<'_>,
-    trust: Trust,
+    trust: bool,
     ctl: &Control<'_>,
 ) -> Result<Option<Snapshot>> {
     let env = Env::new(repo, index, options)?;
-    let (monitor, early) = monitor::ask(&env, index, trust.monitor);
+    let (monitor, early) = monitor::ask(&env, index, trust);
     let compare = scan::Compare::new(index, &monitor);
-    let plan = scan::WalkPlan::new(&env, index, trust.listings, &monitor)?;
+    let plan = scan::WalkPlan::new(&env, index, trust, &monitor)?;
     let scanned = scan::scan(&env, index, &compare, plan, early, &monitor, ctl)?;
     let classified =
         classify::classify(&env, scanned.found, &scanned.skipped_dirs, monitor.asked())?;
@@ -656,6 +637,16 @@ impl Drop for Snapshot {
 }
 
 /// What the file system says of one untracked file or symlink, and what the stat cache has
+/// The `.gitignore` of the directory `dir` (`""`: the top of the working tree).
+pub(super) fn ignore_file(dir: &BStr) -> BString {
+    let mut path = BString::from(dir);
+    if !path.is_empty() {
+        path.push(b'/');
+    }
+    path.extend_from_slice(b".gitignore");
+    path
+}
+
 /// The file system path of `rela` in the working tree.
 pub(crate) fn worktree_path(workdir: &std::path::Path, rela: &BStr) -> Result<std::path::PathBuf> {
     let rela = gix::path::from_bstr(rela)

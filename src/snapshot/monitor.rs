@@ -24,7 +24,7 @@ use std::io::Read as _;
 
 use gix::bstr::{BStr, BString, ByteSlice};
 
-use super::Env;
+use super::{Env, ignore_file};
 use crate::statcache;
 
 /// How long a save waits for the hook before it scans everything (Watchman answers a query
@@ -159,14 +159,7 @@ impl Changed {
     /// stamps: nothing at, above or below it was reported, nor a `.gitignore` above it.
     pub(super) fn leaves_dir(&self, dir: &BStr) -> bool {
         !self.touches(dir)
-            && !statcache::above(dir).any(|above| {
-                let mut ignore = BString::from(above);
-                if !ignore.is_empty() {
-                    ignore.push(b'/');
-                }
-                ignore.extend_from_slice(b".gitignore");
-                self.paths.contains(&ignore)
-            })
+            && !statcache::above(dir).any(|above| self.paths.contains(&ignore_file(above)))
     }
 
     /// The tracked paths to compare with their files besides those [`Changed::touches`]; `None`
