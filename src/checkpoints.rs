@@ -25,7 +25,7 @@ use crate::repair::Repaired;
 use crate::restore::{self, RestoreOptions, Restored, Safety};
 use crate::retention::{self, Pruned};
 pub use crate::revert::ConflictKind;
-use crate::sharing::{self, Exposure, Fetched, Pushed};
+use crate::sharing::{self, Exposure, Fetched, Flagged, Pushed};
 use crate::store::{self, Checkpoint};
 use crate::treediff::{self, Summary};
 
@@ -1077,6 +1077,8 @@ impl Checkpoints {
     ) -> Result<SaveOutcome> {
         self.need_working_tree("save")?;
         record::validate(options)?;
+        // A bad `checkpoint.secrets` refuses the save before anything is captured.
+        self.settings.secrets()?;
         let scope = self.scope()?;
         let interrupted_restore =
             crate::recovery::complete_interrupted(&self.repo, self.worktree(), &scope, ctl)?;
@@ -1823,24 +1825,78 @@ impl Checkpoints {
         sharing::exposure(&self.repo, checkpoints)
     }
 
+    /// What looks like secrets in the files each of `checkpoints` adds beyond its `HEAD`
+    /// commit, for those where anything does: the findings its note records, less what
+    /// `checkpoint.secretsAllow` allows now. A checkpoint saved without a scan (an older
+    /// version, `checkpoint.secrets=off` then, a fetched one) is scanned now, unless
+    /// `checkpoint.secrets` is `off` now. Never holds a secret itself.
+    pub fn secrets(&self, checkpoints: &[Checkpoint]) -> Result<Vec<Flagged>> {
+        let mode = self.settings.secrets()?;
+        let allowed = crate::secrets::Allowed::new(&self.settings.secrets_allow);
+        let mut flagged = Vec::new();
+        for c in checkpoints {
+            let note = match &c.meta.secrets {
+                Some(note) => allowed.filter(note),
+                None if mode == crate::config::SecretsMode::Off => continue,
+                None => {
+                    let base = store::head_commit(&self.repo, c.commit)?
+                        .map(|head| store::commit_tree(&self.repo, head))
+                        .transpose()?;
+                    let tree = store::commit_tree(&self.repo, c.commit)?;
+                    crate::secrets::scan(&self.repo, base, tree, &allowed)?
+                }
+            };
+            if note.count() > 0 {
+                flagged.push(Flagged {
+                    id: c.id.clone(),
+                    secrets: note,
+                });
+            }
+        }
+        Ok(flagged)
+    }
+
     /// Push `checkpoints` and their notes to `remote` (see [`crate::sharing`]);
     /// `before_sending` is called with the checkpoints about to be created there.
+    ///
+    /// Unless `allow_secrets`, a checkpoint where [`secrets`](Self::secrets) finds anything
+    /// is held back (in [`Pushed::held_back`]), its note too, and the others are pushed.
     pub fn push(
         &self,
         remote: &str,
         checkpoints: &[Checkpoint],
-        with_conversation: bool,
+        options: PushOptions,
         before_sending: &mut dyn FnMut(&[Checkpoint]),
         ctl: &Control<'_>,
     ) -> Result<Pushed> {
-        sharing::push(
-            &self.repo,
-            remote,
-            checkpoints,
-            with_conversation,
-            before_sending,
-            ctl,
-        )
+        let held_back = if options.allow_secrets {
+            Vec::new()
+        } else {
+            self.secrets(checkpoints)?
+        };
+        let sending: Vec<Checkpoint> = checkpoints
+            .iter()
+            .filter(|c| !held_back.iter().any(|h| h.id == c.id))
+            .cloned()
+            .collect();
+        let mut pushed = if sending.is_empty() {
+            Pushed {
+                remote: remote.to_string(),
+                atomic: true,
+                ..Pushed::default()
+            }
+        } else {
+            sharing::push(
+                &self.repo,
+                remote,
+                &sending,
+                options.with_conversation,
+                before_sending,
+                ctl,
+            )?
+        };
+        pushed.held_back = held_back;
+        Ok(pushed)
     }
 
     /// Fetch `remote`'s checkpoints and merge their notes; never overwrites a checkpoint.
@@ -2066,6 +2122,15 @@ fn safety(target: &str, operation: Operation) -> Safety {
         message,
         operation: Some(operation),
     }
+}
+
+/// How [`Checkpoints::push`] pushes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PushOptions {
+    /// Also the conversations kept with them (`--with-conversation`).
+    pub with_conversation: bool,
+    /// Also the checkpoints where secrets were found (`--allow-secrets`).
+    pub allow_secrets: bool,
 }
 
 /// Why there is no conversation to show or rewind for `checkpoint`.

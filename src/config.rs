@@ -133,6 +133,17 @@ impl Policy {
     }
 }
 
+/// `checkpoint.secrets`: what a save does about secrets in the files it adds beyond `HEAD`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretsMode {
+    /// No scan at save, and none at push for checkpoints saved without one.
+    Off,
+    /// Scan, record the findings in the note, and say so (the default).
+    Warn,
+    /// Scan, and refuse a save that finds any (never a safety checkpoint).
+    Block,
+}
+
 /// A setting that could not be read: the key and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -156,6 +167,10 @@ impl From<&Problem> for Error {
 pub struct Settings {
     policy: Result<Policy, Problem>,
     max_file_size: Result<u64, Problem>,
+    secrets: Result<SecretsMode, Problem>,
+    /// `checkpoint.secretsAllow` (multi-valued): rule ids, or paths in gitignore syntax, whose
+    /// findings are allowed (test fixtures, documented examples).
+    pub secrets_allow: Vec<String>,
     /// `checkpoint.autoPrune` (default true): apply the retention policy after every save.
     pub auto_prune: bool,
     /// `checkpoint.conversation` (default true): a hook's save keeps the agent's transcript
@@ -201,9 +216,12 @@ impl Settings {
                 message: format!("`{raw}` is not a size (use e.g. 512k, 100m, 1g)"),
             }),
         };
+        let secrets = secrets_mode(&config);
         Settings {
             policy: policy(&config),
             max_file_size,
+            secrets,
+            secrets_allow: patterns(&config, "checkpoint.secretsAllow"),
             auto_prune: boolean("checkpoint.autoPrune", true),
             conversation: boolean("checkpoint.conversation", true),
             hook_failure,
@@ -233,6 +251,11 @@ impl Settings {
     pub fn max_file_size(&self) -> Result<u64, Error> {
         self.max_file_size.clone().map_err(|p| Error::from(&p))
     }
+
+    /// `checkpoint.secrets`: whether a save scans for secrets, and whether a finding refuses it.
+    pub fn secrets(&self) -> Result<SecretsMode, Error> {
+        self.secrets.clone().map_err(|p| Error::from(&p))
+    }
 }
 
 impl Settings {
@@ -249,6 +272,31 @@ impl Settings {
             exclude,
             include: self.include.clone(),
         })
+    }
+}
+
+/// `checkpoint.secrets` and `checkpoint.secretsAllow` of `repo`, read where no [`Settings`]
+/// are at hand (the safety checkpoint of a restore).
+pub fn secrets(repo: &gix::Repository) -> (Result<SecretsMode, Problem>, Vec<String>) {
+    let config = repo.config_snapshot();
+    (
+        secrets_mode(&config),
+        patterns(&config, "checkpoint.secretsAllow"),
+    )
+}
+
+fn secrets_mode(config: &gix::config::Snapshot<'_>) -> Result<SecretsMode, Problem> {
+    match config.string("checkpoint.secrets") {
+        None => Ok(SecretsMode::Warn),
+        Some(raw) => match raw.to_str_lossy().trim().to_ascii_lowercase().as_str() {
+            "off" | "false" | "no" | "0" => Ok(SecretsMode::Off),
+            "warn" | "true" | "yes" | "on" | "1" => Ok(SecretsMode::Warn),
+            "block" => Ok(SecretsMode::Block),
+            _ => Err(Problem {
+                key: "checkpoint.secrets".into(),
+                message: format!("`{raw}` is not one of off, warn, block"),
+            }),
+        },
     }
 }
 

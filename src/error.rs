@@ -150,6 +150,15 @@ pub enum Error {
         /// What is wrong with it.
         message: String,
     },
+    /// `checkpoint.secrets=block` and the save found what looks like secrets in the files it
+    /// adds beyond `HEAD`; nothing was saved. The findings name paths, lines and rules, never
+    /// a secret.
+    #[error(
+        "not saved: {} in {} (`checkpoint.secrets` is `block`)",
+        plural(.0.count(), "possible secret"),
+        .0.places(5)
+    )]
+    SecretsFound(Box<crate::format::SecretsNote>),
     /// Invalid input given by the caller (a bad `--meta-json`, a bad kind).
     #[error("{0}")]
     InvalidInput(String),
@@ -388,5 +397,13 @@ impl std::fmt::Display for UndoEnd {
                 "the undos since the last change have been back through every earlier state of this worktree"
             }
         })
+    }
+}
+
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }

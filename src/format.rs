@@ -159,6 +159,74 @@ pub const SKIP_TOO_LARGE: &str = "too-large";
 /// Reason recorded for an embedded repository without any commit.
 pub const SKIP_EMBEDDED_NO_COMMIT: &str = "embedded-repo-no-commit";
 
+/// Where a save found what looks like a secret: the path, the line and the rule; never the
+/// value, nor any part of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecretFinding {
+    /// Path relative to the top of the working tree.
+    pub path: String,
+    /// The 1-based line where the rule matched; none for a rule on the file's name alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The rule's id (gitleaks' ids, e.g. `aws-access-token`, and `dotenv-secret`).
+    pub rule: String,
+}
+
+/// The note's `secrets`: what the scan of a save found. Empty `findings`: the scan ran and
+/// found nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecretsNote {
+    /// The findings, by path, then line (at most [`MAX_SECRET_FINDINGS`]).
+    #[serde(default)]
+    pub findings: Vec<SecretFinding>,
+    /// Findings beyond [`MAX_SECRET_FINDINGS`], counted but not listed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted: u64,
+    /// Files too large to scan (above the scan's size limit), not looked into.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unscanned: u64,
+}
+
+impl SecretsNote {
+    /// How many findings, listed or not.
+    pub fn count(&self) -> u64 {
+        self.findings.len() as u64 + self.omitted
+    }
+
+    /// Where the findings are, in one line: `` `.env` line 3 (dotenv-secret), … and 4 more``,
+    /// `shown` of them named.
+    pub fn places(&self, shown: usize) -> String {
+        let mut places: Vec<String> = self
+            .findings
+            .iter()
+            .take(shown)
+            .map(|f| match f.line {
+                Some(line) => format!("`{}` line {line} ({})", f.path, f.rule),
+                None => format!("`{}` ({})", f.path, f.rule),
+            })
+            .collect();
+        let rest = self.count().saturating_sub(places.len() as u64);
+        if rest > 0 {
+            places.push(format!("{rest} more"));
+        }
+        places.join(", ")
+    }
+
+    /// The distinct paths of the listed findings, in order.
+    pub fn paths(&self) -> Vec<&str> {
+        let mut paths: Vec<&str> = self.findings.iter().map(|f| f.path.as_str()).collect();
+        paths.dedup();
+        paths
+    }
+}
+
+/// The most findings a note lists.
+pub const MAX_SECRET_FINDINGS: usize = 100;
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// The program that wrote a note.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tool {
@@ -238,6 +306,11 @@ pub struct Metadata {
     /// transcript was not kept. Left out when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conversation: Option<ConversationNote>,
+    /// What the secret scan of the save found in the files the checkpoint adds beyond `HEAD`
+    /// (never a secret itself). Left out when no scan ran (`checkpoint.secrets=off`, an older
+    /// version, a fetched checkpoint whose note had none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secrets: Option<SecretsNote>,
     /// The program that wrote the note.
     #[serde(default)]
     pub tool: Tool,

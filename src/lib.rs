@@ -80,6 +80,7 @@ mod repo;
 mod restore;
 mod retention;
 mod revert;
+mod secrets;
 mod select;
 #[cfg(test)]
 mod session_tests;
@@ -112,11 +113,12 @@ pub(crate) fn skip_test(reason: &str) {
 
 pub use checkpoints::{
     CheckpointEvent, Checkpoints, ConflictKind, Diff, Dropped, HunkInfo, ListOptions, Observer,
-    OpenOptions, PruneOptions, RevertOptions, RevertSpan, Reverted, SaveOutcome, Side, StoreInfo,
-    WorkingTree, is_at_or_below, no_conversation,
+    OpenOptions, PruneOptions, PushOptions, RevertOptions, RevertSpan, Reverted, SaveOutcome, Side,
+    StoreInfo, WorkingTree, is_at_or_below, no_conversation,
 };
 pub use config::{
-    Capture, DEFAULT_EXCLUDES, HookFailure, Policy, Problem, Settings, parse_duration, parse_size,
+    Capture, DEFAULT_EXCLUDES, HookFailure, Policy, Problem, SecretsMode, Settings, parse_duration,
+    parse_size,
 };
 pub use control::{Control, Progress};
 pub use conversation::{
@@ -132,7 +134,7 @@ pub use record::{Housekeeping, SaveOptions, Saved};
 pub use repair::Repaired;
 pub use restore::{Plan, RestoreOptions, Restored};
 pub use retention::Pruned;
-pub use sharing::{Conflict, Exposure, Fetched, Pushed};
+pub use sharing::{Conflict, Exposure, Fetched, Flagged, Pushed};
 pub use store::{BrokenRef, Checkpoint};
 pub use transcript::{Role, Turn};
 pub use treediff::Summary;

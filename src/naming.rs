@@ -248,6 +248,7 @@ pub(crate) mod tests {
                 pinned: false,
                 meta: Default::default(),
                 conversation: None,
+                secrets: None,
                 tool: Tool::default(),
                 extra: Default::default(),
             },

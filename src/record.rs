@@ -174,6 +174,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
         .conversation
         .as_ref()
         .map(crate::conversation::ConversationInput::resolved);
+    let secrets = scan_for_secrets(repo, head_tree, snap.tree, options)?;
     let stats = Stats {
         files: snap.files,
         added: summary.added,
@@ -236,6 +237,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             conversation: conversation
                 .as_ref()
                 .map(crate::conversation::ConversationInput::note),
+            secrets: secrets.clone(),
             tool: Tool::default(),
             extra: Default::default(),
         };
@@ -263,6 +265,40 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
             Err(CreateError::Other(err)) => return Err(err),
         }
     }
+}
+
+/// The secret scan of a new checkpoint's files beyond `HEAD`, as `checkpoint.secrets` asks:
+/// `None` when it is off. With `block`, findings refuse the save, unless it is a safety
+/// checkpoint: that one protects work about to be overwritten, so it is always made (and
+/// marked). A scan that cannot run makes no save fail: the note then has no scan, and `push`
+/// scans before sending.
+fn scan_for_secrets(
+    repo: &gix::Repository,
+    head_tree: Option<ObjectId>,
+    tree: ObjectId,
+    options: &SaveOptions,
+) -> Result<Option<format::SecretsNote>> {
+    let safety =
+        options.operation.is_some() || options.kind.as_deref() == Some(format::KIND_PRE_RESTORE);
+    let (mode, allow) = crate::config::secrets(repo);
+    let mode = match mode {
+        Ok(mode) => mode,
+        // A safety checkpoint is never stopped by a setting; a save is (the façade has
+        // refused it already).
+        Err(_) if safety => crate::config::SecretsMode::Warn,
+        Err(problem) => return Err(Error::from(&problem)),
+    };
+    if mode == crate::config::SecretsMode::Off {
+        return Ok(None);
+    }
+    let allowed = crate::secrets::Allowed::new(&allow);
+    let Ok(note) = crate::secrets::scan(repo, head_tree, tree, &allowed) else {
+        return Ok(None);
+    };
+    if mode == crate::config::SecretsMode::Block && !safety && note.count() > 0 {
+        return Err(Error::SecretsFound(Box::new(note)));
+    }
+    Ok(Some(note))
 }
 
 /// The id a new one must be greater than. Ids only grow: a new one is greater than every

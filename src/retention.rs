@@ -262,6 +262,7 @@ mod tests {
                 pinned,
                 meta: Default::default(),
                 conversation: None,
+                secrets: None,
                 tool: Tool::default(),
                 extra: Default::default(),
             },

@@ -175,6 +175,33 @@ impl Rules {
     }
 }
 
+/// Patterns in gitignore syntax, relative to the top of the working tree, that name paths (a
+/// pattern naming a directory names everything below it): `checkpoint.secretsAllow`'s.
+pub struct Patterns {
+    search: Option<Search>,
+}
+
+impl Patterns {
+    /// Compile `patterns`.
+    pub fn new(patterns: &[String]) -> Patterns {
+        Patterns {
+            search: (!patterns.is_empty()).then(|| {
+                Search::from_overrides(
+                    patterns.iter().map(std::ffi::OsString::from),
+                    gix::ignore::search::Ignore::default(),
+                )
+            }),
+        }
+    }
+
+    /// Whether the file `path`, or a directory above it, matches.
+    pub fn matches(&self, path: &BStr) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| matches_or_below(s, path, false, Case::Sensitive))
+    }
+}
+
 /// Whether `path`, or a directory above it, matches `search` (the last matching pattern of a
 /// level deciding, as in a `.gitignore`; a matching directory decides for all below it).
 fn matches_or_below(search: &Search, path: &BStr, is_dir: bool, case: Case) -> bool {

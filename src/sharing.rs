@@ -483,6 +483,15 @@ pub fn exposure(repo: &gix::Repository, checkpoints: &[Checkpoint]) -> Result<Ve
         .collect()
 }
 
+/// A checkpoint with what looks like secrets (see `Checkpoints::secrets`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flagged {
+    /// The checkpoint's id.
+    pub id: String,
+    /// Where, and by which rule (never the value).
+    pub secrets: crate::format::SecretsNote,
+}
+
 /// What [`push`] did.
 #[derive(Debug, Clone, Default)]
 pub struct Pushed {
@@ -502,6 +511,9 @@ pub struct Pushed {
     pub warnings: Vec<String>,
     /// Checkpoints whose conversation was sent (`--with-conversation`).
     pub conversations: Vec<String>,
+    /// Checkpoints not pushed because of what looks like secrets in them (filled in by the
+    /// façade's push, which holds them back unless told `allow_secrets`).
+    pub held_back: Vec<Flagged>,
 }
 
 /// How many times a push is retried when the remote changed between reading and pushing.

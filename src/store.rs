@@ -510,6 +510,7 @@ pub fn derive(repo: &gix::Repository, reference: &CheckpointRef) -> Result<Metad
         pinned: false,
         meta: Default::default(),
         conversation: None,
+        secrets: None,
         tool: Tool::default(),
         extra: Default::default(),
     })

@@ -152,6 +152,9 @@ fn render(
             if c.meta.pinned {
                 label = format!("{label} [pinned]").trim_start().to_string();
             }
+            if c.meta.secrets.as_ref().is_some_and(|s| s.count() > 0) {
+                label = format!("{label} [secrets]").trim_start().to_string();
+            }
             if with_worktree && let Some(w) = &c.meta.worktree {
                 label = format!("({}) {label}", printable(w, false));
             }

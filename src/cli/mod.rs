@@ -553,6 +553,9 @@ fn static_hint(failure: &Failure) -> Option<&'static str> {
         Failure::Core(Error::UnreadableFile { .. }) => {
             Some("fix the file's permissions, or ignore it in .gitignore; no checkpoint was made")
         }
+        Failure::Core(Error::SecretsFound(_)) => Some(
+            "remove them or add the files to .gitignore; allow a test fixture with `git config --add checkpoint.secretsAllow <path or rule>`; save this once anyway with `git -c checkpoint.secrets=warn checkpoint save`",
+        ),
         _ => None,
     }
 }

@@ -24,6 +24,26 @@ pub fn warn_skipped<'a>(ui: &Ui, skipped: impl IntoIterator<Item = &'a Skipped>)
     }
 }
 
+/// What a new checkpoint's secret scan found: where, never what.
+pub fn warn_secrets(ui: &Ui, checkpoint: &git_checkpoint::Checkpoint) {
+    let Some(note) = &checkpoint.meta.secrets else {
+        return;
+    };
+    if note.count() > 0 {
+        ui.warn(&format!(
+            "checkpoint {} holds {} {}: {}; push holds it back (see docs/secrets.md)",
+            checkpoint.id,
+            note.count(),
+            if note.count() == 1 {
+                "possible secret"
+            } else {
+                "possible secrets"
+            },
+            note.places(5)
+        ));
+    }
+}
+
 /// What the retention after a new checkpoint did: nothing is said of an ordinary prune when
 /// `quiet`; a prune that could not run is a warning.
 pub fn housekeeping(ui: &Ui, done: &Housekeeping, quiet: bool) {

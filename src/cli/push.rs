@@ -41,6 +41,10 @@ pub struct Args {
     /// --conversation`), which otherwise never leave this machine.
     #[arg(long)]
     with_conversation: bool,
+    /// Also push the checkpoints where a save found what looks like secrets (held back
+    /// otherwise, and the push fails naming them).
+    #[arg(long)]
+    allow_secrets: bool,
 }
 
 /// Whether `first`, given where the remote goes, names a checkpoint and cannot be a remote: it is
@@ -115,6 +119,11 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     }
     let mut out = std::io::stdout().lock();
     if args.dry_run {
+        let flagged = if args.allow_secrets {
+            Vec::new()
+        } else {
+            checkpoints.secrets(&chosen)?
+        };
         for e in &checkpoints.exposure(&chosen)? {
             match e.paths.len() {
                 0 => writeln!(
@@ -132,11 +141,24 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             for path in &e.paths {
                 writeln!(out, "\t{}", checkpoints.quoting().quote(path.as_ref()))?;
             }
+            if let Some(held) = flagged.iter().find(|f| f.id == e.id) {
+                writeln!(
+                    out,
+                    "\tnot pushed: {} in {} (--allow-secrets sends it)",
+                    plural(held.secrets.count(), "possible secret"),
+                    secret_files(&checkpoints, &held.secrets)
+                )?;
+            }
         }
         if !args.quiet {
+            let held = if flagged.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} held back for secrets)", flagged.len())
+            };
             ui.info(&format!(
-                "dry run: would push {} to {remote}; nothing was sent",
-                count_checkpoints(chosen.len())
+                "dry run: would push {}{held} to {remote}; nothing was sent",
+                count_checkpoints(chosen.len() - flagged.len())
             ));
         }
         return Ok(());
@@ -149,7 +171,10 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     let pushed = checkpoints.push(
         &remote,
         &chosen,
-        args.with_conversation,
+        git_checkpoint::PushOptions {
+            with_conversation: args.with_conversation,
+            allow_secrets: args.allow_secrets,
+        },
         &mut warn_before_sending,
         &ui.ctl,
     )?;
@@ -163,13 +188,19 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             ));
         }
     }
-    writeln!(
-        out,
-        "pushed {} to {} ({} already there)",
-        count_checkpoints(pushed.pushed.len()),
-        pushed.remote,
-        pushed.already.len()
-    )?;
+    let all_held_back = pushed.pushed.is_empty()
+        && pushed.already.is_empty()
+        && pushed.rejected.is_empty()
+        && !pushed.held_back.is_empty();
+    if !all_held_back {
+        writeln!(
+            out,
+            "pushed {} to {} ({} already there)",
+            count_checkpoints(pushed.pushed.len()),
+            pushed.remote,
+            pushed.already.len()
+        )?;
+    }
     if args.with_conversation {
         writeln!(
             out,
@@ -193,6 +224,25 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             ));
         }
     }
+    if !pushed.held_back.is_empty() {
+        let mut lines = Vec::new();
+        for held in &pushed.held_back {
+            lines.push(format!(
+                "not pushed: checkpoint {} holds {} in {}",
+                printable(&held.id, false),
+                plural(held.secrets.count(), "possible secret"),
+                secret_files(&checkpoints, &held.secrets)
+            ));
+        }
+        for line in &lines[..lines.len() - 1] {
+            ui.error(line);
+        }
+        ui.hint(&format!(
+            "`git checkpoint show {}` says where; remove them or ignore the files and save again, allow them with `git config --add checkpoint.secretsAllow <path or rule>`, or push them anyway with --allow-secrets",
+            printable(&pushed.held_back[0].id, false)
+        ));
+        return Err(Error::Remote(lines[lines.len() - 1].clone()).into());
+    }
     if !pushed.rejected.is_empty() {
         let ids: Vec<String> = pushed
             .rejected
@@ -207,6 +257,28 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         .into());
     }
     Ok(())
+}
+
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The files of `note`'s findings, quoted as paths are, for one line.
+fn secret_files(checkpoints: &Checkpoints, note: &git_checkpoint::format::SecretsNote) -> String {
+    let paths = note.paths();
+    let shown: Vec<String> = paths
+        .iter()
+        .take(5)
+        .map(|p| format!("`{}`", checkpoints.quoting().quote(p.as_bytes().into())))
+        .collect();
+    match paths.len().saturating_sub(shown.len()) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more files", shown.join(", ")),
+    }
 }
 
 /// The reminder that untracked files and the commits checkpoints were taken on travel with

@@ -206,6 +206,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         notices::warn_skipped(ui, &checkpoint.meta.skipped);
         match &saved {
             Saved::Created(c) => {
+                notices::warn_secrets(ui, c);
                 if let Some(problem) = &c.note_problem {
                     ui.warn(&format!(
                         "checkpoint {} was saved, but {problem}; it lists from what its commit records (its pin and --meta are not kept)",

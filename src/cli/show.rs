@@ -259,6 +259,29 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
     if m.pinned {
         writeln!(out, "pinned    yes")?;
     }
+    if let Some(secrets) = &m.secrets {
+        for f in &secrets.findings {
+            let place = match f.line {
+                Some(line) => format!("{} line {line}", printable(&f.path, false)),
+                None => printable(&f.path, false),
+            };
+            writeln!(out, "secrets   {place} ({})", printable(&f.rule, false))?;
+        }
+        if secrets.omitted > 0 {
+            writeln!(out, "secrets   and {} more", secrets.omitted)?;
+        }
+        if secrets.unscanned > 0 {
+            writeln!(
+                out,
+                "secrets   {} too large to scan",
+                if secrets.unscanned == 1 {
+                    "1 file".to_string()
+                } else {
+                    format!("{} files", secrets.unscanned)
+                }
+            )?;
+        }
+    }
     for skipped in &m.skipped {
         let why = match skipped.size {
             Some(size) => format!("{}, {}", skipped.reason, human_size(size)),
