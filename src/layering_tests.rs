@@ -22,6 +22,9 @@ const LAYERS: &[(&str, u8)] = &[
     ("transcript/copilot", 1),
     ("transcript/cursor", 1),
     ("transcript/chat", 1),
+    // Secrets in a file's bytes: gitleaks' rules, matched (pure, uses nothing).
+    ("secrets/engine", 1),
+    ("secrets/rules", 1),
     // Opening the repository; the one module that runs `git`.
     ("repo", 2),
     ("gitcli", 2),
@@ -49,6 +52,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("store", 4),
     ("conversation", 4),
     ("removed", 4),
+    // The secret scan of what a checkpoint adds beyond HEAD (a save's, a push's).
+    ("secrets/mod", 4),
     ("record", 4),
     // Naming.
     ("naming", 5),

@@ -225,23 +225,19 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         }
     }
     if !pushed.held_back.is_empty() {
-        let mut lines = Vec::new();
         for held in &pushed.held_back {
-            lines.push(format!(
+            ui.error(&format!(
                 "not pushed: checkpoint {} holds {} in {}",
                 printable(&held.id, false),
                 plural(held.secrets.count(), "possible secret"),
                 secret_files(&checkpoints, &held.secrets)
             ));
         }
-        for line in &lines[..lines.len() - 1] {
-            ui.error(line);
-        }
         ui.hint(&format!(
             "`git checkpoint show {}` says where; remove them or ignore the files and save again, allow them with `git config --add checkpoint.secretsAllow <path or rule>`, or push them anyway with --allow-secrets",
             printable(&pushed.held_back[0].id, false)
         ));
-        return Err(Error::Remote(lines[lines.len() - 1].clone()).into());
+        return Err(Failure::Exit(1));
     }
     if !pushed.rejected.is_empty() {
         let ids: Vec<String> = pushed

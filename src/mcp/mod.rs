@@ -352,6 +352,9 @@ impl Server {
     /// Snapshot the working tree now (tracked and untracked files that are not ignored; the
     /// branch, index and stash are never touched). Returns the checkpoint's metadata, as `git
     /// checkpoint save --json`; when nothing changed since the newest checkpoint, that one.
+    /// Files it adds beyond HEAD are scanned for secrets: `"secrets": {"findings": [{"path",
+    /// "line", "rule"}]}` says where (never the value); `git checkpoint push` holds such a
+    /// checkpoint back. With `checkpoint.secrets=block`, a finding is a tool error instead.
     #[tool(annotations(
         title = "Save a checkpoint",
         read_only_hint = false,
@@ -382,7 +385,8 @@ impl Server {
     }
 
     /// List checkpoints, newest first, as `git checkpoint list --json`: `{"checkpoints":
-    /// [...]}` (each one's note plus "commit"), this worktree's unless `all`.
+    /// [...]}` (each one's note plus "commit"), this worktree's unless `all`. A checkpoint
+    /// whose save found possible secrets has findings in `"secrets"` (path, line, rule).
     #[tool(annotations(
         title = "List checkpoints",
         read_only_hint = true,
@@ -416,6 +420,8 @@ impl Server {
 
     /// One checkpoint's metadata, as `git checkpoint show --json`; with `conversation`, also
     /// the conversation kept with it (`show --conversation --json`), as `"conversation"`.
+    /// `"secrets"` lists where its save found possible secrets (path, line, rule; never a
+    /// value): such a checkpoint is not pushed without `--allow-secrets`.
     #[tool(annotations(
         title = "Show a checkpoint",
         read_only_hint = true,

@@ -89,7 +89,8 @@ fn status_of(err: &Error) -> StatusCode {
         | Error::HunkDoesNotApply { .. }
         | Error::Contention(_)
         | Error::Locked(_)
-        | Error::NotesDamaged(_) => StatusCode::CONFLICT,
+        | Error::NotesDamaged(_)
+        | Error::SecretsFound(_) => StatusCode::CONFLICT,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

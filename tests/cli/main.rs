@@ -33,6 +33,7 @@ mod restore_promise;
 mod retention;
 mod revert;
 mod save;
+mod secrets;
 mod serve;
 mod share;
 mod undo;

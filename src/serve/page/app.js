@@ -159,6 +159,18 @@ function renderTimeline() {
   $('compare').disabled = state.ticked.length !== 2;
 }
 
+// What the save's secret scan found: where, never the value (the note holds none).
+const secretCount = (c) => (c.secrets ? (c.secrets.findings || []).length + (c.secrets.omitted || 0) : 0);
+
+function secretsField(c) {
+  const s = c.secrets;
+  const places = (s.findings || []).map((f) => el('li', {}, `${f.path}${f.line ? ` line ${f.line}` : ''} (${f.rule})`));
+  if (s.omitted) places.push(el('li', {}, `and ${s.omitted} more`));
+  return el('div', { class: 'secrets' },
+    el('p', {}, `${secretCount(c)} possible secret(s) in files beyond HEAD; git checkpoint push holds this checkpoint back (--allow-secrets sends it).`),
+    el('ul', {}, ...places));
+}
+
 function row(c) {
   const stats = c.stats ? `+${c.stats.added} ~${c.stats.modified} -${c.stats.deleted}` : '';
   const time = new Date(c.created_at);
@@ -171,6 +183,7 @@ function row(c) {
       el('span', { class: 'time', title: c.created_at }, time.toLocaleTimeString()),
       el('span', { class: `kind ${c.kind}` }, c.kind),
       el('span', { class: 'stats' }, stats, c.pinned ? el('span', { class: 'pin', title: 'pinned' }, ' ★') : null),
+      secretCount(c) ? el('span', { class: 'secrets-mark', title: `${secretCount(c)} possible secret(s): push holds it back` }, '⚠ secrets') : null,
       el('span', { class: 'label' }, label(c)),
       said(c)));
 }
@@ -256,6 +269,8 @@ async function select(id) {
   field('index', c.index);
   if (c.stats) field('files', `${c.stats.files} files; since HEAD: ${c.stats.added} added, ${c.stats.modified} modified, ${c.stats.deleted} deleted`);
   field('pinned', c.pinned ? 'yes' : 'no');
+  if (secretCount(c)) field('secrets', secretsField(c));
+  else if (c.secrets) field('secrets', 'none found');
   if (c.skipped && c.skipped.length) field('left out', c.skipped.map((s) => `${s.path} (${s.reason})`).join(', '));
   if (c.fetched) field('fetched', `from ${c.fetched.remote}`);
   if (c.meta && Object.keys(c.meta).length) field('meta', el('pre', {}, JSON.stringify(c.meta, null, 2)));
