@@ -54,6 +54,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("removed", 4),
     // The secret scan of what a checkpoint adds beyond HEAD (a save's, a push's).
     ("secrets/mod", 4),
+    ("secrets/tests", 4),
     ("record", 4),
     // Naming.
     ("naming", 5),

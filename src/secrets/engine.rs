@@ -16,8 +16,6 @@ use std::sync::OnceLock;
 use aho_corasick::AhoCorasick;
 use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
-use super::rules::{GLOBAL, RULES};
-
 /// A rule, as generated from the rule files.
 pub struct Rule {
     /// The rule id, e.g. `aws-access-token`.
@@ -213,13 +211,15 @@ struct Compiled {
     always: Vec<usize>,
 }
 
-fn compiled() -> &'static Compiled {
+/// The rule table compiled, once per process: `rules` and `global` are always the same tables
+/// (`rules::RULES`, `rules::GLOBAL`), which the caller passes so that this module needs none.
+fn compiled(rules: &'static [Rule], global: &'static Allowlist) -> &'static Compiled {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
     COMPILED.get_or_init(|| {
         let mut words: Vec<&'static str> = Vec::new();
         let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
         let mut always = Vec::new();
-        for (i, rule) in RULES.iter().enumerate() {
+        for (i, rule) in rules.iter().enumerate() {
             if rule.keywords.is_empty() {
                 always.push(i);
             }
@@ -239,7 +239,7 @@ fn compiled() -> &'static Compiled {
             .build(&words)
             .ok();
         Compiled {
-            rules: RULES
+            rules: rules
                 .iter()
                 .map(|rule| RuleCompiled {
                     rule,
@@ -248,7 +248,7 @@ fn compiled() -> &'static Compiled {
                     allowlists: OnceLock::new(),
                 })
                 .collect(),
-            global: AllowCompiled::new(&GLOBAL),
+            global: AllowCompiled::new(global),
             keywords,
             keyword_rules,
             always,
@@ -258,14 +258,19 @@ fn compiled() -> &'static Compiled {
 
 /// Whether gitleaks' global allowlist leaves `path` unscanned (lock files, images, vendored
 /// code): its content need not even be read.
-pub fn path_skipped(path: &[u8]) -> bool {
-    compiled().global.file_allowed(path)
+pub fn path_skipped(rules: &'static [Rule], global: &'static Allowlist, path: &[u8]) -> bool {
+    compiled(rules, global).global.file_allowed(path)
 }
 
 /// The rules' findings in `content`, the file at `path` (relative to the top of the tree,
 /// with `/`), sorted by line, then rule.
-pub fn scan(path: &[u8], content: &[u8]) -> Vec<Hit> {
-    let compiled = compiled();
+pub fn scan(
+    rules: &'static [Rule],
+    global: &'static Allowlist,
+    path: &[u8],
+    content: &[u8],
+) -> Vec<Hit> {
+    let compiled = compiled(rules, global);
     if compiled.global.file_allowed(path) {
         return Vec::new();
     }
@@ -475,6 +480,7 @@ impl LineIndex {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
+    use super::super::rules::{GLOBAL, RULES};
     use super::*;
 
     #[test]

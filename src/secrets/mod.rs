@@ -95,7 +95,7 @@ pub fn scan(
             let blob = matches!(new.kind, EntryKind::Blob | EntryKind::BlobExecutable);
             (blob
                 && !allowed.allows_path(change.path.as_bstr())
-                && !engine::path_skipped(&change.path))
+                && !engine::path_skipped(rules::RULES, &rules::GLOBAL, &change.path))
             .then_some(Candidate {
                 path: change.path,
                 id: new.id,
@@ -162,7 +162,7 @@ fn scan_files(repo: &gix::Repository, files: &[Candidate]) -> Result<(Vec<Secret
         let blob = repo
             .find_blob(file.id)
             .context(|| format!("cannot read `{}` to scan it for secrets", file.path))?;
-        for hit in engine::scan(&file.path, &blob.data) {
+        for hit in engine::scan(rules::RULES, &rules::GLOBAL, &file.path, &blob.data) {
             found.push(SecretFinding {
                 path: file.path.to_str_lossy().into_owned(),
                 line: hit.line,
@@ -176,7 +176,7 @@ fn scan_files(repo: &gix::Repository, files: &[Candidate]) -> Result<(Vec<Secret
 /// The findings of `content` as the file `path` (for tests and the corpus).
 #[cfg(test)]
 pub(crate) fn scan_bytes(path: &str, content: &[u8]) -> Vec<(&'static str, Option<u32>)> {
-    engine::scan(path.as_bytes(), content)
+    engine::scan(rules::RULES, &rules::GLOBAL, path.as_bytes(), content)
         .into_iter()
         .map(|h| (h.rule, h.line))
         .collect()
