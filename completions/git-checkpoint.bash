@@ -902,7 +902,7 @@ _gitcheckpoint() {
             return 0
             ;;
         gitcheckpoint__subcmd__push)
-            opts="-q -h -V --all --dry-run --quiet --with-conversation --color --store --help --version"
+            opts="-q -h -V --all --dry-run --quiet --with-conversation --allow-secrets --color --store --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -264,6 +264,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand --with-conversation 'Also push the conversations kept with them (agents'' transcripts, `save --conversation`), which otherwise never leave this machine'
+            cand --allow-secrets 'Also push the checkpoints where a save found what looks like secrets (held back otherwise, and the push fails naming them)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -232,6 +232,7 @@ complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l a
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l dry-run -d 'List, for each checkpoint, the files it holds that its HEAD commit does not; push nothing'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s q -l quiet -d 'Print nothing on stderr'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l with-conversation -d 'Also push the conversations kept with them (agents\' transcripts, `save --conversation`), which otherwise never leave this machine'
+complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -l allow-secrets -d 'Also push the checkpoints where a save found what looks like secrets (held back otherwise, and the push fails naming them)'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand push" -s V -l version -d 'Print version'
 complete -c git-checkpoint -n "__fish_git_checkpoint_using_subcommand fetch" -l color -d 'When to use colour: always, never or auto (a terminal, and no NO_COLOR or TERM=dumb)' -r -f -a "always\t'Always colour'

@@ -1843,7 +1843,7 @@ impl Checkpoints {
                         .map(|head| store::commit_tree(&self.repo, head))
                         .transpose()?;
                     let tree = store::commit_tree(&self.repo, c.commit)?;
-                    crate::secrets::scan(&self.repo, base, tree, &allowed)?
+                    crate::secrets::scan(&self.repo, base, tree, &allowed, false)?
                 }
             };
             if note.count() > 0 {

@@ -292,7 +292,7 @@ fn scan_for_secrets(
         return Ok(None);
     }
     let allowed = crate::secrets::Allowed::new(&allow);
-    let Ok(note) = crate::secrets::scan(repo, head_tree, tree, &allowed) else {
+    let Ok(note) = crate::secrets::scan(repo, head_tree, tree, &allowed, true) else {
         return Ok(None);
     };
     if mode == crate::config::SecretsMode::Block && !safety && note.count() > 0 {

@@ -29,7 +29,8 @@ class AmbiguousCheckpoint(CheckpointNotFound):
     candidates: list[str]
 
 class CheckpointConflict(CheckpointError):
-    """Refused because files stand in the way or changes overlap; `paths` names them."""
+    """Refused because files stand in the way, changes overlap, or (with
+    `checkpoint.secrets=block`) files hold possible secrets; `paths` names them."""
 
     paths: list[str]
 
@@ -76,6 +77,9 @@ class Checkpoint:
     stats: Stats
     metadata: dict[str, Any]
     pinned: bool
+    secrets: dict[str, Any] | None
+    """What the save's secret scan found: `{"findings": [{"path", "line", "rule"}]}`, never a
+    value; `None` when no scan ran (`checkpoint.secrets=off`)."""
     @property
     def conversation(self) -> Any | None:
         """The conversation kept with it: a JSON one as its value, any other as text."""

@@ -153,6 +153,7 @@ pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
         | Error::RevertConflicts { .. }
         | Error::HunkDoesNotApply { .. }
         | Error::UnsafeTree { .. }
+        | Error::SecretsFound(_)
         | Error::OperationInProgress(_) => {
             let paths = conflict_paths(&err);
             match PyTuple::new(py, [text.clone()]) {
@@ -210,6 +211,7 @@ fn conflict_paths(err: &Error) -> Vec<String> {
         Error::NestedRepositoryInTheWay { path, .. } | Error::UnsafeTree { path, .. } => {
             vec![path.clone()]
         }
+        Error::SecretsFound(note) => note.paths().into_iter().map(str::to_string).collect(),
         _ => Vec::new(),
     }
 }

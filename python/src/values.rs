@@ -142,6 +142,15 @@ impl Checkpoint {
     fn pinned(&self) -> bool {
         self.inner.meta.pinned
     }
+    /// What the save's secret scan found, as the note says (`{"findings": [{"path", "line",
+    /// "rule"}]}`, never a value); `None` when no scan ran.
+    #[getter]
+    fn secrets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.inner.meta.secrets {
+            Some(note) => crate::json::to_py(py, &serde_json::to_value(note).unwrap_or_default()),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
     /// The conversation kept with the checkpoint (`save(conversation=...)`, a hook's
     /// transcript), read on first use: a JSON one as its value, any other as text; `None`
     /// when none was kept.

@@ -319,6 +319,29 @@ def test_drop_pin_unpin(repo: Path) -> None:
     assert git(repo, "for-each-ref", "refs/checkpoints") == ""
 
 
+def test_secrets_are_found_at_save_and_block_refuses(repo: Path) -> None:
+    # A fake key, put together here so that this file holds none.
+    key = "AKIA" + "Q7ZK4WX2MRTB5NJL"
+    c = Checkpoints(repo)
+    (repo / "deploy.sh").write_text(f"export AWS_ID={key}\n")
+    saved = c.save("with a key")
+    assert saved.secrets == {
+        "findings": [{"path": "deploy.sh", "line": 1, "rule": "aws-access-token"}]
+    }
+    assert key not in repr(saved.to_dict())
+    (repo / "deploy.sh").write_text("echo clean\n")
+    assert c.save("clean").secrets == {"findings": []}
+    git(repo, "config", "checkpoint.secrets", "block")
+    (repo / "deploy.sh").write_text(f"export AWS_ID={key}\n")
+    c = Checkpoints(repo)
+    with pytest.raises(git_checkpoint.CheckpointConflict) as refused:
+        c.save("refused")
+    assert refused.value.paths == ["deploy.sh"]
+    assert "aws-access-token" in str(refused.value) and key not in str(refused.value)
+    git(repo, "config", "checkpoint.secrets", "off")
+    assert Checkpoints(repo).save("unscanned").secrets is None
+
+
 def test_prune_keep_older_than_and_dry_run(repo: Path) -> None:
     cp = Checkpoints(repo)
     made = []

@@ -443,6 +443,8 @@ const SECTIONS: &[(&str, &[&str])] = &[
             "* checkpoint.include :: Multi-valued gitignore patterns: ignored paths captured anyway and restored with the code, such as an agent's state directory or a progress file. checkpoint.exclude wins over it.",
             "* checkpoint.defaultExcludes :: In a plain directory, leave out the dependency and build directories listed under PLAIN DIRECTORIES. Default true.",
             "* checkpoint.conversation :: Whether save --from-hook keeps the agent's transcript (the file its hook names, at most 64 MiB, never a symbolic link) with the checkpoint, for show --conversation. Default true; an explicit save --conversation is kept either way.",
+            "* checkpoint.secrets :: off, warn (the default) or block. A save scans the files it adds beyond HEAD (new and changed ones, up to 10 MiB) with gitleaks' rules and records where it found possible secrets (path, line, rule; never the value) in its note; list marks such checkpoints [secrets], show lists the findings, push holds them back. block refuses such a save (exit 1; never the safety checkpoint of a restore, undo, redo or revert); off scans nothing, at save or at push.",
+            "* checkpoint.secretsAllow :: Multi-valued. A rule id (generic-api-key, dotenv-secret, ...) allows that rule's findings; any other value is a path in gitignore syntax (tests/fixtures/) whose findings are allowed. Read at save and again at push.",
             "* checkpoint.hookFailure :: What save --from-hook does when it cannot save before a tool call: warn (the default: a warning, exit 0, the agent goes on) or block (the tool call is refused the way the agent understands: exit 2 for Claude Code and the OpenCode plugin, the agent's deny JSON for the others). Never at a session's start or a turn's end.",
             "* color.diff, color.ui, diff.renames :: Read as git reads them, for diff and show -p.",
             "Settings are read as git reads them: the repository's config, the global one, and for one run git -c key=value checkpoint ... In a plain directory the repository's config is its store's (git --git-dir=<STORE> config ...).",
@@ -494,6 +496,13 @@ const SECTIONS: &[(&str, &[&str])] = &[
         &[
             "Where core.fsmonitor names a hook that speaks git's protocol version 2 (Watchman's, as git's own sample .git/hooks/fsmonitor-watchman.sample is), a save asks it, before it looks at any file, what changed since the token kept in the stat cache, and looks only there: the index entries at or below a reported path and those that differed from the index when the token was kept, the directories it left alone trusted as the last save listed them, the untracked files it did not report taken from the stat cache. Turn it on with git config core.fsmonitor .git/hooks/fsmonitor-watchman.sample (Watchman installed); git status uses it too.",
             "Any doubt is a full scan, and a save holds what git add -A would stage either way: no token yet (the first save after turning it on), a hook that fails, answers nothing or an empty token, takes over 5 seconds, or answers / (Watchman restarted), a path it cannot map, over 100,000 paths, the index rewritten by git (for tracked files), the clock earlier than when the token was kept, core.ignoreCase, a sparse index, a plain directory. core.fsmonitor=true (git's built-in daemon, macOS and Windows) is not spoken: saves scan everything there.",
+        ],
+    ),
+    (
+        "SECRETS",
+        &[
+            "A checkpoint holds untracked files that git does not ignore, where .env files and keys live before anyone ignores them. A save therefore scans what it adds beyond HEAD with gitleaks' default rule set (MIT; about 220 rules: private keys, cloud credentials, API token formats, high-entropy values assigned to secret-looking names) and one rule of its own for values of secret-looking names in .env files (dotenv-secret). The note records each finding's path, line and rule, never the value: the note's secrets object, {\"findings\": [{\"path\", \"line\", \"rule\"}]}, is what --json, the HTTP API, MCP and Python return.",
+            "git checkpoint push sends the clean checkpoints and holds back those with findings (their notes too), naming them and their files, and exits 1; push --allow-secrets sends them. A checkpoint saved without a scan is scanned at push, unless checkpoint.secrets is off. gitleaks:allow on a line keeps its findings out, as in gitleaks.",
         ],
     ),
     (

@@ -11,6 +11,7 @@ GITLEAKS_COMMIT below to the commit it came from, run this, then `cargo test --l
 (every regex must compile, and the corpus in tests/secrets/ must keep its recall).
 """
 
+import hashlib
 import pathlib
 import re
 import sys
@@ -152,6 +153,7 @@ def rule(r: dict, origin: str) -> str:
 def render() -> str:
     gitleaks_text = (HERE / "gitleaks.toml").read_bytes()
     local_text = (HERE / "local.toml").read_bytes()
+    digest = hashlib.sha256(gitleaks_text + b"\0" + local_text).hexdigest()[:16]
     gitleaks = tomllib.loads(gitleaks_text.decode())
     local = tomllib.loads(local_text.decode())
     ids = set()
@@ -168,6 +170,9 @@ def render() -> str:
         f"{GITLEAKS_VERSION}, MIT) and local.toml.\n"
         "// Do not edit: change local.toml, or update gitleaks.toml, and run the script.\n\n"
         "use super::engine::{Allowlist, Rule, Target};\n\n"
+        "/// A digest of both rule files: findings kept in the scan's cache are reused only under\n"
+        "/// the same rules.\n"
+        f"pub const DIGEST: &str = {rust_str(digest)};\n\n"
         "/// gitleaks' global allowlist: paths never scanned, secrets never reported.\n"
         f"pub static GLOBAL: Allowlist = {allowlist(glob, 'global allowlist')};\n\n"
         "/// Every rule, gitleaks' first, then git-checkpoint's own.\n"

@@ -80,13 +80,20 @@ struct Candidate {
     id: ObjectId,
 }
 
+/// What the scan of one file gave: its findings (rule, line), or `None` when it was too large
+/// to read.
+type Scanned = Option<Vec<(Option<u32>, String)>>;
+
 /// Scan the files `tree` adds or changes beyond `base` (`None`: every file of `tree`), leaving
-/// out what `allowed` allows.
+/// out what `allowed` allows. A file scanned by an earlier save at the same path with the same
+/// content is not read again: the findings of the last save's files are kept in
+/// `checkpoint-secrets-cache` (paths, lines and rules only), which `remember` rewrites.
 pub fn scan(
     repo: &gix::Repository,
     base: Option<ObjectId>,
     tree: ObjectId,
     allowed: &Allowed,
+    remember: bool,
 ) -> Result<SecretsNote> {
     let candidates: Vec<Candidate> = crate::treediff::changes(repo, base, Some(tree))?
         .into_iter()
@@ -102,40 +109,38 @@ pub fn scan(
             })
         })
         .collect();
+    let mut cache = Cache::read(repo);
+    let (known, unknown): (Vec<Candidate>, Vec<Candidate>) =
+        candidates.into_iter().partition(|c| cache.get(c).is_some());
+    let mut results: Vec<(Candidate, Scanned)> = known
+        .into_iter()
+        .map(|c| {
+            let hits = cache.get(&c).cloned();
+            (c, hits)
+        })
+        .collect();
+    results.extend(scan_all(repo, unknown)?);
     let mut note = SecretsNote::default();
     let mut findings: Vec<SecretFinding> = Vec::new();
-    // Many files (a first save of a plain directory): every core reads its share.
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    if candidates.len() > 64 && threads > 1 {
-        let chunk = candidates.len().div_ceil(threads);
-        let results: Vec<Result<(Vec<SecretFinding>, u64)>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = candidates
-                .chunks(chunk)
-                .map(|part| {
-                    let repo = repo.clone();
-                    scope.spawn(move || scan_files(&repo, part))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(crate::error::Error::InvalidInput(
-                            "the secret scan stopped unexpectedly".into(),
-                        ))
-                    })
-                })
-                .collect()
-        });
-        for result in results {
-            let (found, unscanned) = result?;
-            findings.extend(found);
-            note.unscanned += unscanned;
+    for (file, hits) in &results {
+        let Some(hits) = hits else {
+            note.unscanned += 1;
+            continue;
+        };
+        for (line, rule) in hits {
+            findings.push(SecretFinding {
+                path: file.path.to_str_lossy().into_owned(),
+                line: *line,
+                rule: rule.clone(),
+            });
         }
-    } else {
-        let (found, unscanned) = scan_files(repo, &candidates)?;
-        findings = found;
-        note.unscanned = unscanned;
+    }
+    if remember {
+        cache.entries = results
+            .into_iter()
+            .filter_map(|(c, hits)| Some((c.path, (c.id, hits?))))
+            .collect();
+        cache.write(repo);
     }
     findings.retain(|f| !allowed.allows(f));
     findings.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
@@ -147,30 +152,162 @@ pub fn scan(
     Ok(note)
 }
 
-/// The findings in `files`, and how many were too large to scan.
-fn scan_files(repo: &gix::Repository, files: &[Candidate]) -> Result<(Vec<SecretFinding>, u64)> {
-    let mut found = Vec::new();
-    let mut unscanned = 0;
+/// Scan `files`; many (a first save of a plain directory) on every core.
+fn scan_all(repo: &gix::Repository, files: Vec<Candidate>) -> Result<Vec<(Candidate, Scanned)>> {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    if files.len() <= 64 || threads < 2 {
+        return scan_files(repo, files);
+    }
+    let chunk = files.len().div_ceil(threads);
+    let mut parts: Vec<Vec<Candidate>> = Vec::new();
+    let mut files = files.into_iter().peekable();
+    while files.peek().is_some() {
+        parts.push(files.by_ref().take(chunk).collect());
+    }
+    let results: Vec<Result<Vec<(Candidate, Scanned)>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| {
+                let repo = repo.clone();
+                scope.spawn(move || scan_files(&repo, part))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(crate::error::Error::InvalidInput(
+                        "the secret scan stopped unexpectedly".into(),
+                    ))
+                })
+            })
+            .collect()
+    });
+    let mut out = Vec::new();
+    for part in results {
+        out.extend(part?);
+    }
+    Ok(out)
+}
+
+fn scan_files(repo: &gix::Repository, files: Vec<Candidate>) -> Result<Vec<(Candidate, Scanned)>> {
+    let mut out = Vec::with_capacity(files.len());
     for file in files {
         let header = repo
             .find_header(file.id)
             .context(|| format!("cannot read `{}` to scan it for secrets", file.path))?;
         if header.size() > MAX_SCANNED_FILE {
-            unscanned += 1;
+            out.push((file, None));
             continue;
         }
         let blob = repo
             .find_blob(file.id)
             .context(|| format!("cannot read `{}` to scan it for secrets", file.path))?;
-        for hit in engine::scan(rules::RULES, &rules::GLOBAL, &file.path, &blob.data) {
-            found.push(SecretFinding {
-                path: file.path.to_str_lossy().into_owned(),
-                line: hit.line,
-                rule: hit.rule.to_string(),
-            });
+        let hits = engine::scan(rules::RULES, &rules::GLOBAL, &file.path, &blob.data)
+            .into_iter()
+            .map(|hit| (hit.line, hit.rule.to_string()))
+            .collect();
+        drop(blob);
+        out.push((file, Some(hits)));
+    }
+    Ok(out)
+}
+
+/// The findings of the files the last save scanned, by path: a file of the same path and
+/// content is not read again. Only ever a shortcut: a file that cannot be read, or was written
+/// under other rules or another version, is ignored.
+struct Cache {
+    entries: std::collections::HashMap<BString, (ObjectId, Vec<(Option<u32>, String)>)>,
+}
+
+/// The cache's file, in the worktree's git directory.
+const CACHE_FILE: &str = "checkpoint-secrets-cache";
+
+impl Cache {
+    /// The first line: the format, the rules and the version that wrote it.
+    fn header() -> String {
+        format!(
+            "git-checkpoint secrets cache 1 {} {}\n",
+            rules::DIGEST,
+            env!("CARGO_PKG_VERSION")
+        )
+    }
+
+    fn read(repo: &gix::Repository) -> Cache {
+        let mut cache = Cache {
+            entries: Default::default(),
+        };
+        let Ok(data) = std::fs::read(repo.git_dir().join(CACHE_FILE)) else {
+            return cache;
+        };
+        let Some(rest) = data.strip_prefix(Cache::header().as_bytes()) else {
+            return cache;
+        };
+        if let Some(entries) = Cache::parse(rest) {
+            cache.entries = entries;
+        }
+        cache
+    }
+
+    /// Records: `<object id> <count> <path>` and a NUL, then `count` lines `<line or -> <rule>`.
+    #[allow(clippy::type_complexity)]
+    fn parse(
+        mut rest: &[u8],
+    ) -> Option<std::collections::HashMap<BString, (ObjectId, Vec<(Option<u32>, String)>)>> {
+        let mut entries = std::collections::HashMap::new();
+        while !rest.is_empty() {
+            let nul = rest.find_byte(0)?;
+            let (record, after) = (&rest[..nul], &rest[nul + 1..]);
+            let mut fields = record.splitn(3, |b| *b == b' ');
+            let id = ObjectId::from_hex(fields.next()?).ok()?;
+            let count: usize = fields.next()?.to_str().ok()?.parse().ok()?;
+            let path = BString::from(fields.next()?);
+            rest = after;
+            let mut hits = Vec::with_capacity(count.min(1024));
+            for _ in 0..count {
+                let end = rest.find_byte(b'\n')?;
+                let line = rest[..end].to_str().ok()?;
+                rest = &rest[end + 1..];
+                let (at, rule) = line.split_once(' ')?;
+                let at = if at == "-" {
+                    None
+                } else {
+                    Some(at.parse().ok()?)
+                };
+                hits.push((at, rule.to_string()));
+            }
+            entries.insert(path, (id, hits));
+        }
+        Some(entries)
+    }
+
+    fn get(&self, file: &Candidate) -> Option<&Vec<(Option<u32>, String)>> {
+        self.entries
+            .get(&file.path)
+            .filter(|(id, _)| *id == file.id)
+            .map(|(_, hits)| hits)
+    }
+
+    fn write(&self, repo: &gix::Repository) {
+        let mut out = Cache::header().into_bytes();
+        for (path, (id, hits)) in &self.entries {
+            out.extend_from_slice(id.to_hex().to_string().as_bytes());
+            out.extend_from_slice(format!(" {} ", hits.len()).as_bytes());
+            out.extend_from_slice(path);
+            out.push(0);
+            for (line, rule) in hits {
+                match line {
+                    Some(line) => out.extend_from_slice(format!("{line} {rule}\n").as_bytes()),
+                    None => out.extend_from_slice(format!("- {rule}\n").as_bytes()),
+                }
+            }
+        }
+        let path = repo.git_dir().join(CACHE_FILE);
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        if std::fs::write(&tmp, out).is_err() || std::fs::rename(&tmp, &path).is_err() {
+            let _ = std::fs::remove_file(&tmp);
         }
     }
-    Ok((found, unscanned))
 }
 
 /// The findings of `content` as the file `path` (for tests and the corpus).

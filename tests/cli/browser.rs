@@ -741,3 +741,37 @@ fn the_page_shows_the_prompt_and_the_next_tool_call_of_each_checkpoint() {
     );
     assert_eq!(driver.count("#conversation .turn"), 4);
 }
+
+/// A checkpoint whose save found a possible secret is marked in the timeline, and its details
+/// say where (path, line, rule), never what.
+#[test]
+fn the_page_marks_a_checkpoint_with_secrets_and_says_where_not_what() {
+    let Some((chromium, chromedriver)) = browser() else {
+        return;
+    };
+    let repo = Repo::with_commit(&[("f.txt", "base\n")]);
+    repo.write("f.txt", "clean\n");
+    let clean = repo.save(&["-q", "-m", "clean"]);
+    // A fake value, put together here so that this file holds none.
+    let secret = format!("{}{}", "x9Kq2LmP", "4vT7wZr8");
+    repo.write(".env", &format!("DEBUG=1\nAPI_TOKEN={secret}\n"));
+    let flagged = repo.save(&["-q", "-m", "with env"]);
+    let server = serve(&repo);
+    let driver = Driver::start(&chromium, &chromedriver);
+    driver.go(&server.url);
+    let mark = format!(".cp-row[data-id='{flagged}'] .secrets-mark");
+    driver.until(
+        "the mark",
+        &format!("return document.querySelector(\"{mark}\");"),
+    );
+    assert_eq!(
+        driver.count(&format!(".cp-row[data-id='{clean}'] .secrets-mark")),
+        0
+    );
+    driver.click(&format!(".cp-row[data-id='{flagged}'] .open"));
+    driver.until("its details", &detail_of(&flagged, "#detail .secrets"));
+    let said = driver.text("#detail .secrets");
+    assert!(said.contains(".env line 2 (dotenv-secret)"), "{said}");
+    assert!(!said.contains(&secret[4..]), "{said}");
+    assert!(!driver.text(".cp-row").contains(&secret[4..]));
+}

@@ -1102,3 +1102,70 @@ fn checkpoint_show_returns_the_conversation_when_asked() {
     let plain = r(1, "structured");
     assert_eq!(json_eval(&plain, "'content' in v['conversation']"), "false");
 }
+
+/// What a save found is in the checkpoint's JSON (where, never what); with
+/// `checkpoint.secrets=block` a save that finds anything is a tool error naming the file.
+#[test]
+fn checkpoint_save_and_show_say_where_secrets_are_and_block_refuses() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    // A fake AWS key id, put together here so that this file holds none.
+    let key = format!("{}{}", "AKIA", "Q7ZK4WX2MRTB5NJL");
+    repo.write("deploy.sh", &format!("export AWS_ID={key}\n"));
+    let plan = format!(
+        r#"[
+        ["call", "checkpoint_save", {{"message": "with a key"}}, null],
+        ["call", "checkpoint_show", {{"checkpoint": "@"}}, null],
+        ["call", "checkpoint_list", {{}}, null],
+        ["write", "deploy.sh", "export AWS_ID={key}\nexport OTHER={key}\n"],
+        ["call", "checkpoint_save", {{"message": "second"}}, null]
+    ]"#
+    );
+    let Some(v) = session(
+        "checkpoint_save_and_show_say_where_secrets_are_and_block_refuses",
+        &repo,
+        &plan,
+    ) else {
+        return;
+    };
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    assert_eq!(r(0, "is_error"), "false", "{}", r(0, "text"));
+    let findings = r#"[{"path": "deploy.sh", "line": 1, "rule": "aws-access-token"}]"#;
+    assert_eq!(
+        json_eval(&r(0, "structured"), "v['secrets']['findings']"),
+        findings
+    );
+    assert_eq!(
+        json_eval(&r(1, "structured"), "v['secrets']['findings']"),
+        findings
+    );
+    assert_eq!(
+        json_eval(
+            &r(2, "structured"),
+            "v['checkpoints'][0]['secrets']['findings']"
+        ),
+        findings
+    );
+    for i in 0..3 {
+        assert!(!r(i, "text").contains(&key[4..]), "{}", r(i, "text"));
+    }
+    // More of it in the same file: `warn` (the default) saves it too.
+    assert_eq!(r(4, "is_error"), "false", "{}", r(4, "text"));
+
+    repo.git(&["config", "checkpoint.secrets", "block"]);
+    repo.write("deploy.sh", &format!("export AWS_ID={key}\necho changed\n"));
+    let Some(v) = session(
+        "checkpoint_save_and_show_say_where_secrets_are_and_block_refuses",
+        &repo,
+        r#"[["call", "checkpoint_save", {"message": "blocked"}, null]]"#,
+    ) else {
+        return;
+    };
+    let r = |path: &str| v.get(&format!("results.0.{path}"));
+    assert_eq!(r("is_error"), "true", "{}", r("text"));
+    assert!(
+        r("text").contains("not saved: 1 possible secret in `deploy.sh` line 1 (aws-access-token)"),
+        "{}",
+        r("text")
+    );
+    assert!(!r("text").contains(&key[4..]));
+}

@@ -369,3 +369,31 @@ fn a_plain_directory_is_scanned_too() {
     );
     assert!(dir.cp(&["list"]).ok().stdout.contains("[secrets]"));
 }
+
+#[test]
+fn the_scan_cache_holds_no_secret_and_a_damaged_one_is_ignored() {
+    let repo = Repo::with_commit(&[("a.txt", "1\n")]);
+    repo.write(".env", &format!("API_TOKEN={}\n", env_secret()));
+    repo.write("b.txt", "plain\n");
+    let first = repo.save(&["-q"]);
+    let cache = repo.git_dir().join("checkpoint-secrets-cache");
+    let kept = std::fs::read(&cache).expect("the save keeps what it scanned");
+    assert_never_said(&String::from_utf8_lossy(&kept), &env_secret());
+    let findings = |id: &str| json_eval(&repo.note(id), "v['secrets']['findings']");
+    // Reused, damaged, or from another version: the same findings every time.
+    let again = repo.save(&["-q", "--allow-empty"]);
+    assert_eq!(findings(&again), findings(&first));
+    std::fs::write(&cache, b"git-checkpoint secrets cache 1 x y\ngarbage\0\0").unwrap();
+    let damaged = repo.save(&["-q", "--allow-empty"]);
+    assert_eq!(findings(&damaged), findings(&first));
+    let mut truncated = kept.clone();
+    truncated.truncate(kept.len() - 3);
+    std::fs::write(&cache, &truncated).unwrap();
+    let cut = repo.save(&["-q", "--allow-empty"]);
+    assert_eq!(findings(&cut), findings(&first));
+    assert!(findings(&first).contains("dotenv-secret"));
+    // A changed file is read again.
+    repo.write(".env", "API_TOKEN=\n");
+    let cleaned = repo.save(&["-q"]);
+    assert_eq!(findings(&cleaned), "[]");
+}

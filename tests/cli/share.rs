@@ -24,6 +24,11 @@ fn trio() -> Trio {
     b.git(&["remote", "add", "origin", &url]);
     b.git(&["pull", "-q", "origin", "main"]);
     b.git(&["branch", "-q", "-u", "origin/main"]);
+    // The `.env` of `make_changes` is a secret that was not ignored: these tests are about
+    // what travels, so it is allowed here (secrets.rs tests what push holds back).
+    for clone in [&a, &b] {
+        clone.git(&["config", "checkpoint.secretsAllow", ".env"]);
+    }
     Trio { remote, a, b }
 }
 
