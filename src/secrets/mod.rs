@@ -37,6 +37,9 @@ pub fn is_rule(id: &str) -> bool {
 pub struct Allowed {
     rules: BTreeSet<String>,
     paths: Patterns,
+    /// The values as given, for the scan's cache: findings kept under another allowlist are
+    /// not reused.
+    key: String,
 }
 
 impl Allowed {
@@ -44,9 +47,15 @@ impl Allowed {
     pub fn new(values: &[String]) -> Allowed {
         let (rules, paths): (Vec<String>, Vec<String>) =
             values.iter().cloned().partition(|v| is_rule(v));
+        let key = values
+            .iter()
+            .map(|v| v.escape_default().to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
         Allowed {
             rules: rules.into_iter().collect(),
             paths: Patterns::new(&paths),
+            key,
         }
     }
 
@@ -80,14 +89,18 @@ struct Candidate {
     id: ObjectId,
 }
 
-/// What the scan of one file gave: its findings (rule, line), or `None` when it was too large
+/// What the scan of one file gave: its findings (line, rule), or `None` when it was too large
 /// to read.
 type Scanned = Option<Vec<(Option<u32>, String)>>;
 
 /// Scan the files `tree` adds or changes beyond `base` (`None`: every file of `tree`), leaving
-/// out what `allowed` allows. A file scanned by an earlier save at the same path with the same
-/// content is not read again: the findings of the last save's files are kept in
-/// `checkpoint-secrets-cache` (paths, lines and rules only), which `remember` rewrites.
+/// out what `allowed` allows.
+///
+/// With `remember` (a save), what was found is kept in `checkpoint-secrets-cache` for the next
+/// save: the tree scanned, its base, and the files with findings (paths, lines and rules
+/// only). The next save over the same base then reads only the files that changed since that
+/// tree, and takes the others' findings from the cache: a save costs what changed since the
+/// last one, not everything beyond `HEAD` (a plain directory's every file) again.
 pub fn scan(
     repo: &gix::Repository,
     base: Option<ObjectId>,
@@ -95,52 +108,55 @@ pub fn scan(
     allowed: &Allowed,
     remember: bool,
 ) -> Result<SecretsNote> {
-    let candidates: Vec<Candidate> = crate::treediff::changes(repo, base, Some(tree))?
-        .into_iter()
-        .filter_map(|change| {
-            let new = change.new?;
-            let blob = matches!(new.kind, EntryKind::Blob | EntryKind::BlobExecutable);
-            (blob
-                && !allowed.allows_path(change.path.as_bstr())
-                && !engine::path_skipped(rules::RULES, &rules::GLOBAL, &change.path))
-            .then_some(Candidate {
-                path: change.path,
-                id: new.id,
-            })
-        })
-        .collect();
-    let mut cache = Cache::read(repo);
-    let (known, unknown): (Vec<Candidate>, Vec<Candidate>) =
-        candidates.into_iter().partition(|c| cache.get(c).is_some());
-    let mut results: Vec<(Candidate, Scanned)> = known
-        .into_iter()
-        .map(|c| {
-            let hits = cache.get(&c).cloned();
-            (c, hits)
-        })
-        .collect();
-    results.extend(scan_all(repo, unknown)?);
+    let cached = if remember {
+        Cache::read(repo, base, allowed)
+    } else {
+        None
+    };
+    let (mut entries, results) = match cached {
+        // Since the tree the cache was written for: only what changed since.
+        Some(cache) => match crate::treediff::changes(repo, Some(cache.tree), Some(tree)) {
+            Ok(changes) => {
+                let mut entries = cache.entries;
+                let mut candidates = Vec::new();
+                for change in changes {
+                    entries.remove(&change.path);
+                    if let Some(candidate) = candidate(repo, base, change, allowed, true)? {
+                        candidates.push(candidate);
+                    }
+                }
+                (entries, scan_all(repo, candidates)?)
+            }
+            Err(_) => (Default::default(), scan_beyond(repo, base, tree, allowed)?),
+        },
+        None => (Default::default(), scan_beyond(repo, base, tree, allowed)?),
+    };
+    for (file, hits) in results {
+        if hits.as_ref().is_none_or(|h| !h.is_empty()) {
+            entries.insert(file.path, hits);
+        }
+    }
+    if remember {
+        Cache {
+            tree,
+            entries: entries.clone(),
+        }
+        .write(repo, base, allowed);
+    }
     let mut note = SecretsNote::default();
     let mut findings: Vec<SecretFinding> = Vec::new();
-    for (file, hits) in &results {
+    for (path, hits) in &entries {
         let Some(hits) = hits else {
             note.unscanned += 1;
             continue;
         };
         for (line, rule) in hits {
             findings.push(SecretFinding {
-                path: file.path.to_str_lossy().into_owned(),
+                path: path.to_str_lossy().into_owned(),
                 line: *line,
                 rule: rule.clone(),
             });
         }
-    }
-    if remember {
-        cache.entries = results
-            .into_iter()
-            .filter_map(|(c, hits)| Some((c.path, (c.id, hits?))))
-            .collect();
-        cache.write(repo);
     }
     findings.retain(|f| !allowed.allows(f));
     findings.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
@@ -150,6 +166,54 @@ pub fn scan(
     }
     note.findings = findings;
     Ok(note)
+}
+
+/// Every file `tree` adds or changes beyond `base`, scanned.
+fn scan_beyond(
+    repo: &gix::Repository,
+    base: Option<ObjectId>,
+    tree: ObjectId,
+    allowed: &Allowed,
+) -> Result<Vec<(Candidate, Scanned)>> {
+    let mut candidates = Vec::new();
+    for change in crate::treediff::changes(repo, base, Some(tree))? {
+        if let Some(candidate) = candidate(repo, base, change, allowed, false)? {
+            candidates.push(candidate);
+        }
+    }
+    scan_all(repo, candidates)
+}
+
+/// The file to scan for `change`, if any: a file (not a symlink or submodule) that is not
+/// allowed or skipped. `check_base`: the change is against another tree than `base`, so a file
+/// that is as `base` has it is no candidate.
+fn candidate(
+    repo: &gix::Repository,
+    base: Option<ObjectId>,
+    change: crate::treediff::FileChange,
+    allowed: &Allowed,
+    check_base: bool,
+) -> Result<Option<Candidate>> {
+    let Some(new) = change.new else {
+        return Ok(None);
+    };
+    if !matches!(new.kind, EntryKind::Blob | EntryKind::BlobExecutable)
+        || allowed.allows_path(change.path.as_bstr())
+        || engine::path_skipped(rules::RULES, &rules::GLOBAL, &change.path)
+    {
+        return Ok(None);
+    }
+    if check_base
+        && let Some(base) = base
+        && crate::treediff::entry_at(repo, Some(base), change.path.as_bstr())?
+            .is_some_and(|e| e.id == new.id)
+    {
+        return Ok(None);
+    }
+    Ok(Some(Candidate {
+        path: change.path,
+        id: new.id,
+    }))
 }
 
 /// Scan `files`; many (a first save of a plain directory) on every core.
@@ -213,56 +277,54 @@ fn scan_files(repo: &gix::Repository, files: Vec<Candidate>) -> Result<Vec<(Cand
     Ok(out)
 }
 
-/// The findings of the files the last save scanned, by path: a file of the same path and
-/// content is not read again. Only ever a shortcut: a file that cannot be read, or was written
-/// under other rules or another version, is ignored.
+/// What the last save's scan found: the tree it scanned, and its files with findings (or too
+/// large to scan), by path. Only ever a shortcut: a file that cannot be read, or was written
+/// under another base, other rules, another allowlist or another version, is ignored.
 struct Cache {
-    entries: std::collections::HashMap<BString, (ObjectId, Vec<(Option<u32>, String)>)>,
+    tree: ObjectId,
+    entries: std::collections::BTreeMap<BString, Scanned>,
 }
 
 /// The cache's file, in the worktree's git directory.
 const CACHE_FILE: &str = "checkpoint-secrets-cache";
 
 impl Cache {
-    /// The first line: the format, the rules and the version that wrote it.
-    fn header() -> String {
+    /// The first line: the format, the rules, the version, the base and the allowlist.
+    fn header(base: Option<ObjectId>, allowed: &Allowed) -> String {
         format!(
-            "git-checkpoint secrets cache 1 {} {}\n",
+            "git-checkpoint secrets cache 2 {} {} {} {}\n",
             rules::DIGEST,
-            env!("CARGO_PKG_VERSION")
+            env!("CARGO_PKG_VERSION"),
+            base.map_or_else(|| "-".to_string(), |b| b.to_string()),
+            allowed.key
         )
     }
 
-    fn read(repo: &gix::Repository) -> Cache {
-        let mut cache = Cache {
-            entries: Default::default(),
-        };
-        let Ok(data) = std::fs::read(repo.git_dir().join(CACHE_FILE)) else {
-            return cache;
-        };
-        let Some(rest) = data.strip_prefix(Cache::header().as_bytes()) else {
-            return cache;
-        };
-        if let Some(entries) = Cache::parse(rest) {
-            cache.entries = entries;
-        }
-        cache
+    fn read(repo: &gix::Repository, base: Option<ObjectId>, allowed: &Allowed) -> Option<Cache> {
+        let data = std::fs::read(repo.git_dir().join(CACHE_FILE)).ok()?;
+        let rest = data.strip_prefix(Cache::header(base, allowed).as_bytes())?;
+        let rest = rest.strip_prefix(b"tree ")?;
+        let end = rest.find_byte(b'\n')?;
+        let tree = ObjectId::from_hex(&rest[..end]).ok()?;
+        Some(Cache {
+            tree,
+            entries: Cache::parse(&rest[end + 1..])?,
+        })
     }
 
-    /// Records: `<object id> <count> <path>` and a NUL, then `count` lines `<line or -> <rule>`.
-    #[allow(clippy::type_complexity)]
-    fn parse(
-        mut rest: &[u8],
-    ) -> Option<std::collections::HashMap<BString, (ObjectId, Vec<(Option<u32>, String)>)>> {
-        let mut entries = std::collections::HashMap::new();
+    /// Records: `<count or -> <path>` and a NUL, then `count` lines `<line or -> <rule>`.
+    fn parse(mut rest: &[u8]) -> Option<std::collections::BTreeMap<BString, Scanned>> {
+        let mut entries = std::collections::BTreeMap::new();
         while !rest.is_empty() {
             let nul = rest.find_byte(0)?;
             let (record, after) = (&rest[..nul], &rest[nul + 1..]);
-            let mut fields = record.splitn(3, |b| *b == b' ');
-            let id = ObjectId::from_hex(fields.next()?).ok()?;
-            let count: usize = fields.next()?.to_str().ok()?.parse().ok()?;
-            let path = BString::from(fields.next()?);
+            let (count, path) = record.split_once_str(" ")?;
             rest = after;
+            if count == b"-" {
+                entries.insert(BString::from(path), None);
+                continue;
+            }
+            let count: usize = count.to_str().ok()?.parse().ok()?;
             let mut hits = Vec::with_capacity(count.min(1024));
             for _ in 0..count {
                 let end = rest.find_byte(b'\n')?;
@@ -276,26 +338,22 @@ impl Cache {
                 };
                 hits.push((at, rule.to_string()));
             }
-            entries.insert(path, (id, hits));
+            entries.insert(BString::from(path), Some(hits));
         }
         Some(entries)
     }
 
-    fn get(&self, file: &Candidate) -> Option<&Vec<(Option<u32>, String)>> {
-        self.entries
-            .get(&file.path)
-            .filter(|(id, _)| *id == file.id)
-            .map(|(_, hits)| hits)
-    }
-
-    fn write(&self, repo: &gix::Repository) {
-        let mut out = Cache::header().into_bytes();
-        for (path, (id, hits)) in &self.entries {
-            out.extend_from_slice(id.to_hex().to_string().as_bytes());
-            out.extend_from_slice(format!(" {} ", hits.len()).as_bytes());
+    fn write(&self, repo: &gix::Repository, base: Option<ObjectId>, allowed: &Allowed) {
+        let mut out = Cache::header(base, allowed).into_bytes();
+        out.extend_from_slice(format!("tree {}\n", self.tree).as_bytes());
+        for (path, hits) in &self.entries {
+            match hits {
+                None => out.extend_from_slice(b"- "),
+                Some(hits) => out.extend_from_slice(format!("{} ", hits.len()).as_bytes()),
+            }
             out.extend_from_slice(path);
             out.push(0);
-            for (line, rule) in hits {
+            for (line, rule) in hits.iter().flatten() {
                 match line {
                     Some(line) => out.extend_from_slice(format!("{line} {rule}\n").as_bytes()),
                     None => out.extend_from_slice(format!("- {rule}\n").as_bytes()),

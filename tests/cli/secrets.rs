@@ -397,3 +397,52 @@ fn the_scan_cache_holds_no_secret_and_a_damaged_one_is_ignored() {
     let cleaned = repo.save(&["-q"]);
     assert_eq!(findings(&cleaned), "[]");
 }
+
+/// Save after save, each reading only what changed since the last: the findings are always
+/// those of a scan of everything beyond HEAD (the cache deleted before each oracle save).
+#[test]
+fn saves_in_a_row_find_what_a_full_scan_finds() {
+    let committed = format!("KEY = \"{}\"\n", aws_key());
+    let repo = Repo::with_commit(&[("keys.py", &committed), ("a.txt", "1\n")]);
+    let cache = repo.git_dir().join("checkpoint-secrets-cache");
+    let steps: Vec<Box<dyn Fn(&Repo)>> = vec![
+        Box::new(|r| r.write(".env", &format!("API_TOKEN={}\n", env_secret()))),
+        Box::new(|r| {
+            r.write(
+                "keys.py",
+                &format!("# moved\n{}", format!("KEY = \"{}\"\n", aws_key())),
+            )
+        }),
+        Box::new(|r| r.write("b.txt", "unrelated\n")),
+        // Back to HEAD's content: nothing beyond HEAD there any more.
+        Box::new(|r| r.write("keys.py", &format!("KEY = \"{}\"\n", aws_key()))),
+        Box::new(|r| std::fs::remove_file(r.path().join(".env")).unwrap()),
+        Box::new(|r| {
+            r.write(
+                "deep/dir/.env.production",
+                &format!("DB_PASSWORD={}\n", env_secret()),
+            )
+        }),
+        Box::new(|r| {
+            r.git(&["config", "checkpoint.secretsAllow", "deep/"])
+                .truncate(0)
+        }),
+    ];
+    let mut last = String::new();
+    for step in &steps {
+        step(&repo);
+        let incremental = repo.save(&["-q", "--allow-empty"]);
+        std::fs::remove_file(&cache).unwrap();
+        let full = repo.save(&["-q", "--allow-empty"]);
+        assert_eq!(
+            json_eval(&repo.note(&incremental), "v['secrets']"),
+            json_eval(&repo.note(&full), "v['secrets']"),
+        );
+        last = full;
+    }
+    // The committed key is HEAD's, the last `.env` is allowed: nothing left to report.
+    assert_eq!(
+        json_eval(&repo.note(&last), "v['secrets']"),
+        r#"{"findings": []}"#
+    );
+}
