@@ -1077,8 +1077,11 @@ impl Checkpoints {
     ) -> Result<SaveOutcome> {
         self.need_working_tree("save")?;
         record::validate(options)?;
-        // A bad `checkpoint.secrets` refuses the save before anything is captured.
-        self.settings.secrets()?;
+        // A bad `checkpoint.secrets` refuses the save before anything is captured; otherwise
+        // the scanner gets ready while the working tree is captured.
+        if self.settings.secrets()? != crate::config::SecretsMode::Off {
+            crate::secrets::prepare();
+        }
         let scope = self.scope()?;
         let interrupted_restore =
             crate::recovery::complete_interrupted(&self.repo, self.worktree(), &scope, ctl)?;
@@ -1843,7 +1846,7 @@ impl Checkpoints {
                         .map(|head| store::commit_tree(&self.repo, head))
                         .transpose()?;
                     let tree = store::commit_tree(&self.repo, c.commit)?;
-                    crate::secrets::scan(&self.repo, base, tree, &allowed, false)?
+                    crate::secrets::scan(&self.repo, base, tree, None, &allowed, false)?
                 }
             };
             if note.count() > 0 {

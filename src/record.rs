@@ -174,7 +174,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
         .conversation
         .as_ref()
         .map(crate::conversation::ConversationInput::resolved);
-    let secrets = scan_for_secrets(repo, head_tree, snap.tree, options)?;
+    let secrets = scan_for_secrets(repo, head_tree, snap, options)?;
     let stats = Stats {
         files: snap.files,
         added: summary.added,
@@ -275,7 +275,7 @@ pub fn record(repo: &gix::Repository, captured: &Captured, options: &SaveOptions
 fn scan_for_secrets(
     repo: &gix::Repository,
     head_tree: Option<ObjectId>,
-    tree: ObjectId,
+    snap: &crate::snapshot::Snapshot,
     options: &SaveOptions,
 ) -> Result<Option<format::SecretsNote>> {
     let safety =
@@ -292,7 +292,9 @@ fn scan_for_secrets(
         return Ok(None);
     }
     let allowed = crate::secrets::Allowed::new(&allow);
-    let Ok(note) = crate::secrets::scan(repo, head_tree, tree, &allowed, true) else {
+    // The snapshot lists what it adds beyond HEAD when it can: no tree is read for that.
+    let known = snap.added_or_changed_since(head_tree);
+    let Ok(note) = crate::secrets::scan(repo, head_tree, snap.tree, known, &allowed, true) else {
         return Ok(None);
     };
     if mode == crate::config::SecretsMode::Block && !safety && note.count() > 0 {

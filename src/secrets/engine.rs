@@ -98,7 +98,8 @@ fn build_set(patterns: &[&str]) -> Option<RegexSet> {
 /// An allowlist compiled.
 struct AllowCompiled {
     list: &'static Allowlist,
-    regexes: Option<RegexSet>,
+    /// Compiled when a candidate is first checked: most files have none.
+    regexes: OnceLock<Option<RegexSet>>,
     paths: Option<RegexSet>,
 }
 
@@ -106,7 +107,7 @@ impl AllowCompiled {
     fn new(list: &'static Allowlist) -> AllowCompiled {
         AllowCompiled {
             list,
-            regexes: build_set(list.regexes),
+            regexes: OnceLock::new(),
             paths: build_set(list.paths),
         }
     }
@@ -135,7 +136,12 @@ impl AllowCompiled {
             Target::Match => matched,
             Target::Line => line,
         };
-        let regex = !target.is_empty() && self.regexes.as_ref().is_some_and(|s| s.is_match(target));
+        let regex = !target.is_empty()
+            && self
+                .regexes
+                .get_or_init(|| build_set(self.list.regexes))
+                .as_ref()
+                .is_some_and(|s| s.is_match(target));
         let stopword = contains_stopword(secret, self.list.stopwords);
         if self.list.and {
             let mut checks = Vec::new();
@@ -254,6 +260,21 @@ fn compiled(rules: &'static [Rule], global: &'static Allowlist) -> &'static Comp
             always,
         }
     })
+}
+
+/// Compile what every scan needs, and the rules most files turn on (their keywords are
+/// ordinary words: `key`, `token`, `auth`), so that a scan started later finds them ready.
+pub fn warm_up(rules: &'static [Rule], global: &'static Allowlist) {
+    let compiled = compiled(rules, global);
+    for rule in &compiled.rules {
+        if rule.rule.id == "generic-api-key" {
+            if let Some(regex) = rule.regex() {
+                // The lazy DFA's first states, from a line like those it meets.
+                let _ = regex.find(b"let api_key = config.get(\"key\")?; // token auth\n");
+            }
+            let _ = rule.allowlists();
+        }
+    }
 }
 
 /// Whether gitleaks' global allowlist leaves `path` unscanned (lock files, images, vendored

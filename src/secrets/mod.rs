@@ -27,6 +27,14 @@ use crate::select::Patterns;
 /// `--max-target-megabytes` would leave them), whatever `checkpoint.maxFileSize` allows.
 pub const MAX_SCANNED_FILE: u64 = 10 << 20;
 
+/// Get the scanner ready on another thread, while the caller does other work (a save's
+/// snapshot): its first scan then finds the rules compiled.
+pub fn prepare() {
+    let _ = std::thread::Builder::new()
+        .name("secrets-warm-up".into())
+        .spawn(|| engine::warm_up(rules::RULES, &rules::GLOBAL));
+}
+
 /// Whether `id` is a rule's id.
 pub fn is_rule(id: &str) -> bool {
     rules::RULES.iter().any(|r| r.id == id)
@@ -93,18 +101,27 @@ struct Candidate {
 /// to read.
 type Scanned = Option<Vec<(Option<u32>, String)>>;
 
-/// Scan the files `tree` adds or changes beyond `base` (`None`: every file of `tree`), leaving
-/// out what `allowed` allows.
+/// The files a save adds or changes beyond its `HEAD`, when the snapshot knows them without
+/// comparing trees (path, kind, object).
+pub type Known = Vec<(BString, EntryKind, ObjectId)>;
+
+/// Scan the files `tree` adds or changes beyond `base` (`None`: every file of `tree`; `known`:
+/// those files, as the snapshot listed them), leaving out what `allowed` allows.
 ///
 /// With `remember` (a save), what was found is kept in `checkpoint-secrets-cache` for the next
-/// save: the tree scanned, its base, and the files with findings (paths, lines and rules
-/// only). The next save over the same base then reads only the files that changed since that
-/// tree, and takes the others' findings from the cache: a save costs what changed since the
-/// last one, not everything beyond `HEAD` (a plain directory's every file) again.
+/// save (paths, objects, lines and rules; never a value), so that a save reads only the files
+/// that changed since the last one:
+///
+/// - with `known` files, the cache holds each of them, clean or not, by path and object: a
+///   file of the same path and object is not read again;
+/// - without (a plain directory, something staged), it holds the tree scanned and its files
+///   with findings: the next save over the same base compares the trees and reads only the
+///   files that changed since.
 pub fn scan(
     repo: &gix::Repository,
     base: Option<ObjectId>,
     tree: ObjectId,
+    known: Option<Known>,
     allowed: &Allowed,
     remember: bool,
 ) -> Result<SecretsNote> {
@@ -113,11 +130,50 @@ pub fn scan(
     } else {
         None
     };
-    let (mut entries, results) = match cached {
+    let mut entries = Entries::new();
+    let results = match (known, cached) {
+        (Some(known), cached) => {
+            let cached = cached.filter(|c| c.tree.is_none()).map(|c| c.entries);
+            let mut unknown = Vec::new();
+            for (path, kind, id) in known {
+                let change = crate::treediff::FileChange {
+                    path,
+                    old: None,
+                    new: Some(crate::treediff::Side { kind, id }),
+                };
+                let Some(file) = candidate(repo, base, change, allowed, false)? else {
+                    continue;
+                };
+                match cached.as_ref().and_then(|c| c.get(&file.path)) {
+                    Some((was, hits)) if *was == file.id => {
+                        entries.insert(file.path, (file.id, hits.clone()));
+                    }
+                    _ => unknown.push(file),
+                }
+            }
+            let scanned = scan_all(repo, unknown)?;
+            for (file, hits) in scanned {
+                entries.insert(file.path, (file.id, hits));
+            }
+            if remember {
+                Cache {
+                    tree: None,
+                    entries: entries.clone(),
+                }
+                .write(repo, base, allowed);
+            }
+            None
+        }
         // Since the tree the cache was written for: only what changed since.
-        Some(cache) => match crate::treediff::changes(repo, Some(cache.tree), Some(tree)) {
+        (
+            None,
+            Some(Cache {
+                tree: Some(last),
+                entries: kept,
+            }),
+        ) => match crate::treediff::changes(repo, Some(last), Some(tree)) {
             Ok(changes) => {
-                let mut entries = cache.entries;
+                entries = kept;
                 let mut candidates = Vec::new();
                 for change in changes {
                     entries.remove(&change.path);
@@ -125,27 +181,30 @@ pub fn scan(
                         candidates.push(candidate);
                     }
                 }
-                (entries, scan_all(repo, candidates)?)
+                Some(scan_all(repo, candidates)?)
             }
-            Err(_) => (Default::default(), scan_beyond(repo, base, tree, allowed)?),
+            Err(_) => Some(scan_beyond(repo, base, tree, allowed)?),
         },
-        None => (Default::default(), scan_beyond(repo, base, tree, allowed)?),
+        (None, _) => Some(scan_beyond(repo, base, tree, allowed)?),
     };
-    for (file, hits) in results {
-        if hits.as_ref().is_none_or(|h| !h.is_empty()) {
-            entries.insert(file.path, hits);
+    if let Some(results) = results {
+        // Only the files with findings (or too large) are kept: the trees say which changed.
+        for (file, hits) in results {
+            if hits.as_ref().is_none_or(|h| !h.is_empty()) {
+                entries.insert(file.path, (file.id, hits));
+            }
         }
-    }
-    if remember {
-        Cache {
-            tree,
-            entries: entries.clone(),
+        if remember {
+            Cache {
+                tree: Some(tree),
+                entries: entries.clone(),
+            }
+            .write(repo, base, allowed);
         }
-        .write(repo, base, allowed);
     }
     let mut note = SecretsNote::default();
     let mut findings: Vec<SecretFinding> = Vec::new();
-    for (path, hits) in &entries {
+    for (path, (_, hits)) in &entries {
         let Some(hits) = hits else {
             note.unscanned += 1;
             continue;
@@ -277,12 +336,16 @@ fn scan_files(repo: &gix::Repository, files: Vec<Candidate>) -> Result<Vec<(Cand
     Ok(out)
 }
 
-/// What the last save's scan found: the tree it scanned, and its files with findings (or too
-/// large to scan), by path. Only ever a shortcut: a file that cannot be read, or was written
-/// under another base, other rules, another allowlist or another version, is ignored.
+/// Files scanned, by path: the object scanned and what it gave.
+type Entries = std::collections::BTreeMap<BString, (ObjectId, Scanned)>;
+
+/// What the last save's scan found (see [`scan`]): the tree it scanned and its files with
+/// findings or too large to scan, or (`tree` none) every file it was given. Only ever a
+/// shortcut: a file that cannot be read, or was written under another base, other rules,
+/// another allowlist or another version, is ignored.
 struct Cache {
-    tree: ObjectId,
-    entries: std::collections::BTreeMap<BString, Scanned>,
+    tree: Option<ObjectId>,
+    entries: Entries,
 }
 
 /// The cache's file, in the worktree's git directory.
@@ -303,25 +366,29 @@ impl Cache {
     fn read(repo: &gix::Repository, base: Option<ObjectId>, allowed: &Allowed) -> Option<Cache> {
         let data = std::fs::read(repo.git_dir().join(CACHE_FILE)).ok()?;
         let rest = data.strip_prefix(Cache::header(base, allowed).as_bytes())?;
-        let rest = rest.strip_prefix(b"tree ")?;
         let end = rest.find_byte(b'\n')?;
-        let tree = ObjectId::from_hex(&rest[..end]).ok()?;
+        let tree = match &rest[..end] {
+            b"files" => None,
+            line => Some(ObjectId::from_hex(line.strip_prefix(b"tree ")?).ok()?),
+        };
         Some(Cache {
             tree,
             entries: Cache::parse(&rest[end + 1..])?,
         })
     }
 
-    /// Records: `<count or -> <path>` and a NUL, then `count` lines `<line or -> <rule>`.
-    fn parse(mut rest: &[u8]) -> Option<std::collections::BTreeMap<BString, Scanned>> {
-        let mut entries = std::collections::BTreeMap::new();
+    /// Records: `<object> <count or -> <path>` and a NUL, then `count` lines `<line or -> <rule>`.
+    fn parse(mut rest: &[u8]) -> Option<Entries> {
+        let mut entries = Entries::new();
         while !rest.is_empty() {
             let nul = rest.find_byte(0)?;
             let (record, after) = (&rest[..nul], &rest[nul + 1..]);
+            let (id, record) = record.split_once_str(" ")?;
+            let id = ObjectId::from_hex(id).ok()?;
             let (count, path) = record.split_once_str(" ")?;
             rest = after;
             if count == b"-" {
-                entries.insert(BString::from(path), None);
+                entries.insert(BString::from(path), (id, None));
                 continue;
             }
             let count: usize = count.to_str().ok()?.parse().ok()?;
@@ -338,15 +405,19 @@ impl Cache {
                 };
                 hits.push((at, rule.to_string()));
             }
-            entries.insert(BString::from(path), Some(hits));
+            entries.insert(BString::from(path), (id, Some(hits)));
         }
         Some(entries)
     }
 
     fn write(&self, repo: &gix::Repository, base: Option<ObjectId>, allowed: &Allowed) {
         let mut out = Cache::header(base, allowed).into_bytes();
-        out.extend_from_slice(format!("tree {}\n", self.tree).as_bytes());
-        for (path, hits) in &self.entries {
+        match self.tree {
+            Some(tree) => out.extend_from_slice(format!("tree {tree}\n").as_bytes()),
+            None => out.extend_from_slice(b"files\n"),
+        }
+        for (path, (id, hits)) in &self.entries {
+            out.extend_from_slice(format!("{id} ").as_bytes());
             match hits {
                 None => out.extend_from_slice(b"- "),
                 Some(hits) => out.extend_from_slice(format!("{} ", hits.len()).as_bytes()),

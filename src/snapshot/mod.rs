@@ -80,6 +80,9 @@ pub struct Snapshot {
     index: gix::worktree::Index,
     /// Where the snapshot differs from the index: new content, or `None` for a path it lacks.
     overrides: BTreeMap<BString, Option<Blob>>,
+    /// The tree the overrides make: `tree`, unless a caller put another there (a safety
+    /// checkpoint with ignored files added), which the overrides then do not describe.
+    own_tree: ObjectId,
     /// The tree of each directory of `tree`, so that the trees derived from it rebuild only
     /// the directories they change.
     dirs: std::sync::Arc<DirTrees>,
@@ -158,14 +161,47 @@ impl Snapshot {
     /// exactly `head`'s tree (nothing staged), what differs is what the snapshot overrides.
     /// `None` when that does not hold (then compare the trees).
     pub fn summary_since(&self, head: Option<ObjectId>) -> Option<crate::treediff::Summary> {
+        let mut summary = crate::treediff::Summary::default();
+        self.each_change_since(head, |_, old, new| match (old, new) {
+            (None, Some(_)) => summary.added += 1,
+            (Some(_), None) => summary.deleted += 1,
+            _ => summary.modified += 1,
+        })
+        .then_some(summary)
+    }
+
+    /// The files (and symlinks and submodules) the snapshot adds or changes beyond the tree
+    /// `head`, with their new kind and object, in path order, without reading a tree; `None`
+    /// when the index does not hold exactly `head`'s tree (then compare the trees).
+    pub fn added_or_changed_since(
+        &self,
+        head: Option<ObjectId>,
+    ) -> Option<Vec<(BString, gix::objs::tree::EntryKind, ObjectId)>> {
+        let mut out = Vec::new();
+        self.each_change_since(head, |path, _, new| {
+            if let Some((kind, id)) = new {
+                out.push((path.to_owned(), kind, id));
+            }
+        })
+        .then_some(out)
+    }
+
+    /// Call `each` with every path whose entry differs between the tree `head` and the
+    /// snapshot's (old, new), when the index holds exactly `head`'s tree (nothing staged):
+    /// what differs is then what the snapshot overrides. False when that does not hold.
+    fn each_change_since(
+        &self,
+        head: Option<ObjectId>,
+        mut each: impl FnMut(&BStr, Option<Blob>, Option<Blob>),
+    ) -> bool {
         if head.is_none()
             || self.index_tree != head
+            || self.tree != self.own_tree
             || self.index.is_sparse()
             || !self.respelled.is_empty()
         {
-            return None;
+            return false;
         }
-        let mut summary = crate::treediff::Summary::default();
         // The overrides and the index's entries are both in path order: one walk over both,
         // rather than a search of the whole index per override (tens of thousands of new
         // files).
@@ -177,14 +213,11 @@ impl Snapshot {
                 .iter()
                 .take_while(|e| e.path(&self.index) == path.as_bstr())
                 .find_map(base_entry);
-            match (old, new) {
-                (None, Some(_)) => summary.added += 1,
-                (Some(_), None) => summary.deleted += 1,
-                (Some(old), Some(new)) if old != *new => summary.modified += 1,
-                _ => {}
+            if old != *new {
+                each(path.as_bstr(), old, *new);
             }
         }
-        Some(summary)
+        true
     }
 
     /// The index the snapshot was taken against (for the attributes files are hashed with).
@@ -589,6 +622,7 @@ fn take(
     } = hashing;
     let pending = trees::fill_pending(&env, pending, cache, leaves);
     Ok(Some(Snapshot {
+        own_tree: trees.tree,
         tree: trees.tree,
         index_tree: trees.index_tree,
         files: merged.files,
