@@ -51,10 +51,10 @@ def edit(path, files, counter):
             f.write(f"# new file {k}, run {n}\nimport os\n\ndef main():\n    return os.environ.get('HOME')\n")
 
 
-def cost(files, runs, tmp):
-    path = os.path.join(tmp, f"repo-{files}")
+def cost(files, runs, tmp, untracked=0):
+    path = os.path.join(tmp, f"repo-{files}-{untracked}")
     t0 = time.perf_counter()
-    make_repo(path, files)
+    make_repo(path, files, untracked)
     print(f"  generated {files} files in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     counter = [0]
     edit(path, files, counter)
@@ -106,6 +106,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, default=100000)
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--untracked", type=int, default=20000,
+                        help="also 10,000 tracked files with this many untracked ones (0: skip)")
     parser.add_argument("--code", help="a directory of ordinary code to count findings in")
     parser.add_argument("--no-build", action="store_true", help="use target/release as it is")
     args = parser.parse_args()
@@ -122,6 +124,11 @@ def main():
         print("| files | `git status -uall` | save, scan off | save, scan on | on / off | on / status |")
         print("|---:|---:|---:|---:|---:|---:|")
         print(f"| {args.files:,} | {fmt_ms(st)} | {fmt_ms(off)} | {fmt_ms(on)} | {on / off:.2f} | {on / st:.2f} |")
+        if args.untracked:
+            rows, _ = cost(10000, args.runs, tmp, args.untracked)
+            st, on, off = rows["status"][0], rows["scan"][0], rows["off"][0]
+            print(f"| 10,000 + {args.untracked:,} untracked | {fmt_ms(st)} | {fmt_ms(off)} | {fmt_ms(on)} | "
+                  f"{on / off:.2f} | {on / st:.2f} |")
         print(f"\nThe last scanned save's note: `{json.dumps(scanned)}` (the edits hold no secret).")
         if args.code:
             files, size, took, note, by_rule = ordinary_code(args.code, tmp)

@@ -101,6 +101,9 @@ struct Candidate {
 /// to read.
 type Scanned = Option<Vec<(Option<u32>, String)>>;
 
+/// Up to how many files beyond `HEAD` the cache keeps each file (above: the tree scanned).
+const MOST_KNOWN: usize = 2000;
+
 /// The files a save adds or changes beyond its `HEAD`, when the snapshot knows them without
 /// comparing trees (path, kind, object).
 pub type Known = Vec<(BString, EntryKind, ObjectId)>;
@@ -112,8 +115,8 @@ pub type Known = Vec<(BString, EntryKind, ObjectId)>;
 /// save (paths, objects, lines and rules; never a value), so that a save reads only the files
 /// that changed since the last one:
 ///
-/// - with `known` files, the cache holds each of them, clean or not, by path and object: a
-///   file of the same path and object is not read again;
+/// - with `known` files (up to [`MOST_KNOWN`]), the cache holds each of them, clean or not, by
+///   path and object: a file of the same path and object is not read again;
 /// - without (a plain directory, something staged), it holds the tree scanned and its files
 ///   with findings: the next save over the same base compares the trees and reads only the
 ///   files that changed since.
@@ -130,6 +133,9 @@ pub fn scan(
     } else {
         None
     };
+    // Many files beyond HEAD (thousands of untracked ones): comparing trees costs only what
+    // changed since the last save, where the cache of every file would cost them all.
+    let known = known.filter(|files| files.len() <= MOST_KNOWN);
     let mut entries = Entries::new();
     let results = match (known, cached) {
         (Some(known), cached) => {

@@ -414,6 +414,12 @@ fn saves_in_a_row_find_what_a_full_scan_finds() {
     let plain = Repo::plain();
     plain.write("keys.py", &committed);
     saves_in_a_row(&plain);
+    // Thousands of untracked files: the trees are compared there too.
+    let many = Repo::with_commit(&[("keys.py", &committed), ("a.txt", "1\n")]);
+    for i in 0..2100 {
+        many.write(&format!("out/{:02}/f{i}.txt", i % 50), &format!("{i}\n"));
+    }
+    saves_in_a_row(&many);
 }
 
 fn saves_in_a_row(repo: &Repo) {
