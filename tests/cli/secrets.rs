@@ -423,14 +423,10 @@ fn saves_in_a_row_find_what_a_full_scan_finds() {
 }
 
 fn saves_in_a_row(repo: &Repo) {
-    let steps: Vec<Box<dyn Fn(&Repo)>> = vec![
+    type Step = Box<dyn Fn(&Repo)>;
+    let steps: Vec<Step> = vec![
         Box::new(|r| r.write(".env", &format!("API_TOKEN={}\n", env_secret()))),
-        Box::new(|r| {
-            r.write(
-                "keys.py",
-                &format!("# moved\n{}", format!("KEY = \"{}\"\n", aws_key())),
-            )
-        }),
+        Box::new(|r| r.write("keys.py", &format!("# moved\nKEY = \"{}\"\n", aws_key()))),
         Box::new(|r| r.write("b.txt", "unrelated\n")),
         // Back to HEAD's content: nothing beyond HEAD there any more.
         Box::new(|r| r.write("keys.py", &format!("KEY = \"{}\"\n", aws_key()))),
