@@ -155,7 +155,7 @@ pub enum Error {
     /// a secret.
     #[error(
         "not saved: {} in {} (`checkpoint.secrets` is `block`)",
-        plural(.0.count(), "possible secret"),
+        .0.counted(),
         .0.places(5)
     )]
     SecretsFound(Box<crate::format::SecretsNote>),
@@ -397,13 +397,5 @@ impl std::fmt::Display for UndoEnd {
                 "the undos since the last change have been back through every earlier state of this worktree"
             }
         })
-    }
-}
-
-fn plural(n: u64, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
     }
 }

@@ -212,6 +212,14 @@ impl SecretsNote {
         places.join(", ")
     }
 
+    /// How many, in words: `1 possible secret`, `3 possible secrets`.
+    pub fn counted(&self) -> String {
+        match self.count() {
+            1 => "1 possible secret".to_string(),
+            n => format!("{n} possible secrets"),
+        }
+    }
+
     /// The distinct paths of the listed findings, in order.
     pub fn paths(&self) -> Vec<&str> {
         let mut paths: Vec<&str> = self.findings.iter().map(|f| f.path.as_str()).collect();

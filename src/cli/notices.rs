@@ -31,14 +31,9 @@ pub fn warn_secrets(ui: &Ui, checkpoint: &git_checkpoint::Checkpoint) {
     };
     if note.count() > 0 {
         ui.warn(&format!(
-            "checkpoint {} holds {} {}: {}; push holds it back (see docs/secrets.md)",
+            "checkpoint {} holds {}: {}; push holds it back (see docs/secrets.md)",
             checkpoint.id,
-            note.count(),
-            if note.count() == 1 {
-                "possible secret"
-            } else {
-                "possible secrets"
-            },
+            note.counted(),
             note.places(5)
         ));
     }

@@ -117,52 +117,10 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         }
         return Ok(());
     }
-    let mut out = std::io::stdout().lock();
     if args.dry_run {
-        let flagged = if args.allow_secrets {
-            Vec::new()
-        } else {
-            checkpoints.secrets(&chosen)?
-        };
-        for e in &checkpoints.exposure(&chosen)? {
-            match e.paths.len() {
-                0 => writeln!(
-                    out,
-                    "{}  no files outside its HEAD commit",
-                    printable(&e.id, false)
-                )?,
-                n => writeln!(
-                    out,
-                    "{}  {n} file{} not in its HEAD commit:",
-                    printable(&e.id, false),
-                    if n == 1 { "" } else { "s" }
-                )?,
-            }
-            for path in &e.paths {
-                writeln!(out, "\t{}", checkpoints.quoting().quote(path.as_ref()))?;
-            }
-            if let Some(held) = flagged.iter().find(|f| f.id == e.id) {
-                writeln!(
-                    out,
-                    "\tnot pushed: {} in {} (--allow-secrets sends it)",
-                    plural(held.secrets.count(), "possible secret"),
-                    secret_files(&checkpoints, &held.secrets)
-                )?;
-            }
-        }
-        if !args.quiet {
-            let held = if flagged.is_empty() {
-                String::new()
-            } else {
-                format!(" ({} held back for secrets)", flagged.len())
-            };
-            ui.info(&format!(
-                "dry run: would push {}{held} to {remote}; nothing was sent",
-                count_checkpoints(chosen.len() - flagged.len())
-            ));
-        }
-        return Ok(());
+        return dry_run(ui, &checkpoints, &chosen, &remote, &args);
     }
+    let mut out = std::io::stdout().lock();
     let mut warn_before_sending = |sending: &[Checkpoint]| {
         if !args.quiet {
             warn_what_travels(ui, &checkpoints, sending);
@@ -229,7 +187,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             ui.error(&format!(
                 "not pushed: checkpoint {} holds {} in {}",
                 printable(&held.id, false),
-                plural(held.secrets.count(), "possible secret"),
+                held.secrets.counted(),
                 secret_files(&checkpoints, &held.secrets)
             ));
         }
@@ -255,12 +213,59 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-fn plural(n: u64, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
+/// `push --dry-run`: per checkpoint, the files it holds beyond its HEAD commit, and whether
+/// it would be held back for secrets; nothing is sent.
+fn dry_run(
+    ui: &Ui,
+    checkpoints: &Checkpoints,
+    chosen: &[Checkpoint],
+    remote: &str,
+    args: &Args,
+) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    let flagged = if args.allow_secrets {
+        Vec::new()
     } else {
-        format!("{n} {what}s")
+        checkpoints.secrets(chosen)?
+    };
+    for e in &checkpoints.exposure(chosen)? {
+        match e.paths.len() {
+            0 => writeln!(
+                out,
+                "{}  no files outside its HEAD commit",
+                printable(&e.id, false)
+            )?,
+            n => writeln!(
+                out,
+                "{}  {n} file{} not in its HEAD commit:",
+                printable(&e.id, false),
+                if n == 1 { "" } else { "s" }
+            )?,
+        }
+        for path in &e.paths {
+            writeln!(out, "\t{}", checkpoints.quoting().quote(path.as_ref()))?;
+        }
+        if let Some(held) = flagged.iter().find(|f| f.id == e.id) {
+            writeln!(
+                out,
+                "\tnot pushed: {} in {} (--allow-secrets sends it)",
+                held.secrets.counted(),
+                secret_files(checkpoints, &held.secrets)
+            )?;
+        }
     }
+    if !args.quiet {
+        let held = if flagged.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} held back for secrets)", flagged.len())
+        };
+        ui.info(&format!(
+            "dry run: would push {}{held} to {remote}; nothing was sent",
+            count_checkpoints(chosen.len() - flagged.len())
+        ));
+    }
+    Ok(())
 }
 
 /// The files of `note`'s findings, quoted as paths are, for one line.
