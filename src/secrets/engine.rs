@@ -14,6 +14,7 @@
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
+use gix::bstr::ByteSlice;
 use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 /// A rule, as generated from the rule files.
@@ -166,11 +167,7 @@ fn contains_stopword(secret: &[u8], stopwords: &[&str]) -> bool {
         return false;
     }
     let lower = secret.to_ascii_lowercase();
-    stopwords.iter().any(|w| memchr_find(&lower, w.as_bytes()))
-}
-
-fn memchr_find(haystack: &[u8], needle: &[u8]) -> bool {
-    needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
+    stopwords.iter().any(|w| lower.contains_str(w))
 }
 
 /// A rule compiled: its regexes on first use.
@@ -354,7 +351,7 @@ fn gives_way(generic: &Found, all: &[Found]) -> bool {
             other.hit.line == generic.hit.line
                 && other.hit.rule != generic.hit.rule
                 && !other.hit.rule.contains("generic")
-                && memchr_find(&other.secret, &generic.secret)
+                && other.secret.contains_str(&generic.secret)
         })
 }
 
@@ -384,7 +381,7 @@ fn scan_rule(
         let start = m.start() + (m.as_bytes().len() - trim_start_newlines(m.as_bytes()).len());
         let end = start + matched.len();
         let (line_no, line) = lines.span(content, start, end);
-        if memchr_find(line, ALLOW_MARKER) {
+        if line.contains_str(ALLOW_MARKER) {
             continue;
         }
         // The secret: gitleaks matches the regex again on the match alone.
