@@ -40,6 +40,9 @@ pub enum ConversationInput {
         format: String,
         /// The file they were read from.
         source: Option<String>,
+        /// Whether they are a hook's transcript, read from where the agent keeps its
+        /// sessions: only then may a rewind write a new session beside it (see [`rewind`]).
+        from_hook: bool,
     },
     /// A transcript was named but cannot be kept: why (recorded in the note).
     Skipped(String),
@@ -97,6 +100,7 @@ impl ConversationInput {
             format: crate::transcript::detect(None, &bytes).name().to_string(),
             bytes,
             source,
+            from_hook: false,
         }
     }
 
@@ -115,6 +119,7 @@ impl ConversationInput {
             bytes,
             format: "json".into(),
             source: None,
+            from_hook: false,
         })
     }
 
@@ -164,6 +169,7 @@ fn read_transcript(path: &Path, agent: Option<&str>) -> ConversationInput {
         format: format.name().to_string(),
         bytes,
         source: Some(path.display().to_string()),
+        from_hook: true,
     }
 }
 
@@ -233,6 +239,7 @@ pub fn write(
         bytes,
         format: kind,
         source,
+        from_hook,
     } = input
     else {
         return Ok(None);
@@ -254,6 +261,7 @@ pub fn write(
         "format": kind,
         "bytes": bytes.len(),
         "source": source,
+        "origin": if *from_hook { "hook" } else { "given" },
     });
     let info = format!("{info}\n");
     let info = crate::repo::retry_write(|| repo.write_blob(info.as_bytes()))
@@ -293,6 +301,10 @@ pub struct Conversation {
     pub format: String,
     /// The file it was read from, if any.
     pub source: Option<String>,
+    /// Whether it is a hook's transcript (`"origin": "hook"` in its `conversation.json`),
+    /// read where the agent keeps its sessions; a conversation given by the caller, or one
+    /// kept before the origin was recorded, is not.
+    pub from_hook: bool,
     /// The content, whole.
     pub bytes: Vec<u8>,
 }
@@ -349,16 +361,22 @@ pub struct Rewound {
 }
 
 /// Write the conversation of checkpoint `id` as a **new** session of its agent, next to the
-/// transcript it was read from, so that the agent resumes the conversation as it was then; the
-/// original transcript is never changed. Where that cannot be done safely (the format has no
-/// session file the agent reads, the transcript's place is unknown, the rewrite fails), write
-/// it as it was to a new file under `${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/
-/// conversations/` instead. A file is never overwritten.
+/// transcript its hook read it from, so that the agent resumes the conversation as it was
+/// then; the original transcript is never changed. Where that cannot be done safely (the
+/// format has no session file the agent reads, the transcript's place is unknown, the rewrite
+/// fails) and for a conversation the caller gave (`save --conversation`: its file may lie
+/// anywhere, not where the agent keeps sessions), write it as it was to a new file under
+/// `${XDG_DATA_HOME:-~/.local/share}/git-checkpoint/conversations/` instead. A file is never
+/// overwritten.
 pub fn rewind(id: &str, conversation: &Conversation) -> Result<Rewound> {
     use crate::transcript::{self, Format};
     let format = Format::from_name(&conversation.format).unwrap_or(Format::Text);
     let session = transcript::random_session_id();
-    let written = conversation.source.as_deref().and_then(|source| {
+    let from_hook = conversation
+        .source
+        .as_deref()
+        .filter(|_| conversation.from_hook);
+    let written = from_hook.and_then(|source| {
         let path = transcript::session_file(format, Path::new(source), &session)?;
         Some(
             transcript::new_session(format, &conversation.bytes, &session)
@@ -380,6 +398,10 @@ pub fn rewind(id: &str, conversation: &Conversation) -> Result<Rewound> {
             "a new {} session could not be written: {why}",
             format.name()
         ),
+        None if format.is_agent() && !conversation.from_hook => {
+            "it was given with the checkpoint, not read where the agent keeps its sessions"
+                .to_string()
+        }
         None if format.is_agent() && conversation.source.is_none() => {
             "where the agent keeps its sessions is not known".to_string()
         }
@@ -488,6 +510,7 @@ pub fn read(repo: &gix::Repository, id: &str) -> Result<Option<Conversation>> {
     Ok(Some(Conversation {
         format: field("format").unwrap_or_else(|| "text".into()),
         source: field("source"),
+        from_hook: field("origin").as_deref() == Some("hook"),
         bytes,
     }))
 }

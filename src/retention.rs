@@ -144,6 +144,8 @@ pub struct Pruned {
     pub why: BTreeMap<String, String>,
     /// Notes removed because their checkpoint ref is gone.
     pub orphan_notes: usize,
+    /// Conversations removed because their checkpoint ref is gone.
+    pub orphan_conversations: usize,
     /// Checkpoints kept because their note cannot be read, so their pin cannot be seen.
     pub unreadable_kept: usize,
 }
@@ -193,12 +195,14 @@ pub fn prune(
     }
     let live: Vec<gix::ObjectId> = all.iter().map(|c| c.commit).collect();
     let orphans = store::orphan_notes(repo, &live)?;
+    let orphan_conversations = store::orphan_conversations(repo)?;
     let why: BTreeMap<String, String> = selected
         .iter()
         .map(|(c, limit)| (c.id.clone(), policy.name(limit)))
         .collect();
     let removed: Vec<Checkpoint> = selected.into_iter().map(|(c, _)| c).collect();
-    if !dry_run && (!removed.is_empty() || !orphans.is_empty()) {
+    if !dry_run && (!removed.is_empty() || !orphans.is_empty() || !orphan_conversations.is_empty())
+    {
         store::delete(repo, &removed, true)?;
         crate::removed::remember(
             repo,
@@ -211,6 +215,7 @@ pub fn prune(
         removed,
         why,
         orphan_notes: orphans.len(),
+        orphan_conversations: orphan_conversations.len(),
         unreadable_kept: all
             .iter()
             .filter(|c| c.note_problem.is_some())

@@ -868,7 +868,10 @@ pub fn delete_ids(repo: &gix::Repository, ids: &[String], clean_orphans: bool) -
             let Some(id) = name.strip_prefix(format::CONVERSATION_PREFIX) else {
                 continue;
             };
-            if ids.iter().any(|i| i == id) {
+            // With orphans cleaned: also a conversation whose checkpoint ref is gone (deleted
+            // by hand; a save creates both in one transaction).
+            let orphan = clean_orphans && !has_ref(&live, &broken, id);
+            if ids.iter().any(|i| i == id) || orphan {
                 edits.push(Edit {
                     name: name.clone(),
                     new: None,
@@ -1155,6 +1158,24 @@ fn collect_note_targets(
 
 /// Notes in `refs/notes/checkpoints` whose checkpoint is not among `live`; none when the
 /// notes ref cannot be read.
+/// Whether checkpoint `id` has a ref, readable or not.
+fn has_ref(live: &[CheckpointRef], broken: &[BrokenRef], id: &str) -> bool {
+    live.iter().any(|r| r.id == id) || broken.iter().any(|b| b.id.as_deref() == Some(id))
+}
+
+/// The ids of the conversations (`refs/checkpoint-conversations/<id>`) whose checkpoint ref is
+/// gone: deleted by hand, or by a tool other than this one.
+pub fn orphan_conversations(repo: &gix::Repository) -> Result<Vec<String>> {
+    let (live, broken) = refs_reporting(repo)?;
+    Ok(refdb::names(repo, format::CONVERSATION_PREFIX)?
+        .into_iter()
+        .filter_map(|(name, _)| {
+            let id = name.strip_prefix(format::CONVERSATION_PREFIX)?;
+            (!has_ref(&live, &broken, id)).then(|| id.to_string())
+        })
+        .collect())
+}
+
 pub fn orphan_notes(repo: &gix::Repository, live: &[ObjectId]) -> Result<Vec<ObjectId>> {
     let live: std::collections::HashSet<&ObjectId> = live.iter().collect();
     let notes = read_notes_or_damage(repo)?.ok().flatten();

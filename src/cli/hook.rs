@@ -132,11 +132,15 @@ fn hook_save(
     }
     // The agent's transcript as it is now, kept with the checkpoint (never failing the save:
     // one that cannot be kept is left out, and the note says why).
+    let copilot_home = std::env::var_os("COPILOT_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::home_dir().map(|home| home.join(".copilot")));
     if checkpoints.settings().conversation
-        && let Some(transcript) = &input.transcript
+        && let Some(transcript) = input.transcript_file(copilot_home.as_deref())
     {
         options.conversation = Some(git_checkpoint::ConversationInput::from_transcript(
-            std::path::Path::new(transcript),
+            &transcript,
             options.agent.as_deref(),
         ));
     }

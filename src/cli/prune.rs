@@ -113,6 +113,16 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             count_checkpoints(pruned.removed.len()),
             count(pruned.orphan_notes, "orphaned note", "orphaned notes"),
         ));
+        if pruned.orphan_conversations > 0 {
+            ui.info(&format!(
+                "{verb} {} whose checkpoint is gone",
+                count(
+                    pruned.orphan_conversations,
+                    "conversation",
+                    "conversations"
+                ),
+            ));
+        }
         if pruned.unreadable_kept > 0 {
             ui.info(&format!(
                 "kept {} whose note cannot be read (a pin there cannot be seen); `git checkpoint drop <id>` removes one",

@@ -9,7 +9,7 @@
 //! | Gemini CLI | `hook_event_name` | `session_id` | `tool_name`, `tool_input` | — | — | `cwd` | `transcript_path` (`""` when none) |
 //! | Codex CLI | `hook_event_name` | `session_id` | `tool_name`, `tool_input` | `tool_use_id` | `turn_id` | `cwd` | `transcript_path` (or `null`) |
 //! | Cursor | `hook_event_name` | `conversation_id` | `tool_name`, `tool_input` | `tool_use_id` | `generation_id` | `cwd`, else `workspace_roots[0]` | `transcript_path` (or `null`) |
-//! | Copilot CLI | none: inferred | `sessionId` | `toolName`, `toolArgs` (a JSON string or an object; `apply_patch`'s: the patch) | — | — | `cwd` | `transcriptPath` |
+//! | Copilot CLI | none: inferred | `sessionId` | `toolName`, `toolArgs` (a JSON string or an object; `apply_patch`'s: the patch) | — | — | `cwd` | none: `session-state/<sessionId>/events.jsonl` ([`HookInput::transcript_file`]) |
 //! | Copilot CLI, VS Code compatible (PascalCase events) | `hook_event_name` | `session_id` | `tool_name`, `tool_input` | — | — | `cwd` | `transcript_path` |
 //! | Cline | `hookName` | `taskId` | `tool_call.name` / `preToolUse.toolName`, `tool_call.input` / `preToolUse.parameters` | `tool_call.id` | `iteration` | `workspaceRoots[0]` | — |
 //! | OpenCode | our plugin's `hook_event_name` | `session_id` | `tool_name`, `tool_input` | `tool_use_id` | — | `cwd` | — |
@@ -167,6 +167,33 @@ pub struct Reply {
 }
 
 impl HookInput {
+    /// The session's transcript file: the one the input names, else, for Copilot CLI, whose
+    /// camelCase events (`preToolUse`, …) name none, where it keeps every session's events:
+    /// `<copilot_home>/session-state/<sessionId>/events.jsonl` (`copilot_home`:
+    /// `$COPILOT_HOME`, else `~/.copilot`), when the session id is one file name.
+    pub fn transcript_file(&self, copilot_home: Option<&Path>) -> Option<PathBuf> {
+        if let Some(named) = &self.transcript {
+            return Some(PathBuf::from(named));
+        }
+        let session = self.session.as_deref()?;
+        let one_name = !session.is_empty()
+            && session.len() <= 128
+            && session != "."
+            && session != ".."
+            && session
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+        if self.agent != Some(Agent::Copilot) || !one_name {
+            return None;
+        }
+        Some(
+            copilot_home?
+                .join("session-state")
+                .join(session)
+                .join("events.jsonl"),
+        )
+    }
+
     /// An input that says nothing but which agent sent it.
     pub fn of_agent(agent: Option<Agent>) -> HookInput {
         HookInput {
@@ -645,6 +672,35 @@ mod tests {
 
     fn parse(json: &str) -> std::result::Result<HookInput, String> {
         HookInput::parse(json.as_bytes(), None, None)
+    }
+
+    #[test]
+    fn copilots_transcript_is_found_from_its_session_when_the_input_names_none() -> R {
+        let home = Path::new("/h/.copilot");
+        let copilot = |json: &str| parse(json).map(|i| i.transcript_file(Some(home)));
+        assert_eq!(
+            copilot(
+                r#"{"sessionId":"b0ff-98","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":"{}"}"#
+            )?,
+            Some(PathBuf::from(
+                "/h/.copilot/session-state/b0ff-98/events.jsonl"
+            ))
+        );
+        // One the input names wins; a session id that is no file name is never a path.
+        assert_eq!(
+            copilot(r#"{"sessionId":"s","transcriptPath":"/t.jsonl","toolName":"bash"}"#)?,
+            Some(PathBuf::from("/t.jsonl"))
+        );
+        for bad in ["..", "a/b", "", "x\\\\y"] {
+            let json = format!(r#"{{"sessionId":"{bad}","cwd":"/w","toolName":"bash"}}"#);
+            assert_eq!(copilot(&json)?, None, "{bad}");
+        }
+        // Other agents name their transcript or have none.
+        let claude = parse(
+            r#"{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash"}"#,
+        )?;
+        assert_eq!(claude.transcript_file(Some(home)), None);
+        Ok(())
     }
 
     #[test]

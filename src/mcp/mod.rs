@@ -230,7 +230,7 @@ pub struct ShowArgs {
     /// The checkpoint: an id, `@` (newest), `@{N}`, `session:<ID>`, a name, or an id prefix.
     checkpoint: String,
     /// Also return the conversation kept with it (the agent's transcript at that checkpoint),
-    /// as `"conversation"`: `{"format", "source", "bytes", "content"}`, or null.
+    /// as `"conversation"`: `{"format", "source", "bytes", "turns", "content"}`, or null.
     #[serde(default)]
     conversation: bool,
     /// The working tree; default: the server's working directory.

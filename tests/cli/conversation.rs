@@ -299,6 +299,23 @@ fn drop_and_prune_take_the_conversation_with_the_checkpoint() {
         [format!("refs/checkpoint-conversations/{}", ids[2])]
     );
     repo.git(&["fsck", "--strict"]);
+
+    // A checkpoint ref deleted by hand leaves its conversation behind: a prune removes it,
+    // and says so; one whose checkpoint is there stays.
+    repo.write("a.txt", "3\n");
+    let kept = repo.save(&["--conversation", chat.to_str().unwrap(), "--pin"]);
+    repo.git(&["update-ref", "-d", &format!("refs/checkpoints/{}", ids[2])]);
+    let out = repo.cp(&["prune"]).ok();
+    assert!(
+        out.stderr.contains("removed 1 conversation whose checkpoint is gone"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        conversation_refs(&repo),
+        [format!("refs/checkpoint-conversations/{kept}")]
+    );
+    repo.git(&["fsck", "--strict"]);
 }
 
 #[test]
@@ -444,6 +461,14 @@ struct Agent {
 
 const AGENTS: &[Agent] = &[
     Agent {
+        name: "claude-code",
+        fixture: "claude-code/8d0f5c2e-4b1a-4c7e-9a55-2f1e0b6d7c31.jsonl",
+        place: ".claude/projects/-work-greeter/8d0f5c2e-4b1a-4c7e-9a55-2f1e0b6d7c31.jsonl",
+        session: "8d0f5c2e-4b1a-4c7e-9a55-2f1e0b6d7c31",
+        hook: r#"{"session_id":"8d0f5c2e-4b1a-4c7e-9a55-2f1e0b6d7c31","transcript_path":"{t}","cwd":"{w}","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make"},"tool_use_id":"toolu_01"}"#,
+        resume: Some("claude --resume "),
+    },
+    Agent {
         name: "codex",
         fixture: "codex/rollout-2026-08-20T10-02-11-0198c4a2-6f3b-7d21-a8e4-3c5b9f0d2e17.jsonl",
         place: ".codex/sessions/2026/08/20/rollout-2026-08-20T10-02-11-0198c4a2-6f3b-7d21-a8e4-3c5b9f0d2e17.jsonl",
@@ -464,7 +489,9 @@ const AGENTS: &[Agent] = &[
         fixture: "copilot/b0ff98c0-8e01-4b73-bf92-9649b139931b/events.jsonl",
         place: ".copilot/session-state/b0ff98c0-8e01-4b73-bf92-9649b139931b/events.jsonl",
         session: "b0ff98c0-8e01-4b73-bf92-9649b139931b",
-        hook: r#"{"sessionId":"b0ff98c0-8e01-4b73-bf92-9649b139931b","timestamp":1763910300000,"cwd":"{w}","toolName":"bash","toolArgs":"{\"command\":\"make\"}","transcriptPath":"{t}"}"#,
+        // Copilot CLI's preToolUse input names no transcript: the save finds the session's
+        // events under ~/.copilot (cli-hooks-reference.md, "Hook event input payloads").
+        hook: r#"{"sessionId":"b0ff98c0-8e01-4b73-bf92-9649b139931b","timestamp":1763910300000,"cwd":"{w}","toolName":"bash","toolArgs":"{\"command\":\"make\"}"}"#,
         resume: Some("copilot --resume="),
     },
     Agent {
@@ -563,6 +590,10 @@ fn each_agents_transcript_is_kept_read_and_rewound_to_the_checkpoint() {
                     "{}: {path}",
                     agent.name
                 );
+                // Undo takes back the files; the new session stays.
+                repo.cp(&["undo"]).ok();
+                assert_eq!(repo.read("a.txt"), "later\n", "{}", agent.name);
+                assert!(Path::new(&path).exists(), "{}", agent.name);
             }
             None => {
                 assert!(
@@ -584,4 +615,84 @@ fn each_agents_transcript_is_kept_read_and_rewound_to_the_checkpoint() {
         }
         repo.git(&["fsck", "--strict"]);
     }
+}
+
+#[test]
+fn a_transcript_given_with_save_conversation_is_exported_never_written_beside_it() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/transcripts/claude-code/8d0f5c2e-4b1a-4c7e-9a55-2f1e0b6d7c31.jsonl");
+    // A Claude Code transcript kept anywhere: not where Claude Code keeps its sessions.
+    let dir = repo.scratch().join("anywhere");
+    fs::create_dir_all(&dir).unwrap();
+    let given = dir.join("8d0f5c2e-4b1a-4c7e-9a55-2f1e0b6d7c31.jsonl");
+    fs::copy(&fixture, &given).unwrap();
+    repo.write("a.txt", "b\n");
+    let id = repo.save(&["--conversation", given.to_str().unwrap()]);
+    assert_eq!(
+        repo.note_json(&id).get("conversation.format"),
+        "claude-code"
+    );
+    repo.write("a.txt", "c\n");
+    let out = repo.cp(&["restore", &id, "--conversation"]).ok();
+    assert_eq!(repo.read("a.txt"), "b\n");
+    assert!(
+        out.stdout.contains("exported the conversation") && !out.stdout.contains("resume it"),
+        "{}",
+        out.stdout
+    );
+    // Nothing was written beside the given file.
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+    let exported = repo
+        .home()
+        .join(".local/share/git-checkpoint/conversations")
+        .join(format!("{id}.jsonl"));
+    assert_eq!(fs::read(exported).unwrap(), fs::read(&fixture).unwrap());
+}
+
+#[test]
+fn an_unreadable_transcript_never_fails_the_hook_and_the_note_says_why() {
+    use crate::common::{bin, feed_and_wait, is_root, skip};
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Command;
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let transcript = repo.scratch().join("locked.jsonl");
+    fs::write(&transcript, claude_line(1, "user", "hi")).unwrap();
+    repo.write("a.txt", "b\n");
+    let input = pre_tool_use(&repo, transcript.to_str().unwrap());
+    let lock = || fs::set_permissions(&transcript, fs::Permissions::from_mode(0o000)).unwrap();
+    let out = if is_root() {
+        // Root reads any file: run the hook as an unprivileged user.
+        if Command::new("setpriv").arg("--help").output().is_err() {
+            skip("running as root without setpriv");
+            return;
+        }
+        repo.git(&["config", "--global", "--add", "safe.directory", "*"]);
+        let status = Command::new("chmod")
+            .args(["-R", "a+rwX", repo.scratch().to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        lock();
+        let mut cmd = Command::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin()])
+            .args(["save", "--from-hook"])
+            .current_dir(repo.path());
+        repo.env(&mut cmd);
+        crate::common::Run::from(feed_and_wait(&mut cmd, input.as_bytes()))
+    } else {
+        lock();
+        repo.cp_stdin(
+            repo.path(),
+            |_| {},
+            &["save", "--from-hook"],
+            input.as_bytes(),
+        )
+    };
+    let out = out.ok();
+    assert_eq!(out.stdout, "");
+    let id = json_eval(&repo.cp(&["show", "@", "--json"]).ok().stdout, "v['id']");
+    let why = repo.note_json(&id).get("conversation.skipped");
+    assert!(why.contains("cannot be read"), "{why}");
+    assert!(conversation_refs(&repo).is_empty());
 }
