@@ -116,11 +116,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
         if pruned.orphan_conversations > 0 {
             ui.info(&format!(
                 "{verb} {} whose checkpoint is gone",
-                count(
-                    pruned.orphan_conversations,
-                    "conversation",
-                    "conversations"
-                ),
+                count(pruned.orphan_conversations, "conversation", "conversations"),
             ));
         }
         if pruned.unreadable_kept > 0 {
