@@ -132,11 +132,7 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
             };
             ui.error(&err.to_string());
             let files: Vec<String> = paths.iter().map(|p| shell_word(p)).collect();
-            let again = match (&args.agent, &args.from) {
-                (Some(agent), _) => format!("--agent {}", shell_word(agent)),
-                (None, Some(from)) => shell_word(from),
-                (None, None) => String::new(),
-            };
+            let again = again(&args, &options.hunks).join(" ");
             ui.hint(&format!(
                 "`git checkpoint revert {again} --conflicts=markers` writes them with conflict markers; or put those files back as they were before: git checkpoint restore {} -- {}",
                 from.id,
@@ -191,6 +187,28 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
     }
     housekeeping(ui, &flags, &reverted.restored);
     Ok(())
+}
+
+/// The words of the revert that was refused, to run it again with `--conflicts=markers`: its
+/// range or agent as given, the hunks taken back (those chosen with -p too, by id), and the
+/// flags that change what it does.
+fn again(args: &Args, hunks: &[String]) -> Vec<String> {
+    let mut words = Vec::new();
+    if let Some(agent) = &args.agent {
+        words.push(format!("--agent {}", shell_word(agent)));
+    }
+    words.extend(args.from.iter().chain(&args.to).map(|cp| shell_word(cp)));
+    words.extend(hunks.iter().map(|id| format!("--hunk {}", shell_word(id))));
+    for (set, flag) in [
+        (args.dry_run, "--dry-run"),
+        (args.force, "--force"),
+        (args.json, "--json"),
+    ] {
+        if set {
+            words.push(flag.to_string());
+        }
+    }
+    words
 }
 
 /// "the own step", "the 3 own steps".

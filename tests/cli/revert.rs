@@ -167,6 +167,59 @@ fn conflicts_refuse_the_whole_revert_where_git_finds_them_unless_markers() {
     assert_eq!(manifest(repo.path()), before);
 }
 
+/// The command a refused revert suggests with --conflicts=markers is the very revert refused:
+/// both ends of `revert A B` (B given, not the checkpoint after A: another range) and its
+/// flags; run as printed, it takes back that range, with markers where git's merge has them.
+#[test]
+fn a_refused_revert_suggests_the_same_revert_with_markers() {
+    let (repo, a, _) = stepped_repo();
+    // C after the user's later work: `revert A C` takes back the step and that work,
+    // `revert A` only the step (A to B).
+    let c = repo.save(&["-q", "-m", "later work"]);
+    repo.write("a.txt", "a changed again after C\n");
+    let (_, git_conflicts) = oracle(&repo, &a, &c);
+    assert_eq!(git_conflicts, ["a.txt"]);
+    let before = manifest(repo.path());
+    let suggested = |out: &crate::common::Run| -> String {
+        let hint = out
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("hint: "))
+            .unwrap_or_else(|| panic!("no hint: {}", out.stderr));
+        hint.split('`').nth(1).unwrap_or_default().to_string()
+    };
+
+    let out = repo.cp(&["revert", &a, &c, "--dry-run"]).fails_with(1);
+    assert_eq!(
+        suggested(&out),
+        format!("git checkpoint revert {a} {c} --dry-run --conflicts=markers"),
+        "{}",
+        out.stderr
+    );
+    let out = repo.cp(&["revert", &a, &c]).fails_with(1);
+    let again = suggested(&out);
+    assert_eq!(
+        again,
+        format!("git checkpoint revert {a} {c} --conflicts=markers"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(manifest(repo.path()), before, "nothing changed");
+
+    // Run as printed, through git as a user would paste it: the range A to C, as git merges it.
+    let ran = crate::common::run_with_stdin(&repo, "sh", &["-c", &again], repo.path(), b"");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let merged = repo.read("a.txt");
+    assert!(
+        merged.contains("<<<<<<<") && merged.contains("a changed again after C"),
+        "{merged}"
+    );
+    // The later work between B and C is taken back too (A to B alone would keep it).
+    assert_eq!(repo.read("b.txt"), "b\n");
+    assert!(!repo.path().join("e.txt").exists());
+    assert_eq!(repo.read("c.txt"), "c\n");
+}
+
 #[test]
 fn a_whole_session_is_taken_back_keeping_work_done_after_it() {
     let repo = Repo::with_commit(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
