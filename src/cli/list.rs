@@ -12,7 +12,8 @@ use super::render::checkpoints as count_checkpoints;
 use super::{Failure, open};
 
 /// List checkpoints, newest first: id, age, commit, kind, files changed since HEAD
-/// (+added ~modified -deleted), and name or message.
+/// (+added ~modified -deleted; in a plain directory, which has no HEAD, since an empty
+/// directory: every file it holds is counted as added), and name or message.
 ///
 /// Shows the checkpoints taken in this worktree; --all shows every worktree's.
 #[derive(Debug, clap::Args)]

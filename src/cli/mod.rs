@@ -83,9 +83,20 @@ enum Command {
     /// Snapshot the working tree now and print the checkpoint's id.
     Save(save::Args),
     /// List checkpoints, newest first.
+    ///
+    /// One a line: id, age, commit, kind, the files it changed since HEAD (+added ~modified
+    /// -deleted; in a plain directory, which has no HEAD, since an empty directory: every file
+    /// it holds counts as added), and its name or message. Shows the checkpoints taken in this
+    /// worktree; --all shows every worktree's.
     #[command(visible_alias = "ls")]
     List(list::Args),
     /// Show a checkpoint's metadata and what it changed relative to its HEAD.
+    ///
+    /// The metadata, then a --stat (or with -p the patch, or --numstat, --name-status,
+    /// --name-only) of what it changed relative to the HEAD it was taken on (with -- PATHS, in
+    /// those paths only). A plain directory has no HEAD: there, everything it holds, against an
+    /// empty directory (`git checkpoint diff @{1} @` shows what one save changed). On a
+    /// terminal the output goes through git's pager.
     Show(show::Args),
     /// Show changes between checkpoints, or a checkpoint and the working tree, as a patch.
     Diff(diff::Args),

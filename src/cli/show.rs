@@ -15,7 +15,8 @@ use super::{Failure, open, repo_paths};
 
 /// Show a checkpoint: its metadata, then a --stat (or with -p the patch, or --numstat,
 /// --name-status, --name-only) of what it changed relative to the HEAD it was taken on (with
-/// -- PATHS, in those paths only). The diff options are those of `diff`, as `git show` takes
+/// -- PATHS, in those paths only). A plain directory has no HEAD: there, everything it holds,
+/// against an empty directory (`git checkpoint diff @{1} @` shows what one save changed). The diff options are those of `diff`, as `git show` takes
 /// those of `git diff`.
 ///
 /// <CP> is an id, `@`/`latest` (newest), `@{N}` (N-th newest), a name, an id prefix or a commit
@@ -180,7 +181,7 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     )?;
     // On a terminal, through the pager, as `git show`.
     let mut out = Paged::start(checkpoints.settings().pager.as_deref());
-    header(&mut out, ui, checkpoint)?;
+    header(&mut out, ui, checkpoint, checkpoints.store().is_some())?;
     if !diff.files.is_empty() {
         writeln!(out)?;
     }
@@ -189,7 +190,9 @@ pub fn run(ui: &Ui, color: ColorChoice, args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> {
+/// The metadata lines; `plain`: the checkpoints of a plain directory (or of a store named with
+/// `--store`), where there is no HEAD and what a checkpoint changed is counted against nothing.
+fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint, plain: bool) -> std::io::Result<()> {
     let p = &ui.out_paint;
     let m = &c.meta;
     writeln!(
@@ -226,6 +229,7 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
             branch.strip_prefix("refs/heads/").unwrap_or(branch)
         ),
         (Some(commit), None) => format!("{} (detached)", commit.get(..7).unwrap_or(commit)),
+        (None, _) if plain => "none (a plain directory has no HEAD)".into(),
         (None, Some(branch)) => format!(
             "unborn branch {}",
             branch.strip_prefix("refs/heads/").unwrap_or(branch)
@@ -250,11 +254,20 @@ fn header(out: &mut impl Write, ui: &Ui, c: &Checkpoint) -> std::io::Result<()> 
     writeln!(out, "index     {}", m.index.as_str())?;
     if c.note_problem.is_none() {
         let s = m.stats;
-        writeln!(
-            out,
-            "files     {} ({} added, {} modified, {} deleted since head)",
-            s.files, s.added, s.modified, s.deleted
-        )?;
+        if plain && m.head.commit.is_none() {
+            // No HEAD: the counts, and the diff below, are against an empty directory.
+            writeln!(
+                out,
+                "files     {} ({} added, {} modified, {} deleted since an empty directory: no HEAD to compare with)",
+                s.files, s.added, s.modified, s.deleted
+            )?;
+        } else {
+            writeln!(
+                out,
+                "files     {} ({} added, {} modified, {} deleted since head)",
+                s.files, s.added, s.modified, s.deleted
+            )?;
+        }
     }
     if m.pinned {
         writeln!(out, "pinned    yes")?;

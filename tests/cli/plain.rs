@@ -1345,3 +1345,51 @@ fn a_save_says_what_it_compares_with_and_where_it_keeps_checkpoints() {
         out.stderr
     );
 }
+
+/// `show` in a plain directory says what its counts are against (there is no HEAD: an empty
+/// directory, which its stat below agrees with), and `list --help` says what its column counts
+/// there; in a repository show still counts since HEAD.
+#[test]
+fn show_and_list_say_what_they_compare_with_where_there_is_no_head() {
+    let repo = Repo::plain();
+    repo.write("f.txt", "f\n");
+    repo.write("g.txt", "g\n");
+    repo.save(&["-q"]);
+    let show = repo.cp(&["show", "@"]).ok();
+    assert!(
+        show.stdout
+            .contains("files     2 (2 added, 0 modified, 0 deleted since an empty directory: no HEAD to compare with)"),
+        "{}",
+        show.stdout
+    );
+    assert!(
+        show.stdout
+            .contains("head      none (a plain directory has no HEAD)"),
+        "{}",
+        show.stdout
+    );
+    assert!(!show.stdout.contains("since head"), "{}", show.stdout);
+    // The stat below counts the same: both files, as new.
+    assert!(
+        show.stdout.contains("2 files changed, 2 insertions(+)"),
+        "{}",
+        show.stdout
+    );
+    let help = repo.cp(&["list", "--help"]).ok().stdout;
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("in a plain directory, which has no HEAD, since an empty directory"),
+        "{help}"
+    );
+
+    let git = Repo::with_commit(&[("a", "a\n")]);
+    git.write("b", "b\n");
+    git.save(&["-q"]);
+    let show = git.cp(&["show", "@"]).ok();
+    assert!(
+        show.stdout
+            .contains("files     2 (1 added, 0 modified, 0 deleted since head)"),
+        "{}",
+        show.stdout
+    );
+}
