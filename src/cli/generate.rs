@@ -430,6 +430,13 @@ const SECTIONS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "PAGER",
+        &[
+            "On a terminal, diff and show write through a pager, as git diff and git show do. git runs no pager for an external command unless pager.checkpoint is set, so git checkpoint starts the one git would choose: GIT_PAGER, else pager.checkpoint when it names a command, else core.pager, else PAGER, else less; run by the shell with LESS=FRX and LV=-c unless those are set, so that less leaves at once when everything fits on one screen and keeps the colours.",
+            "No pager is started when standard output is not a terminal, when git already runs one (pager.checkpoint=true, git -p checkpoint ...: GIT_PAGER_IN_USE is set), when pager.checkpoint is false, or when the pager is cat or empty: git --no-pager checkpoint ... sets GIT_PAGER=cat, so it prints straight to the terminal as git --no-pager diff does.",
+        ],
+    ),
+    (
         "CONFIGURATION",
         &[
             "* checkpoint.maxFileSize :: Untracked files larger than this are left out of a save and listed in skipped. Default 100m; git's size suffixes k, m, g.",

@@ -23,6 +23,17 @@ impl Tmux {
 
     /// [`Tmux::start`], with `env` set too.
     fn start_with(repo: &Repo, env: &[(&str, &str)], args: &[&str]) -> Option<Tmux> {
+        Tmux::start_program(repo, env, bin(), args)
+    }
+
+    /// `program args…` (`git` finds this build's `git-checkpoint` first on `PATH`) in `repo`'s
+    /// working tree, in a 130×40 terminal, with `env` set too.
+    fn start_program(
+        repo: &Repo,
+        env: &[(&str, &str)],
+        program: &str,
+        args: &[&str],
+    ) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             let reason = "tmux is not installed (apt-get install tmux): the picker is not tested";
             if std::env::var_os("GIT_CHECKPOINT_REQUIRE_TMUX").is_some() {
@@ -52,8 +63,15 @@ impl Tmux {
                 value.replace('\'', "'\\''")
             ));
         }
+        if program != bin() {
+            let bin_dir = Path::new(bin()).parent().unwrap();
+            script.push_str(&format!(
+                "export PATH='{}'\n",
+                crate::common::path_with(bin_dir)
+            ));
+        }
         script.push_str(&format!("cd '{}'\n", repo.path().display()));
-        script.push_str(&format!("'{}'", bin()));
+        script.push_str(&format!("'{program}'"));
         for a in args {
             script.push_str(&format!(" '{a}'"));
         }
@@ -382,4 +400,33 @@ fn diff_and_show_on_a_terminal_go_through_the_pager() {
         )
         .ok();
     assert!(out.stdout.starts_with("diff --git"), "{}", out.stdout);
+}
+
+/// `git --no-pager checkpoint diff` on a terminal prints straight to it, as `git --no-pager
+/// diff` does (git tells an external command by setting `GIT_PAGER=cat`); through git without
+/// it, the same diff is paged.
+#[test]
+fn git_no_pager_is_not_paged() {
+    let (repo, ids) = history();
+    let prefix = "sed 's/^/PAGED:/'";
+    repo.git(&["config", "core.pager", prefix]);
+    let Some(t) = Tmux::start_program(&repo, &[], "git", &["checkpoint", "diff", &ids[0]]) else {
+        return;
+    };
+    let done = t.wait_for("exit=0");
+    assert!(done.contains("PAGED:diff --git"), "through git: {done}");
+    drop(t);
+    let Some(t) = Tmux::start_program(
+        &repo,
+        &[],
+        "git",
+        &["--no-pager", "checkpoint", "diff", &ids[0]],
+    ) else {
+        return;
+    };
+    let done = t.wait_for("exit=0");
+    assert!(
+        done.contains("diff --git") && !done.contains("PAGED:"),
+        "{done}"
+    );
 }
