@@ -8,6 +8,7 @@
 
 mod agents;
 mod browser;
+mod ci;
 mod common;
 mod completion;
 mod conversation;
