@@ -638,3 +638,71 @@ fn repair_rewrites_what_an_earlier_version_wrote_next_to_the_other_format() {
     );
     assert!(again.stdout.is_empty());
 }
+
+/// The same, with the unreadable tree two directories down: repair rewrites the trees above
+/// it too, and in a plain directory's store as in a repository.
+#[test]
+fn repair_rewrites_an_unreadable_tree_below_the_top_and_in_a_plain_directory() {
+    let plain = Repo::plain();
+    plain.write("a", "a\n");
+    for repo in [Repo::with_commit(&[("a", "a\n")]), plain] {
+        let inner = embed_both_formats(&repo, "deep/er");
+        let id = repo.save(&["-q", "-m", "kept"]);
+        let hex = if repo.object_format() == "sha256" {
+            64
+        } else {
+            40
+        };
+        let (rel, head) = inner
+            .iter()
+            .find(|(_, head)| head.len() != hex)
+            .unwrap()
+            .clone();
+        let name = rel.rsplit('/').next().unwrap().to_string();
+        let good_tree = repo.checkpoint_tree(&id);
+        let note = repo.note(&id);
+        // Bottom up: deep/er holds the bad gitlink, deep and the top hold the trees above it.
+        let er = repo.git(&["rev-parse", &format!("{good_tree}:deep/er")]);
+        let bad_er = unreadable_like_before(&repo, &er, &name, &head);
+        let deep = repo.git(&["rev-parse", &format!("{good_tree}:deep")]);
+        let bad_deep = unreadable_like_before(&repo, &deep, "er", &bad_er);
+        let bad_top = unreadable_like_before(&repo, &good_tree, "deep", &bad_deep);
+        let old = repo.checkpoint_commit(&id);
+        let body = repo.git(&["cat-file", "commit", &old]);
+        let body = body.split_once('\n').unwrap().1;
+        let bad = repo.git_stdin(
+            &[
+                "hash-object",
+                "--literally",
+                "-t",
+                "commit",
+                "-w",
+                "--stdin",
+            ],
+            format!("tree {bad_top}\n{body}\n").as_bytes(),
+        );
+        repo.git(&["update-ref", &format!("refs/checkpoints/{id}"), &bad, &old]);
+        repo.git(&["notes", "--ref=checkpoints", "copy", &old, &bad]);
+        repo.git(&["notes", "--ref=checkpoints", "remove", &old]);
+        assert!(
+            !repo.git_ok(&["fsck", "--no-progress"]),
+            "git cannot read it"
+        );
+
+        let out = repo.cp(&["repair"]).ok();
+        assert!(
+            out.stdout.contains(&format!("rewrote checkpoint {id}")),
+            "{}",
+            out.stdout
+        );
+        assert_eq!(repo.checkpoint_tree(&id), good_tree);
+        assert_eq!(repo.note(&id), note);
+        assert!(
+            !repo.git_ok(&["cat-file", "-e", &bad_er]),
+            "the bad tree is gone"
+        );
+        repo.fsck();
+        repo.git(&["gc", "-q"]);
+        repo.fsck();
+    }
+}
