@@ -16,8 +16,8 @@ use super::{Failure, open, repo_paths};
 /// Show a checkpoint: its metadata, then a --stat (or with -p the patch, or --numstat,
 /// --name-status, --name-only) of what it changed relative to the HEAD it was taken on (with
 /// -- PATHS, in those paths only). A plain directory has no HEAD: there, everything it holds,
-/// against an empty directory (`git checkpoint diff @{1} @` shows what one save changed). The diff options are those of `diff`, as `git show` takes
-/// those of `git diff`.
+/// against an empty directory (`git checkpoint diff @{1} @` shows what one save changed). The
+/// diff options are those of `diff`, as `git show` takes those of `git diff`.
 ///
 /// <CP> is an id, `@`/`latest` (newest), `@{N}` (N-th newest), a name, an id prefix or a commit
 /// prefix.

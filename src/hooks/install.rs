@@ -1115,10 +1115,10 @@ pub(super) fn replace_file(
 
 /// After the last file of an agent's configuration directory was removed: remove that
 /// directory and those above it while they are empty and are agents' configuration
-/// directories (`.claude/`, `.github/hooks/` and `.github/`, `.opencode/plugin/`, …: a
-/// directory whose name, or whose parent's name, starts with a dot), so that an uninstall
-/// leaves no empty directory behind (which a project's status would show). Never fails: a
-/// directory that cannot be removed stays.
+/// directories (`.claude/`, `.github/hooks/` and `.github/`, `.opencode/plugin/`,
+/// `~/.cline/data/settings/`, …: a directory whose name, its parent's or its grandparent's
+/// starts with a dot), so that an uninstall leaves no empty directory behind (which a
+/// project's status would show). Never fails: a directory that cannot be removed stays.
 fn remove_empty_config_dirs(dir: &Path) {
     let dotted = |d: &Path| {
         d.file_name()
@@ -1126,7 +1126,7 @@ fn remove_empty_config_dirs(dir: &Path) {
     };
     let mut dir = dir.to_path_buf();
     loop {
-        let config = dotted(&dir) || dir.parent().is_some_and(dotted);
+        let config = dir.ancestors().take(3).any(dotted);
         let empty = std::fs::read_dir(&dir).is_ok_and(|mut entries| entries.next().is_none());
         if !config || !empty || std::fs::remove_dir(&dir).is_err() {
             return;

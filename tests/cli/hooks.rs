@@ -534,7 +534,9 @@ fn project_entries(root: &Path) -> Vec<String> {
 
 /// An install into a project that had nothing of the agent's, then an uninstall, leaves the
 /// project exactly as it was: no file, no `.bak`, and no empty directory (`.claude/`,
-/// `.github/hooks/`, …), for every agent's hooks and MCP registration.
+/// `.github/hooks/`, `.clinerules/hooks/`, …), for every agent's hooks and MCP registration;
+/// Cline's MCP settings live in the user's home only (`~/.cline/data/settings/`), which is left
+/// as it was too.
 #[test]
 fn uninstall_leaves_no_empty_directory_behind() {
     let agents = [
@@ -543,6 +545,7 @@ fn uninstall_leaves_no_empty_directory_behind() {
         "codex",
         "cursor",
         "copilot",
+        "cline",
         "opencode",
     ];
     for agent in agents {
@@ -557,15 +560,20 @@ fn uninstall_leaves_no_empty_directory_behind() {
             ),
         ] {
             let repo = Repo::with_commit(&[("a", "1\n")]);
-            let before = project_entries(repo.path());
+            let entries = || {
+                let mut all = project_entries(repo.path());
+                all.extend(
+                    project_entries(repo.home())
+                        .into_iter()
+                        .map(|e| format!("~/{e}")),
+                );
+                all
+            };
+            let before = entries();
             repo.cp(&install).ok();
-            assert_ne!(
-                project_entries(repo.path()),
-                before,
-                "{install:?} installed nothing"
-            );
+            assert_ne!(entries(), before, "{install:?} installed nothing");
             repo.cp(&uninstall).ok();
-            assert_eq!(project_entries(repo.path()), before, "{uninstall:?}");
+            assert_eq!(entries(), before, "{uninstall:?}");
         }
     }
 }
