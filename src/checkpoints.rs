@@ -940,9 +940,10 @@ impl Checkpoints {
     }
 
     /// What the web page shows beside a checkpoint: the last prompt of the conversation kept
-    /// with it, and the tool call that came next (the first one the next checkpoint of the
-    /// same session has beyond this conversation, else the last of this one, which a hook
-    /// taken before a tool call already holds). `None` when no conversation was kept.
+    /// with it, and the tool call that came next: the call this conversation ends waiting on
+    /// (a hook's save before a tool call runs holds the call, not yet its result), else the
+    /// first call the next checkpoint of the same session has beyond this conversation.
+    /// `None` when no conversation was kept.
     pub fn conversation_summary(
         &self,
         loaded: &Loaded,
@@ -954,6 +955,14 @@ impl Checkpoints {
         };
         let turns = conversation.turns().unwrap_or_default();
         let prompt = turns.iter().rev().find(|t| t.role == Role::User).cloned();
+        let pending = turns
+            .iter()
+            .rposition(|t| t.role == Role::ToolCall)
+            .filter(|&at| !turns[at..].iter().any(|t| t.role == Role::ToolResult))
+            .map(|at| turns[at].clone());
+        if pending.is_some() {
+            return Ok(Some((prompt, pending)));
+        }
         let next = loaded
             .checkpoints
             .iter()
@@ -977,13 +986,6 @@ impl Checkpoints {
                 .find(|t| t.role == Role::ToolCall)
                 .cloned();
         }
-        let next_tool = next_tool.or_else(|| {
-            turns
-                .iter()
-                .rev()
-                .find(|t| t.role == Role::ToolCall)
-                .cloned()
-        });
         Ok(Some((prompt, next_tool)))
     }
 

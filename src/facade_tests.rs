@@ -228,3 +228,69 @@ fn an_empty_path_is_refused_and_a_dot_is_the_whole_tree() -> TestResult {
     assert_eq!(top, [gix::bstr::BString::from("")]);
     Ok(())
 }
+
+#[test]
+fn the_tool_call_that_came_next_is_the_pending_one_else_the_next_checkpoints() -> TestResult {
+    let dir = repo()?;
+    let checkpoints = Checkpoints::open(dir.path())?;
+    let ctl = Control::default();
+    let line = |json: String| json + "\n";
+    let user = |n: usize, text: &str| {
+        line(format!(
+            r#"{{"type":"user","sessionId":"s","uuid":"u{n}","message":{{"role":"user","content":"{text}"}}}}"#
+        ))
+    };
+    let call = |n: usize, command: &str| {
+        line(format!(
+            r#"{{"type":"assistant","sessionId":"s","uuid":"a{n}","message":{{"role":"assistant","content":[{{"type":"tool_use","id":"t{n}","name":"Bash","input":{{"command":"{command}"}}}}]}}}}"#
+        ))
+    };
+    let result = |n: usize| {
+        line(format!(
+            r#"{{"type":"user","sessionId":"s","uuid":"r{n}","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{n}","content":"ok"}}]}}}}"#
+        ))
+    };
+    // Taken before `make all` ran; before `make test` (the result of `make all` in); at the end
+    // of that turn (no call waiting); before `make deploy`; at the end.
+    let mut text = String::new();
+    let mut ids = Vec::new();
+    for (n, more) in [
+        user(0, "build it") + &call(0, "make all"),
+        result(0) + &user(1, "test it") + &call(1, "make test"),
+        result(1),
+        user(2, "ship it") + &call(2, "make deploy"),
+        result(2),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        text += &more;
+        std::fs::write(dir.path().join("f"), format!("{n}\n"))?;
+        let options = SaveOptions {
+            session: Some("s".into()),
+            conversation: Some(crate::ConversationInput::from_bytes(
+                text.clone().into_bytes(),
+                None,
+            )),
+            ..SaveOptions::default()
+        };
+        ids.push(checkpoints.save(&options, &ctl)?.checkpoint().id.clone());
+    }
+    let loaded = checkpoints.load()?;
+    let next = |id: &str| -> std::result::Result<String, Box<dyn std::error::Error>> {
+        let checkpoint = checkpoints.find(id)?;
+        let (_, tool) = checkpoints
+            .conversation_summary(&loaded, &checkpoint)?
+            .ok_or("no conversation")?;
+        Ok(serde_json::to_string(&tool)?)
+    };
+    let expected = ["make all", "make test", "make deploy", "make deploy"];
+    for (id, command) in ids.iter().zip(expected) {
+        let tool = next(id)?;
+        assert!(tool.contains(command), "{command}: {tool}");
+        assert_eq!(tool.matches("make").count(), 1, "{tool}");
+    }
+    // Nothing came after the last one.
+    assert_eq!(next(&ids[4])?, "null");
+    Ok(())
+}
