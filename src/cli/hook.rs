@@ -132,12 +132,15 @@ fn hook_save(
     }
     // The agent's transcript as it is now, kept with the checkpoint (never failing the save:
     // one that cannot be kept is left out, and the note says why).
+    let home = std::env::home_dir();
     let copilot_home = std::env::var_os("COPILOT_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::home_dir().map(|home| home.join(".copilot")));
+        .or_else(|| home.as_ref().map(|home| home.join(".copilot")));
+    let cursor_home = home.as_ref().map(|home| home.join(".cursor"));
     if checkpoints.settings().conversation
-        && let Some(transcript) = input.transcript_file(copilot_home.as_deref())
+        && let Some(transcript) =
+            input.transcript_file(copilot_home.as_deref(), cursor_home.as_deref())
     {
         options.conversation = Some(git_checkpoint::ConversationInput::from_transcript(
             &transcript,

@@ -167,11 +167,19 @@ pub struct Reply {
 }
 
 impl HookInput {
-    /// The session's transcript file: the one the input names, else, for Copilot CLI, whose
-    /// camelCase events (`preToolUse`, …) name none, where it keeps every session's events:
-    /// `<copilot_home>/session-state/<sessionId>/events.jsonl` (`copilot_home`:
-    /// `$COPILOT_HOME`, else `~/.copilot`), when the session id is one file name.
-    pub fn transcript_file(&self, copilot_home: Option<&Path>) -> Option<PathBuf> {
+    /// The session's transcript file: the one the input names, else where the agent keeps it
+    /// when its input names none (when the session id is one file name):
+    /// - Copilot CLI, whose camelCase events (`preToolUse`, …) never name one:
+    ///   `<copilot_home>/session-state/<sessionId>/events.jsonl` (`copilot_home`:
+    ///   `$COPILOT_HOME`, else `~/.copilot`);
+    /// - Cursor, whose `transcript_path` is often `null`: the file of that conversation id under
+    ///   `<cursor_home>/projects/*/agent-transcripts/` (`<id>.jsonl`, or the IDE's
+    ///   `<id>/<id>.jsonl`), when there is one (`cursor_home`: `~/.cursor`).
+    pub fn transcript_file(
+        &self,
+        copilot_home: Option<&Path>,
+        cursor_home: Option<&Path>,
+    ) -> Option<PathBuf> {
         if let Some(named) = &self.transcript {
             return Some(PathBuf::from(named));
         }
@@ -183,15 +191,30 @@ impl HookInput {
             && session
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-        if self.agent != Some(Agent::Copilot) || !one_name {
+        if !one_name {
             return None;
         }
-        Some(
-            copilot_home?
-                .join("session-state")
-                .join(session)
-                .join("events.jsonl"),
-        )
+        match self.agent? {
+            Agent::Copilot => Some(
+                copilot_home?
+                    .join("session-state")
+                    .join(session)
+                    .join("events.jsonl"),
+            ),
+            Agent::Cursor => {
+                let file = format!("{session}.jsonl");
+                std::fs::read_dir(cursor_home?.join("projects"))
+                    .ok()?
+                    .flatten()
+                    .take(10_000)
+                    .flat_map(|project| {
+                        let dir = project.path().join("agent-transcripts");
+                        [dir.join(&file), dir.join(session).join(&file)]
+                    })
+                    .find(|path| path.is_file())
+            }
+            _ => None,
+        }
     }
 
     /// An input that says nothing but which agent sent it.
@@ -677,7 +700,7 @@ mod tests {
     #[test]
     fn copilots_transcript_is_found_from_its_session_when_the_input_names_none() -> R {
         let home = Path::new("/h/.copilot");
-        let copilot = |json: &str| parse(json).map(|i| i.transcript_file(Some(home)));
+        let copilot = |json: &str| parse(json).map(|i| i.transcript_file(Some(home), None));
         assert_eq!(
             copilot(
                 r#"{"sessionId":"b0ff-98","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":"{}"}"#
@@ -699,7 +722,34 @@ mod tests {
         let claude = parse(
             r#"{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash"}"#,
         )?;
-        assert_eq!(claude.transcript_file(Some(home)), None);
+        assert_eq!(claude.transcript_file(Some(home), Some(home)), None);
+        Ok(())
+    }
+
+    #[test]
+    fn cursors_transcript_is_found_from_its_conversation_id_when_the_input_names_none() -> R {
+        let cursor = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let id = "e3a1c5b7-9d2f-4e6a-8b0c-4f7d1a3e5c92";
+        let input = |id: &str| {
+            parse(&format!(
+                r#"{{"conversation_id":"{id}","hook_event_name":"preToolUse","tool_name":"Shell","workspace_roots":["/w"],"transcript_path":null}}"#
+            ))
+        };
+        // None there yet: nothing is guessed.
+        assert_eq!(input(id)?.transcript_file(None, Some(cursor.path())), None);
+        // The IDE's nested file, in whichever project directory holds it.
+        let dir = cursor.path().join("projects/w/agent-transcripts").join(id);
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join(format!("{id}.jsonl")), "{}\n").map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(cursor.path().join("projects/other")).map_err(|e| e.to_string())?;
+        assert_eq!(
+            input(id)?.transcript_file(None, Some(cursor.path())),
+            Some(dir.join(format!("{id}.jsonl")))
+        );
+        assert_eq!(
+            input("other")?.transcript_file(None, Some(cursor.path())),
+            None
+        );
         Ok(())
     }
 
