@@ -30,7 +30,7 @@ Examples:
   curl -H \"Authorization: Bearer $TOKEN\" -X POST -H 'Content-Type: application/json' \\
        -d '{\"dry_run\": true}' http://127.0.0.1:57374/api/checkpoints/@/restore
 
-Endpoints: GET/POST /api/checkpoints, GET/DELETE /api/checkpoints/{cp},
+Endpoints: GET /api/repository, GET/POST /api/checkpoints, GET/DELETE /api/checkpoints/{cp},
 GET /api/checkpoints/{cp}/diff[?to=CP2|?base=head], POST /api/checkpoints/{cp}/restore,
 POST /api/checkpoints/{cp}/revert, POST /api/undo, POST /api/redo, PUT/DELETE /api/checkpoints/{cp}/pin, GET /api/events.")]
 pub struct Args {
@@ -90,9 +90,18 @@ pub fn run(ui: &Ui, args: Args) -> Result<(), Failure> {
                 server.addr()
             ));
         }
+        let place = server.place();
+        // As every command run below a checkpointed plain directory says it.
+        if let (Some(there), Some(store)) = (&place.acting_on, &place.store) {
+            ui.info(&format!(
+                "note: acting on `{}`, the directory above this one whose checkpoints are kept in `{}`",
+                there.display(),
+                store.display()
+            ));
+        }
         ui.info(&format!(
-            "serving the checkpoints of {} on http://{}/ (the URL above carries the token); Ctrl-C stops",
-            config.dir.display(),
+            "serving the checkpoints of `{}` on http://{}/ (the URL above carries the token); Ctrl-C stops",
+            place.workdir.display(),
             server.addr()
         ));
     }

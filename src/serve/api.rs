@@ -165,6 +165,21 @@ pub async fn method_not_allowed() -> ApiError {
     )
 }
 
+/// `GET /api/repository`: which directory the server acts on: `{"directory", "plain",
+/// "store", "acting_on"}`; `store` is a plain directory's private store (else null),
+/// `acting_on` the directory acted on when it is not the one `serve` was started in but a
+/// plain directory above it (else null).
+pub async fn repository(Shared(state): Shared<Arc<State>>) -> Reply {
+    let place = &state.place;
+    let text = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    ok(json!({
+        "directory": text(&place.workdir),
+        "plain": place.store.is_some(),
+        "store": place.store.as_deref().map(text),
+        "acting_on": place.acting_on.as_deref().map(text),
+    }))
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {

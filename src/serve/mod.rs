@@ -39,10 +39,26 @@ pub struct Config {
     pub port: u16,
 }
 
+/// Which directory the server acts on: what the page and `GET /api/repository` show, and what
+/// `serve` says when it starts.
+#[derive(Debug, Clone)]
+pub struct Place {
+    /// The working tree acted on (canonical when it is a plain directory above `dir`).
+    pub workdir: PathBuf,
+    /// A plain directory's private store; `None` in a git repository.
+    pub store: Option<PathBuf>,
+    /// The working tree acted on when it is not the directory `serve` was started in but a
+    /// plain directory above it that has a store (everything below it is its working tree:
+    /// a restore rewrites all of it).
+    pub acting_on: Option<PathBuf>,
+}
+
 /// What every request shares.
 struct State {
     /// The directory the façade is opened in.
     dir: PathBuf,
+    /// Which directory that acts on.
+    place: Place,
     /// The access rules: the token and the addresses this server answers to.
     access: guard::Access,
     /// Live updates.
@@ -88,9 +104,15 @@ impl Server {
     /// not in a working tree or the address cannot be bound.
     pub fn bind(config: &Config) -> Result<Server, Error> {
         let checkpoints = Checkpoints::open(&config.dir)?;
-        if checkpoints.workdir().is_none() {
+        let Some(workdir) = checkpoints.workdir() else {
             return Err(Error::BareRepository);
-        }
+        };
+        let acting_on = checkpoints.acting_on(&config.dir);
+        let place = Place {
+            workdir: acting_on.clone().unwrap_or_else(|| workdir.to_owned()),
+            store: checkpoints.store().map(PathBuf::from),
+            acting_on,
+        };
         let addr = SocketAddr::new(config.listen, config.port);
         let io = |context: String| move |source| Error::Io { context, source };
         let listener =
@@ -112,6 +134,7 @@ impl Server {
             listener,
             state: Arc::new(State {
                 dir: config.dir.clone(),
+                place,
                 access: guard::Access::new(bound),
                 hub,
                 loaded: Mutex::new(None),
@@ -123,6 +146,11 @@ impl Server {
     /// The address bound.
     pub fn addr(&self) -> SocketAddr {
         self.state.access.addr()
+    }
+
+    /// Which directory the server acts on.
+    pub fn place(&self) -> &Place {
+        &self.state.place
     }
 
     /// The URL to open: it carries the token, and sets the cookie the page then uses.
@@ -175,6 +203,7 @@ fn routes() -> Router<Arc<State>> {
         .route("/", get(page::index))
         .route("/app.js", get(page::script))
         .route("/app.css", get(page::style))
+        .route("/api/repository", get(api::repository))
         .route("/api/checkpoints", get(api::list).post(api::save))
         .route("/api/checkpoints/{cp}", get(api::show).delete(api::drop))
         .route("/api/checkpoints/{cp}/diff", get(api::diff))

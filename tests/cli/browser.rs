@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::common::Repo;
-use crate::serve::{numbered, serve};
+use crate::serve::{numbered, serve, serve_in};
 
 /// The W3C name of an element reference in WebDriver's JSON.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -774,4 +774,36 @@ fn the_page_marks_a_checkpoint_with_secrets_and_says_where_not_what() {
     assert!(said.contains(".env line 2 (dotenv-secret)"), "{said}");
     assert!(!said.contains(&secret[4..]), "{said}");
     assert!(!driver.text(".cp-row").contains(&secret[4..]));
+}
+
+/// Served from a folder below a plain directory that has a store, the page's header says which
+/// directory it acts on, and a checkpoint's counts say what they are against (no HEAD there).
+#[test]
+fn the_page_says_which_directory_it_acts_on() {
+    let Some((chromium, chromedriver)) = browser() else {
+        return;
+    };
+    let repo = Repo::plain();
+    repo.write("f.txt", "f\n");
+    let id = repo.save(&["-q"]);
+    let below = repo.path().join("new");
+    std::fs::create_dir_all(&below).unwrap();
+    let top = repo.path().canonicalize().unwrap().display().to_string();
+    let server = serve_in(&repo, &below, &[], &[]);
+    let driver = Driver::start(&chromium, &chromedriver);
+    driver.go(&server.url);
+    driver.until(
+        "the directory acted on",
+        "return document.querySelector('#where').innerText.includes('acting on');",
+    );
+    let said = driver.text("#where");
+    assert!(said.contains(&top) && said.contains("above"), "{said}");
+    driver.click(&format!(".cp-row[data-id='{id}'] .open"));
+    driver.until("the detail", &detail_of(&id, "dl.meta"));
+    let meta = driver.text("dl.meta");
+    assert!(
+        meta.contains("since an empty directory (a plain directory has no HEAD)"),
+        "{meta}"
+    );
+    assert!(!meta.contains("since HEAD"), "{meta}");
 }

@@ -80,7 +80,7 @@ pub fn serve_with(repo: &Repo, args: &[&str]) -> Served {
 }
 
 /// `serve` in `dir` with the environment of `repo` plus `envs`.
-fn serve_in(
+pub fn serve_in(
     repo: &Repo,
     dir: &std::path::Path,
     args: &[&str],
@@ -95,6 +95,42 @@ fn serve_in(
         .stderr(Stdio::inherit());
     repo.env(&mut cmd);
     cmd.envs(envs.iter().copied());
+    started(cmd)
+}
+
+/// `serve` (not quiet) in `dir` with the environment of `repo` plus `envs`, and what it said
+/// on stderr up to its "serving the checkpoints of …" line.
+fn serve_saying(
+    repo: &Repo,
+    dir: &std::path::Path,
+    envs: &[(&str, &std::ffi::OsStr)],
+) -> (Served, String) {
+    let mut cmd = Command::new(bin());
+    cmd.args(["serve", "--port", "0"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    repo.env(&mut cmd);
+    cmd.envs(envs.iter().copied());
+    let mut served = started(cmd);
+    let mut lines = BufReader::new(served.child.stderr.take().unwrap()).lines();
+    let mut said = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        said.push_str(&line);
+        said.push('\n');
+        if line.contains("serving the checkpoints of") {
+            break;
+        }
+    }
+    // Whatever it says later is read, so that it never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    (served, said)
+}
+
+/// The server `cmd` starts, once it printed its URL.
+fn started(mut cmd: Command) -> Served {
     let mut child = cmd.spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap())
@@ -1194,6 +1230,7 @@ fn endpoints(id: &str) -> Vec<(&'static str, String)> {
     vec![
         ("GET", "/".into()),
         ("GET", "/app.js".into()),
+        ("GET", "/api/repository".into()),
         ("GET", "/api/checkpoints".into()),
         ("POST", "/api/checkpoints".into()),
         ("GET", format!("/api/checkpoints/{id}")),
@@ -1543,6 +1580,72 @@ fn serve_refuses_a_bad_address_and_a_port_in_use_and_serves_a_plain_directory() 
     assert_eq!(listed[0]["id"], id.as_str());
     assert_eq!(listed[0]["message"], "in a plain directory");
     assert!(!outside.path().join(".git").exists());
+}
+
+/// Started in a folder below a plain directory that has a store, serve acts on that directory:
+/// its startup lines name it and say it is not the current one (as the CLI does), and
+/// `GET /api/repository` gives it to the page. In a repository's subdirectory, the top of the
+/// working tree, and nothing "above".
+#[test]
+fn serve_says_which_directory_it_acts_on() {
+    let repo = Repo::plain();
+    repo.write("f.txt", "f\n");
+    let id = repo.save(&["-q"]);
+    let below = repo.path().join("new/folder");
+    std::fs::create_dir_all(&below).unwrap();
+    let top = repo.path().canonicalize().unwrap();
+    let store = repo.store().canonicalize().unwrap();
+    let (server, said) = serve_saying(&repo, &below, &[]);
+    assert!(
+        said.contains(&format!(
+            "note: acting on `{}`, the directory above this one whose checkpoints are kept in `{}`",
+            top.display(),
+            store.display()
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "serving the checkpoints of `{}` on",
+            top.display()
+        )),
+        "{said}"
+    );
+    assert!(!said.contains(&below.display().to_string()), "{said}");
+    let about = server.get("/api/repository").ok();
+    assert_eq!(about["directory"], top.display().to_string());
+    assert_eq!(about["acting_on"], top.display().to_string());
+    assert_eq!(about["plain"], true);
+    assert_eq!(
+        std::path::Path::new(about["store"].as_str().unwrap())
+            .canonicalize()
+            .unwrap(),
+        store
+    );
+    assert_eq!(server.get("/api/checkpoints").ok()[0]["id"], id.as_str());
+    drop(server);
+
+    // At the directory itself: no note, and nothing acted on "above".
+    let (server, said) = serve_saying(&repo, repo.path(), &[]);
+    assert!(!said.contains("acting on"), "{said}");
+    assert_eq!(server.get("/api/repository").ok()["acting_on"], Value::Null);
+    drop(server);
+
+    // In a repository, from a subdirectory: the working tree's top, not a plain directory.
+    let git = Repo::with_commit(&[("sub/a.txt", "a\n")]);
+    let (server, said) = serve_saying(&git, &git.path().join("sub"), &[]);
+    let top = git.path().canonicalize().unwrap();
+    assert!(!said.contains("acting on"), "{said}");
+    let about = server.get("/api/repository").ok();
+    assert_eq!(
+        std::path::Path::new(about["directory"].as_str().unwrap())
+            .canonicalize()
+            .unwrap(),
+        top
+    );
+    assert_eq!(about["plain"], false);
+    assert_eq!(about["store"], Value::Null);
+    assert_eq!(about["acting_on"], Value::Null);
 }
 
 #[test]

@@ -39,8 +39,9 @@ async function api(method, path, body) {
   return data;
 }
 
-// `showChanges`: shows the open checkpoint's changes again, as chosen.
-const state = { all: [], byId: new Map(), selected: null, ticked: [], said: new Map(), asking: new Set(), showChanges: null };
+// `showChanges`: shows the open checkpoint's changes again, as chosen. `repository`: which
+// directory the server acts on (GET /api/repository).
+const state = { all: [], byId: new Map(), selected: null, ticked: [], said: new Map(), asking: new Set(), showChanges: null, repository: null };
 const enc = encodeURIComponent;
 const shortId = (hex) => (hex || '').slice(0, 7);
 // As `list` shows a checkpoint: by its name, else its message.
@@ -267,7 +268,9 @@ async function select(id) {
   field('session', c.session);
   field('agent', c.agent);
   field('index', c.index);
-  if (c.stats) field('files', `${c.stats.files} files; since HEAD: ${c.stats.added} added, ${c.stats.modified} modified, ${c.stats.deleted} deleted`);
+  // A plain directory has no HEAD: its counts are against an empty directory.
+  const noHead = state.repository && state.repository.plain && !(c.head && c.head.commit);
+  if (c.stats) field('files', `${c.stats.files} files; ${noHead ? 'since an empty directory (a plain directory has no HEAD)' : 'since HEAD'}: ${c.stats.added} added, ${c.stats.modified} modified, ${c.stats.deleted} deleted`);
   field('pinned', c.pinned ? 'yes' : 'no');
   if (secretCount(c)) field('secrets', secretsField(c));
   else if (c.secrets) field('secrets', 'none found');
@@ -625,5 +628,23 @@ $('kind').addEventListener('change', renderTimeline);
 $('session').addEventListener('change', renderTimeline);
 $('compare').addEventListener('click', compare);
 $('save').addEventListener('click', saveNow);
-load();
+
+// Which directory this server acts on, in the header: a plain directory above the one serve was
+// started in is said as such (a restore rewrites all of it).
+async function where() {
+  try {
+    state.repository = await api('GET', '/api/repository');
+  } catch (_) {
+    return;
+  }
+  const r = state.repository;
+  const node = $('where');
+  node.textContent = r.acting_on
+    ? `acting on ${r.acting_on}, the directory above the one serve was started in`
+    : r.directory;
+  node.classList.toggle('above', !!r.acting_on);
+  node.title = r.plain ? `a plain directory; its checkpoints are kept in ${r.store}` : 'the working tree';
+}
+
+where().then(load);
 live();
