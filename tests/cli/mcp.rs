@@ -1169,3 +1169,59 @@ fn checkpoint_save_and_show_say_where_secrets_are_and_block_refuses() {
     );
     assert!(!r("text").contains(&key[4..]));
 }
+
+/// The system's temporary directory itself is refused as a plain directory through MCP's
+/// `directory`, as on the command line (where an agent's server, started anywhere, made a store
+/// of it that every folder below then used): a tool error naming it, and no store made.
+#[test]
+fn the_temporary_directory_is_refused_as_a_tools_directory() {
+    let test = "the_temporary_directory_is_refused_as_a_tools_directory";
+    if let Some(why) = client_missing() {
+        if std::env::var_os("GIT_CHECKPOINT_REQUIRE_MCP_CLIENT").is_some() {
+            panic!("GIT_CHECKPOINT_REQUIRE_MCP_CLIENT is set, but {why}");
+        }
+        skipped(test, &why);
+        return;
+    }
+    let repo = Repo::plain();
+    // The system's temporary directory, as the server sees it (TMPDIR): one of the test's own,
+    // so that nothing is ever saved of the machine's /tmp.
+    let tmp = repo.scratch().join("tmp");
+    fs::create_dir_all(tmp.join("unrelated")).unwrap();
+    fs::write(tmp.join("scratch.txt"), "s\n").unwrap();
+    let tmp = tmp.canonicalize().unwrap();
+    let dir = tmp.to_str().unwrap();
+    let plan = json!([
+        ["call", "checkpoint_save", {"directory": dir, "message": "all of tmp"}, null],
+        ["call", "checkpoint_list", {"directory": dir}, null],
+    ])
+    .to_string();
+    let script = repo.scratch().join("client.py");
+    fs::write(&script, CLIENT).unwrap();
+    let user_base = python_user_base();
+    let mut envs = vec![("TMPDIR", dir)];
+    if let Some(base) = &user_base {
+        envs.push(("PYTHONUSERBASE", base.as_str()));
+    }
+    let out = run_with_env(
+        &repo,
+        "python3",
+        &[script.to_str().unwrap(), &plan],
+        repo.path(),
+        &envs,
+    );
+    assert_eq!(out.code, 0, "the client: {}\n{}", out.stderr, out.stdout);
+    let v = Json::parse(&out.stdout);
+    let r = |i: usize, path: &str| v.get(&format!("results.{i}.{path}"));
+    assert_eq!(r(0, "is_error"), "true", "{}", r(0, "text"));
+    assert!(
+        r(0, "text").contains("temporary directory") && r(0, "text").contains(dir),
+        "{}",
+        r(0, "text")
+    );
+    assert!(repo.stores().is_empty(), "a store was made for {dir}");
+    // Nothing to list there either, and still no store.
+    assert_eq!(r(1, "is_error"), "false", "{}", r(1, "text"));
+    assert_eq!(r(1, "structured.checkpoints"), "[]");
+    assert!(repo.stores().is_empty());
+}
