@@ -94,6 +94,10 @@ class Checkpoint:
 
 @final
 class FileDiff:
+    """One file of a `CheckpointDiff`: its `path` (and `old_path` when renamed), its
+    `status`, the lines added and deleted (both 0 for a `binary` file), as `git diff
+    --numstat` counts them."""
+
     path: str
     old_path: str | None
     status: Literal["added", "modified", "deleted", "renamed", "type-changed"]
@@ -152,6 +156,10 @@ class Restored:
     dry_run: bool
     steps: int
     head_moved: bool
+    @property
+    def conversation(self) -> Any | None:
+        """The conversation kept with the checkpoint restored (`checkpoint.conversation`):
+        a JSON one as its value, any other as text; `None` when none was kept."""
     def to_dict(self) -> dict[str, Any]: ...
 
 @final
@@ -171,6 +179,10 @@ class Reverted:
 
 @final
 class Pruned:
+    """What `prune` removed (or, with `dry_run`, would remove): the checkpoints (`removed`)
+    and for each id the rule that removed it (`reasons`, as `git checkpoint prune`
+    says it). `len()` is how many."""
+
     removed: list[Checkpoint]
     reasons: dict[str, str]
     dry_run: bool
@@ -178,6 +190,11 @@ class Pruned:
 
 @final
 class DiskUsage:
+    """What the checkpoints cost on disk, counting only what nothing else in the repository
+    holds (`git checkpoint du`): `bytes` in `objects` objects for all `checkpoints`, of which
+    `notes_bytes` for their notes and `conversations_bytes` for their conversations, and the
+    bytes the checkpoints of each kind added (`by_kind`)."""
+
     checkpoints: int
     bytes: int
     objects: int
@@ -221,7 +238,11 @@ class Checkpoints:
         meta: Mapping[str, Any] | None = None,
         pin: bool = False,
         conversation: str | os.PathLike[str] | bytes | dict[str, Any] | list[Any] | None = None,
-    ) -> Checkpoint: ...
+        session: str | None = None,
+    ) -> Checkpoint:
+        """Snapshot the working tree as a checkpoint and return it (the newest one, unchanged,
+        when nothing changed and nothing new is asked to be recorded). `session` tags it as one
+        of an agent session's saves: `list(session=...)`, `revert("session:<ID>")`."""
     def list(
         self,
         *,

@@ -50,6 +50,9 @@ __all__ = ["Checkpoints"]
 _StrPath = Union[str, "os.PathLike[str]"]
 _Spec = Union[str, Checkpoint]
 _Callback = Callable[[CheckpointEvent], object]
+_Setting = Union[str, int, bool]
+# As `git_checkpoint.Checkpoints(config=...)` takes it: a list gives a multi-valued setting.
+_Config = Mapping[str, Union[_Setting, Sequence[_Setting]]]
 
 
 class Checkpoints:
@@ -64,7 +67,7 @@ class Checkpoints:
         path: _StrPath = ".",
         *,
         store: Optional[_StrPath] = None,
-        config: Optional[Mapping[str, Union[str, int, bool]]] = None,
+        config: Optional[_Config] = None,
     ) -> None:
         self._sync = _native.Checkpoints(path, store=store, config=config)
 
@@ -74,7 +77,7 @@ class Checkpoints:
         path: _StrPath = ".",
         *,
         store: Optional[_StrPath] = None,
-        config: Optional[Mapping[str, Union[str, int, bool]]] = None,
+        config: Optional[_Config] = None,
     ) -> Checkpoints:
         """Open in a worker thread: `Checkpoints(path, store=..., config=...)`, awaited."""
         return await asyncio.to_thread(cls, path, store=store, config=config)
@@ -110,6 +113,7 @@ class Checkpoints:
         meta: Optional[Mapping[str, Any]] = None,
         pin: bool = False,
         conversation: Optional[Any] = None,
+        session: Optional[str] = None,
     ) -> Checkpoint:
         """Snapshot the working tree as a checkpoint and return it (see `Checkpoints.save`)."""
         return await asyncio.to_thread(
@@ -120,6 +124,7 @@ class Checkpoints:
             meta=meta,
             pin=pin,
             conversation=conversation,
+            session=session,
         )
 
     async def list(

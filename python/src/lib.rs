@@ -388,8 +388,15 @@ impl Checkpoints {
 
     /// Snapshot the working tree as a checkpoint and return it (the newest one, unchanged,
     /// when nothing changed since it and nothing new is asked to be recorded). Never touches
-    /// the index, `HEAD` or a branch.
-    #[pyo3(signature = (message = None, *, name = None, kind = "manual".to_string(), meta = None, pin = false, conversation = None))]
+    /// the index, `HEAD` or a branch. `session` tags it as one of an agent session's saves
+    /// (`list(session=...)`, `revert("session:<ID>")`).
+    //
+    // `text_signature` spells the defaults out: PyO3 renders a default that is not a literal
+    // (`"manual".to_string()`, needed for a `String`) as `...` in `help()` and `inspect`.
+    #[pyo3(
+        signature = (message = None, *, name = None, kind = "manual".to_string(), meta = None, pin = false, conversation = None, session = None),
+        text_signature = "($self, message=None, *, name=None, kind='manual', meta=None, pin=False, conversation=None, session=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn save(
         &self,
@@ -400,6 +407,7 @@ impl Checkpoints {
         meta: Option<Bound<'_, PyAny>>,
         pin: bool,
         conversation: Option<Bound<'_, PyAny>>,
+        session: Option<String>,
     ) -> PyResult<Py<Checkpoint>> {
         let conversation = conversation
             .filter(|c| !c.is_none())
@@ -416,6 +424,7 @@ impl Checkpoints {
             meta,
             pin,
             conversation,
+            session,
             ..Default::default()
         };
         let saved = self.run(py, move |c, ctl| {

@@ -488,6 +488,12 @@ impl Restored {
 
 #[pymethods]
 impl Restored {
+    /// The conversation kept with the checkpoint restored (`checkpoint.conversation`): the
+    /// files and the conversation they went with, back together. `None` when none was kept.
+    #[getter]
+    fn conversation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.checkpoint.get().conversation(py)
+    }
     /// As `git checkpoint restore --json` gives it.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         crate::json::to_py(py, &self.json)

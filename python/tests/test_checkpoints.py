@@ -569,3 +569,74 @@ def test_values_are_frozen_and_comparable(repo: Path) -> None:
     assert saved.to_dict()["id"] == saved.id
     assert repr(cp).startswith("Checkpoints(")
     assert git_checkpoint.__version__
+
+
+# --- pin at save, pruned events, sessions --------------------------------------------------
+
+
+def test_save_pinned_survives_prune(repo: Path) -> None:
+    cp = Checkpoints(repo)
+    (repo / "a.txt").write_text("0\n")
+    pinned = cp.save("keep me", pin=True)
+    assert pinned.pinned
+    assert cp.get(pinned.id).pinned
+    note = git(repo, "notes", "--ref=checkpoints", "show", pinned.commit)
+    assert '"pinned":true' in note
+    later = []
+    for i in range(1, 4):
+        (repo / "a.txt").write_text(f"{i}\n")
+        later.append(cp.save(f"step {i}"))
+    pruned = cp.prune(keep=1)
+    assert pinned.id not in {c.id for c in pruned.removed}
+    assert sorted(c.id for c in pruned.removed) == sorted(c.id for c in later[:2])
+    assert {c.id for c in cp.list()} == {pinned.id, later[2].id}
+    # Even keep=0 leaves it.
+    cp.prune(keep=0)
+    assert [c.id for c in cp.list()] == [pinned.id]
+
+
+def test_pruned_events_from_prune_and_from_retention_after_a_save(repo: Path) -> None:
+    cp = Checkpoints(repo, config={"checkpoint.keep": 2})
+    seen: list[CheckpointEvent] = []
+    cp.on_event(seen.append)
+    made = []
+    for i in range(2):
+        (repo / "a.txt").write_text(f"{i}\n")
+        made.append(cp.save(f"save {i}"))
+    assert [e.type for e in seen] == ["saved", "saved"]
+    # A third save goes beyond checkpoint.keep: the save prunes the oldest, and says so.
+    (repo / "a.txt").write_text("2\n")
+    third = cp.save("save 2")
+    assert [e.type for e in seen[2:]] == ["saved", "pruned"]
+    assert seen[2].checkpoint == third
+    assert seen[3].ids == [made[0].id]
+    assert seen[3].checkpoint is None
+    assert [c.id for c in cp.list()] == [third.id, made[1].id]
+    # prune() reports what it removed; a dry run removes nothing and reports nothing.
+    del seen[:]
+    cp.prune(keep=1, dry_run=True)
+    assert seen == []
+    cp.prune(keep=1)
+    assert [e.type for e in seen] == ["pruned"]
+    assert seen[0].ids == [made[1].id]
+
+
+def test_save_with_a_session_is_listed_and_reverted_as_the_sessions(repo: Path) -> None:
+    cp = Checkpoints(repo)
+    cp.save("the user's start")
+    # An agent loop tags its own saves, one before each tool call.
+    before = cp.save("before edit", kind="auto", session="loop-1", meta={"tool": "edit"})
+    assert before.session == "loop-1"
+    (repo / "README.md").write_text("# demo\nagent line\n")
+    cp.save("before write", kind="auto", session="loop-1", meta={"tool": "write"})
+    (repo / "agent.txt").write_text("made by the agent\n")
+    cp.save("the user takes over")  # ends the agent's last step
+    (repo / "mine.txt").write_text("the user's own\n")
+    assert [c.session for c in cp.list(session="loop-1")] == ["loop-1", "loop-1"]
+    reverted = cp.revert("session:loop-1")
+    assert reverted.steps == 2
+    assert (repo / "README.md").read_text() == "# demo\n"
+    assert not (repo / "agent.txt").exists()
+    assert (repo / "mine.txt").read_text() == "the user's own\n"
+    with pytest.raises(InvalidArgument):
+        cp.save(session="not a session id\n")

@@ -70,3 +70,14 @@ def test_the_package_reexports_the_extension() -> None:
     for name in public(dir(_native)):
         assert getattr(git_checkpoint, name) is getattr(_native, name), name
     assert set(git_checkpoint.__all__) >= public(dir(_native)) - {"__version__"}
+
+
+def test_every_class_of_the_stub_has_a_docstring() -> None:
+    """What an editor shows on hover comes from the stub: every class says what it is."""
+    tree = ast.parse(STUB.read_text())
+    bare = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and not ast.get_docstring(node)
+    ]
+    assert bare == [], f"classes of _native.pyi without a docstring: {bare}"
