@@ -135,6 +135,47 @@ def test_with_agent(repo: Path) -> None:
     assert messages == ["Before step 3", "Before step 2", "Before step 1"]
 
 
+def test_files_and_conversation_restored_together(repo: Path, tmp_path: Path) -> None:
+    """The seed's "restore files and conversation state together": an agent's messages are
+    saved with the checkpoint and come back with its files."""
+
+    class Agent:
+        def __init__(self) -> None:
+            self.messages: list[dict[str, str]] = [{"role": "system", "content": "be careful"}]
+
+    agent = Agent()
+    service = CheckpointService(workspace_dir=str(repo))
+    service.initialize()
+    agent.messages.append({"role": "user", "content": "refactor app.py"})
+    cp = service.save("Before refactoring", conversation=agent.messages)
+    saved_messages = [dict(m) for m in agent.messages]
+
+    agent.messages.append({"role": "assistant", "content": "rewrote app.py, broke it"})
+    (repo / "src" / "app.py").write_text("broken\n")
+    later = service.save("after the refactor", conversation=agent.messages)
+
+    restored = service.restore(cp.id)
+    agent.messages = restored.conversation
+    assert agent.messages == saved_messages
+    assert (repo / "src" / "app.py").read_text() == "print('hello')\n"
+    # Kept beside the snapshot, never among the workspace's files.
+    assert files_of(repo, cp.commit) == ["README.md", "src/app.py"]
+    assert tree_of(repo, cp.commit) == oracle_tree(repo, tmp_path)
+    # Each checkpoint has its own; reading one needs no restore.
+    got = service.get(later.id)
+    assert got is not None and got.conversation is not None
+    assert got.conversation[-1]["content"] == "rewrote app.py, broke it"
+    # A transcript file (JSON lines) comes back as text; none kept: None.
+    transcript = tmp_path / "transcript.jsonl"
+    transcript.write_text('{"role":"user","content":"hi"}\n{"role":"assistant","content":"hello"}\n')
+    from_file = service.save("from a file", conversation=transcript)
+    assert service.restore(from_file.id).conversation == transcript.read_text()
+    plain = service.save("no conversation")
+    assert service.restore(plain.id).conversation is None
+    # An undo of the restore gives the files back; the conversation stays the caller's.
+    assert service.checkpoints.undo().conversation is None
+
+
 def test_automatic_checkpointing(repo: Path) -> None:
     """`auto_checkpoint` is the loop's flag; events say what the service did."""
     config = CheckpointConfig(auto_checkpoint=True)

@@ -148,7 +148,8 @@ def agent_loop(directory: Path) -> None:
         report(cps.restore("step-1"))
         report(cps.undo())
         report(cps.redo(1))
-        after: Checkpoint = cps.save("after step 1", kind="auto", pin=False, conversation=None)
+        after: Checkpoint = cps.save("after step 1", kind="auto", pin=False, conversation=None,
+                                     session="typed-session")
         reverted: Reverted = cps.revert(before, after)
         _ = (reverted.conflicts, reverted.written, reverted.deleted, reverted.safety,
              reverted.dry_run, reverted.steps, reverted.to_dict())
@@ -179,9 +180,11 @@ def agent_loop(directory: Path) -> None:
 
 async def async_loop(directory: Path) -> None:
     """The awaitable API."""
-    async with aio.Checkpoints(directory) as cps:
+    async with aio.Checkpoints(
+        directory, config={"checkpoint.keep": 20, "checkpoint.exclude": ["*.log", "dist/"]}
+    ) as cps:
         cps.on_event(on_event)
-        before: Checkpoint = await cps.save("before", name="async-before")
+        before: Checkpoint = await cps.save("before", name="async-before", session="typed-async")
         (directory / "README.md").write_text("async change\n")
         diff: CheckpointDiff = await cps.diff(before)
         summarize(diff)
@@ -215,10 +218,13 @@ def module_adapter(directory: Path, storage: Path) -> None:
     def seen(event: module.CheckpointEvent) -> None:
         on_event(event)
 
-    cp: module.Checkpoint = service.save("module save")
+    messages = [{"role": "user", "content": "typed"}]
+    cp: module.Checkpoint = service.save("module save", conversation=messages)
     diff: module.CheckpointDiff = service.diff(cp.id, None)
     summarize(diff)
-    service.restore(cp.id)
+    back: Restored = service.restore(cp.id)
+    conversation: Any = back.conversation
+    assert conversation == messages
     every: list[module.Checkpoint] = service.list()
     found: Optional[module.Checkpoint] = service.get(every[0].id)
     deleted: bool = service.delete(cp.id)

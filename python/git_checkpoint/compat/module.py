@@ -9,10 +9,22 @@ Code written for the Checkpoints Module runs unchanged but for its import line::
         config=CheckpointConfig(max_checkpoints=50, exclude_patterns=["*.log", "data/"]),
     )
     service.initialize()
-    cp = service.save("Before refactoring")
-    ...                                  # the agent changes files
+    cp = service.save("Before refactoring", conversation=agent.messages)
+    ...                                  # the agent changes files, the conversation goes on
     print(service.diff(cp.id).diff_content)
-    service.restore(cp.id)
+    restored = service.restore(cp.id)
+    agent.messages = restored.conversation   # files and conversation back together
+
+Files and conversation state together: `save(message, conversation=...)` keeps the agent's
+conversation with the checkpoint (git-checkpoint's `save(conversation=...)`): a list of
+`{"role", "content"}` messages (any JSON value), or `bytes`, or a transcript file (an
+`os.PathLike`, or a `str` naming one: a `str` is never taken as the text itself). It is
+stored beside the snapshot, not in the workspace, so a restore never writes it into the
+files. `restore(checkpoint_id)` gives it back as `Restored.conversation` (JSON as its value,
+such as the list of messages given; anything else, a JSON-lines transcript, as text; `None`
+when the checkpoint kept none);
+`get(checkpoint_id).conversation` reads it without restoring. The Module's own restore put
+its conversation state back where it kept it; here the caller puts it back into its agent.
 
 How it differs from the Module's shadow repository:
 
@@ -53,6 +65,7 @@ from git_checkpoint._native import (
 
 __all__ = [
     "Checkpoint",
+    "Conversation",
     "CheckpointConfig",
     "CheckpointDiff",
     "CheckpointEvent",
@@ -62,6 +75,8 @@ __all__ = [
 _StrPath = Union[str, "os.PathLike[str]"]
 _Setting = Union[str, int, bool]
 _Callback = Callable[[CheckpointEvent], object]
+# What `save(conversation=...)` keeps: JSON messages, bytes, or a transcript file.
+Conversation = Union[builtins.list[Any], dict[str, Any], bytes, str, "os.PathLike[str]"]
 
 
 @dataclass
@@ -154,12 +169,25 @@ class CheckpointService:
             self._checkpoints = opened
         return self._checkpoints
 
-    def save(self, message: str, *, metadata: Optional[Mapping[str, Any]] = None) -> Checkpoint:
-        """Save every file of the workspace as a checkpoint with `message`; returns it."""
-        return self.checkpoints.save(message, meta=metadata)
+    def save(
+        self,
+        message: str,
+        *,
+        metadata: Optional[Mapping[str, Any]] = None,
+        conversation: Optional[Conversation] = None,
+    ) -> Checkpoint:
+        """Save every file of the workspace as a checkpoint with `message`; returns it.
+
+        `conversation` is the agent's conversation at this point, kept with the checkpoint
+        (a list of `{"role", "content"}` messages or any JSON value, `bytes`, or a
+        transcript file, as a path or a `str` naming one): `restore` gives it back with the
+        files.
+        """
+        return self.checkpoints.save(message, meta=metadata, conversation=conversation)
 
     def restore(self, checkpoint_id: Union[str, Checkpoint]) -> Restored:
-        """Make the workspace what checkpoint `checkpoint_id` holds.
+        """Make the workspace what checkpoint `checkpoint_id` holds, and give back the
+        conversation saved with it: `Restored.conversation` (`None` when none was).
 
         The state it replaces is saved first (`Restored.safety`), so the restore is undone
         by `service.checkpoints.undo()`. Raises `CheckpointNotFound` for an unknown id.
