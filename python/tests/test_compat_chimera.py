@@ -274,7 +274,7 @@ def test_ghost_snapshot_records_kind_label_and_paths(workdir: Path) -> None:
     assert isinstance(snap, GhostSnapshot)
     assert snap.paths == ["main.py"]
     saved = ghost.checkpoints.get(snap.id)
-    assert saved.kind == "auto"
+    assert saved.kind == "ghost"
     assert saved.message == "edit: main.py"
     assert saved.metadata == {"ghost": {"label": "edit: main.py", "paths": ["main.py"]}}
     assert snap.timestamp == saved.created_at
@@ -287,6 +287,69 @@ def test_ghost_eviction_is_fifo_and_drops_the_checkpoint(workdir: Path) -> None:
     with pytest.raises(git_checkpoint.CheckpointNotFound):
         ghost.checkpoints.get(snaps[0].id)
     ghost.checkpoints.get(snaps[1].id)
+
+
+def test_agents_auto_saves_do_not_prune_the_ghost_stack(workdir: Path) -> None:
+    """60 `auto` saves (a hook's, another loop's) go beyond `checkpoint.keep` (50): retention
+    removes the oldest `auto` ones, never the stack's snapshots, so `undo(3)` still works."""
+    (workdir / "main.py").write_text("v0\n")
+    ghost = GhostCommitManager(workdir)
+    snaps = []
+    for n in range(1, 4):
+        snaps.append(ghost.snapshot(f"write_file: main.py ({n})", paths=["main.py"]))
+        (workdir / "main.py").write_text(f"v{n}\n")
+    hook = git_checkpoint.Checkpoints(workdir)
+    for n in range(60):
+        (workdir / "log.txt").write_text(f"{n}\n")
+        hook.save(f"before tool call {n}", kind="auto")
+    autos = hook.list(kind="auto")
+    assert len(autos) == 50, "retention did run on the auto saves"
+    assert [c.id for c in hook.list(kind="ghost")] == [s.id for s in reversed(snaps)]
+    popped = ghost.undo(3)
+    assert [s.id for s in popped] == [s.id for s in reversed(snaps)]
+    assert (workdir / "main.py").read_text() == "v0\n"
+    assert (workdir / "log.txt").read_text() == "59\n"  # not in the snapshots' paths
+
+
+def test_max_snapshots_is_the_ghost_budget(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stack deeper than `checkpoint.keep` (here 3): the manager's own saves keep all of
+    it, since `max_snapshots` is the `ghost` kind's budget."""
+    monkeypatch.setenv(
+        "GIT_CONFIG_PARAMETERS", "'checkpoint.minAge'='0' 'checkpoint.keep'='3'"
+    )
+    (workdir / "depth.txt").write_text("0\n")
+    ghost = GhostCommitManager(workdir, max_snapshots=5)
+    for n in range(1, 6):
+        ghost.snapshot(f"step {n}", paths=["depth.txt"])
+        (workdir / "depth.txt").write_text(f"{n}\n")
+    assert ghost.depth == 5
+    assert len(ghost.checkpoints.list(kind="ghost")) == 5
+    ghost.undo(5)
+    assert (workdir / "depth.txt").read_text() == "0\n"
+    # checkpoint.keep was 3 indeed: other saves keep to it.
+    other = git_checkpoint.Checkpoints(workdir)
+    for n in range(5):
+        (workdir / "other.txt").write_text(f"{n}\n")
+        other.save(f"other {n}")
+    assert len(other.list(kind="manual")) == 3
+
+
+def test_ghost_undo_of_a_removed_snapshot_changes_nothing(workdir: Path) -> None:
+    (workdir / "main.py").write_text("v0\n")
+    ghost = GhostCommitManager(workdir)
+    first = ghost.snapshot("one", paths=["main.py"])
+    (workdir / "main.py").write_text("v1\n")
+    ghost.snapshot("two", paths=["main.py"])
+    (workdir / "main.py").write_text("v2\n")
+    ghost.checkpoints.drop(first.id)  # as `git checkpoint drop` would
+    with pytest.raises(git_checkpoint.CheckpointNotFound, match="`one`.*nothing was undone"):
+        ghost.undo(2)
+    assert (workdir / "main.py").read_text() == "v2\n"
+    assert ghost.depth == 2
+    assert [s.label for s in ghost.undo(1)] == ["two"]
+    assert (workdir / "main.py").read_text() == "v1\n"
 
 
 def test_ghost_clear_keeps_the_checkpoints(workdir: Path) -> None:

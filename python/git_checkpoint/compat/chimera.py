@@ -47,6 +47,8 @@ __all__ = [
 
 _StrPath = Union[str, "os.PathLike[str]"]
 _UNNAMED = re.compile(r"checkpoint-([0-9]+)")
+# The kind of a `GhostCommitManager`'s snapshots: a retention budget of their own.
+GHOST_KIND = "ghost"
 _WORKDIR_ATTRIBUTES = ("working_dir", "workdir", "cwd")
 
 
@@ -66,15 +68,21 @@ def _workdir(env: object) -> str:
 
 class _Lazy:
     """The `Checkpoints` of one directory, opened on first use (so that constructing a
-    manager makes no store in a plain directory)."""
+    manager makes no store in a plain directory), with `config` for this object only."""
 
-    def __init__(self, directory: str, checkpoints: Optional[Checkpoints]) -> None:
+    def __init__(
+        self,
+        directory: str,
+        checkpoints: Optional[Checkpoints],
+        config: Optional[dict[str, int]] = None,
+    ) -> None:
         self.directory = directory
         self._checkpoints = checkpoints
+        self._config = config
 
     def get(self) -> Checkpoints:
         if self._checkpoints is None:
-            self._checkpoints = _native.Checkpoints(self.directory)
+            self._checkpoints = _native.Checkpoints(self.directory, config=self._config)
         return self._checkpoints
 
 
@@ -222,16 +230,23 @@ class GhostCommitManager:
     """A stack of snapshots taken before each file-modifying tool call, popped by `undo`.
 
     `snapshot(label, paths)` saves the whole working directory as a checkpoint of kind
-    `auto` (message: the label; metadata: the paths) and pushes it; `undo(n)` pops the last
+    `ghost` (message: the label; metadata: the paths) and pushes it; `undo(n)` pops the last
     `n` and puts each one's paths (or the whole directory) back as they were. At most
     `max_snapshots` are kept: beyond that the oldest is forgotten and its checkpoint deleted.
+
+    Retention counts each kind on its own, so agents' `auto` saves (hooks, other loops) never
+    push the stack's snapshots out: the `ghost` kind has its own budget,
+    `checkpoint.ghost.keep`, which a manager that opens its own store sets to
+    `max_snapshots` (else `checkpoint.keep`, 50, applies). Should a snapshot still be
+    removed under the stack (`git checkpoint drop`, another process's retention with a
+    smaller budget), `undo` raises `CheckpointNotFound` before changing any file.
 
     How it differs from Chimera's: Chimera keeps a plain directory's file contents in memory
     (lost with the process, and copied again for every snapshot); here every snapshot, in a
     repository or a plain directory, is a checkpoint in a git store on disk (unchanged files
     cost nothing), so nothing is lost, and each undo saves the state it replaces first:
     `ghost.checkpoints.undo()` takes an undo back. `clear()` forgets the stack but keeps the
-    checkpoints, which retention (`checkpoint.keep`, `checkpoint.auto.keep`) removes in time.
+    checkpoints, which retention (`checkpoint.ghost.keep`, `checkpoint.keep`) removes in time.
     """
 
     def __init__(
@@ -245,7 +260,7 @@ class GhostCommitManager:
             raise ValueError(f"max_snapshots must be at least 1, not {max_snapshots}")
         self.workdir = os.fsdecode(workdir)
         self.max_snapshots = max_snapshots
-        self._store = _Lazy(self.workdir, checkpoints)
+        self._store = _Lazy(self.workdir, checkpoints, {"checkpoint.ghost.keep": max_snapshots})
         self._stack: list[GhostSnapshot] = []
 
     @property
@@ -261,7 +276,7 @@ class GhostCommitManager:
         """Save the directory before a change to `paths` (`None`: anything) and push it."""
         recorded = _path_list(paths)
         meta = {"ghost": {"label": label, "paths": recorded}}
-        saved = self.checkpoints.save(label, kind="auto", meta=meta)
+        saved = self.checkpoints.save(label, kind=GHOST_KIND, meta=meta)
         snapshot = GhostSnapshot(saved.id, label, recorded, saved.created_at)
         self._stack.append(snapshot)
         self._evict()
@@ -273,6 +288,16 @@ class GhostCommitManager:
         before the oldest change popped. Returns the popped snapshots, newest first."""
         if n < 0:
             raise ValueError(f"n must not be negative, not {n}")
+        # Every snapshot to pop must still be there: an undo that stopped half-way would
+        # leave some files put back and others not.
+        for snapshot in self._stack[len(self._stack) - min(n, len(self._stack)) :]:
+            try:
+                self.checkpoints.get(snapshot.id)
+            except CheckpointNotFound:
+                raise CheckpointNotFound(
+                    f"the snapshot `{snapshot.label}` (checkpoint {snapshot.id}) is no longer "
+                    "in the store: it was dropped or pruned; nothing was undone"
+                ) from None
         popped: list[GhostSnapshot] = []
         while self._stack and len(popped) < n:
             snapshot = self._stack[-1]
