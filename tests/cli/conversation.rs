@@ -552,6 +552,34 @@ fn each_agents_transcript_is_kept_read_and_rewound_to_the_checkpoint() {
         repo.write("a.txt", "later\n");
         repo.cp_stdin(repo.path(), |_| {}, &["save", &flag], hook.as_bytes())
             .ok();
+        // Shown as text (piped: every turn whole): the edit's tool call with its arguments.
+        let text = repo.cp(&["show", "@", "--conversation"]).ok().stdout;
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("tool call ") && l.contains("greet.py")),
+            "{}: {text}",
+            agent.name
+        );
+        let whole = repo
+            .cp(&["show", "@", "--conversation", "--json"])
+            .ok()
+            .stdout;
+        let turns: usize = json_eval(&whole, "len(v['turns'])").parse().unwrap();
+        let shown = text
+            .lines()
+            .filter(|l| {
+                [
+                    "user:",
+                    "assistant:",
+                    "system:",
+                    "tool call ",
+                    "tool result",
+                ]
+                .iter()
+                .any(|p| l.starts_with(p))
+            })
+            .count();
+        assert_eq!(shown, turns, "{}: {text}", agent.name);
 
         let out = repo.cp(&["restore", &id, "--conversation"]).ok();
         assert_eq!(repo.read("a.txt"), "turn k\n", "{}", agent.name);
