@@ -211,33 +211,129 @@ const REMOVED_VARS: &[&str] = &[
 
 /// The machine's `PATH` without what a user installed of git-checkpoint: a directory holding a
 /// `git-checkpoint` program, or beside which man finds its man page (`../share/man`,
-/// `../man`) or bash-completion its completion (`../share/bash-completion`). Following the
-/// README (`cargo install`, `install-docs`) puts all of these in `~/.cargo`, whose `bin` is on
-/// `PATH`: a test that runs `git checkpoint`, `man` or bash's completion must find the files of
-/// this build, never those. Every process of a test gets this `PATH` (with the binary's own
-/// directory first where it runs through git).
+/// `../man`) or bash-completion its completion (`../share/bash-completion`), is replaced by a
+/// directory of the tests' own holding links to everything else in it. Following the README
+/// (`cargo install`, `install-docs`) puts all of these in `~/.cargo`, whose `bin` is on `PATH`,
+/// or in `~/.local` or `/usr/local`, whose `bin` also holds what the tests need (git, python3,
+/// tmux): a test that runs `git checkpoint`, `man` or bash's completion must find the files of
+/// this build, never those, and everything else as the user has it. Every process of a test
+/// gets this `PATH` (with the binary's own directory first where it runs through git), and
+/// [`hermetic_manpath`] for the man pages that man would find without `PATH`.
 pub fn hermetic_path() -> &'static str {
     static PATH: OnceLock<String> = OnceLock::new();
     PATH.get_or_init(|| {
-        let installed = |dir: &Path| {
-            dir.join("git-checkpoint").exists()
-                || dir.parent().is_some_and(|up| {
-                    [
-                        "share/man/man1/git-checkpoint.1",
-                        "man/man1/git-checkpoint.1",
-                        "share/bash-completion/completions/git-checkpoint",
-                    ]
-                    .iter()
-                    .any(|file| up.join(file).exists())
-                })
-        };
         let path = std::env::var_os("PATH").unwrap_or_default();
-        let kept: Vec<PathBuf> = std::env::split_paths(&path)
-            .filter(|dir| !installed(dir))
-            .collect();
-        std::env::join_paths(kept)
-            .map(|p| p.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        hermetic_path_of(&path, &Path::new(env!("CARGO_TARGET_TMPDIR")).join("path"))
+    })
+}
+
+/// Whether a directory of `PATH` holds, or has beside it, something of git-checkpoint's that a
+/// user installed.
+fn holds_an_install(dir: &Path) -> bool {
+    dir.join("git-checkpoint").exists()
+        || dir.parent().is_some_and(|up| {
+            [
+                "share/man/man1/git-checkpoint.1",
+                "man/man1/git-checkpoint.1",
+                "share/bash-completion/completions/git-checkpoint",
+            ]
+            .iter()
+            .any(|file| up.join(file).exists())
+        })
+}
+
+/// [`hermetic_path`] for `path`: each directory that holds an install replaced by one under
+/// `shadows` (named after it) with a link to each of its entries but git-checkpoint's. Nothing
+/// is beside a shadow (no `../share/man`), and no `/etc/manpath.config` maps it.
+pub fn hermetic_path_of(path: &std::ffi::OsStr, shadows: &Path) -> String {
+    let kept: Vec<PathBuf> = std::env::split_paths(path)
+        .map(|dir| {
+            if !holds_an_install(&dir) {
+                return dir;
+            }
+            let name: String = dir
+                .to_string_lossy()
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            let shadow = shadows.join(format!("bin{name}"));
+            fs::create_dir_all(&shadow).unwrap();
+            for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let file = entry.file_name();
+                if file.to_string_lossy().starts_with("git-checkpoint") {
+                    continue;
+                }
+                match std::os::unix::fs::symlink(entry.path(), shadow.join(&file)) {
+                    Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+                        panic!(
+                            "cannot link {} into {}: {e}",
+                            entry.path().display(),
+                            shadow.display()
+                        )
+                    }
+                    _ => {}
+                }
+            }
+            shadow
+        })
+        .collect();
+    std::env::join_paths(kept)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The `MANPATH` of every process of a test (`None` without man-db's `manpath`): what man
+/// would search with [`hermetic_path`] as `PATH` and no `MANPATH`, less what a user installed
+/// (see [`hermetic_manpath`]).
+pub fn default_manpath() -> Option<&'static str> {
+    static MANPATH: OnceLock<Option<String>> = OnceLock::new();
+    MANPATH
+        .get_or_init(|| {
+            let home = std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .unwrap_or_default();
+            hermetic_manpath(hermetic_path(), &home, &[])
+        })
+        .as_deref()
+}
+
+/// The directories man would search for a process with `path` as `PATH`, `home` as `HOME` and
+/// no `MANPATH` (as man-db's `manpath` says: those beside `PATH`'s directories, and those that
+/// `/etc/manpath.config` or `~/.manpath` make mandatory, such as `/usr/local/share/man`, which
+/// man searches whatever `PATH` is), without those that hold a git-checkpoint man page
+/// (`install-docs` puts one in `~/.local/share/man` or `/usr/local/share/man`) unless they are
+/// below one of `own` (a test's own install). Set as `MANPATH`, man finds every page it found
+/// before but the user's git-checkpoint. `None` when `manpath` cannot be run.
+pub fn hermetic_manpath(path: &str, home: &Path, own: &[&Path]) -> Option<String> {
+    let out = Command::new("manpath")
+        .arg("-q")
+        .env_remove("MANPATH")
+        .env("PATH", path)
+        .env("HOME", home)
+        .stdin(Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let holds_the_page = |dir: &Path| {
+        ["man1/git-checkpoint.1", "man1/git-checkpoint.1.gz"]
+            .iter()
+            .any(|page| dir.join(page).exists())
+    };
+    let kept: Vec<&str> = text
+        .trim()
+        .split(':')
+        .filter(|dir| !dir.is_empty())
+        .filter(|dir| {
+            let dir = Path::new(dir);
+            !holds_the_page(dir) || own.iter().any(|o| dir.starts_with(o))
+        })
+        .collect();
+    // An empty MANPATH would be read as none at all: name a directory without pages instead.
+    Some(if kept.is_empty() {
+        "/nonexistent".to_string()
+    } else {
+        kept.join(":")
     })
 }
 
@@ -731,6 +827,9 @@ impl Repo {
             Some(dir) => path_with(dir),
             None => hermetic_path().to_string(),
         };
+        if let Some(manpath) = default_manpath() {
+            cmd.env("MANPATH", manpath);
+        }
         cmd.env("PATH", path)
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))

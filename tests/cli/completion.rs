@@ -509,12 +509,26 @@ fn install_docs_makes_git_help_and_completion_work() {
     let installed = bin_dir.join("git-checkpoint");
     std::fs::copy(bin(), &installed).unwrap();
     let path = crate::common::path_with(&bin_dir);
+    // man-db looks beside a PATH directory only where a man directory exists when MANPATH is
+    // worked out, which the tests do before each process (install-docs runs man to check its
+    // work): an empty one from the start, as a prefix such as ~/.local usually has.
+    std::fs::create_dir_all(prefix.path().join("share/man")).unwrap();
+    let canonical_prefix = prefix.path().canonicalize().unwrap();
     let run = |program: &Path, args: &[&str]| -> Run {
         let mut cmd = Command::new(program);
         cmd.args(args).current_dir(repo.path());
         repo.env(&mut cmd);
+        // What man finds from PATH with no MANPATH (man-db's own answer, asked now: the
+        // prefix's share/man once it exists), less a page the user installed.
+        match crate::common::hermetic_manpath(
+            &path,
+            repo.home(),
+            &[prefix.path(), &canonical_prefix],
+        ) {
+            Some(manpath) => cmd.env("MANPATH", manpath),
+            None => cmd.env_remove("MANPATH"),
+        };
         cmd.env("PATH", &path)
-            .env_remove("MANPATH")
             .env_remove("XDG_DATA_HOME")
             .env("MANPAGER", "cat")
             .env("PAGER", "cat");
@@ -794,19 +808,101 @@ fn git_help_falls_back_to_the_built_in_help_as_the_install_guide_says() {
     assert!(!out.stdout.contains("git-checkpoint"), "{}", out.stdout);
 }
 
-/// The tests never see what a user installed of git-checkpoint (after the README's `cargo
-/// install` and `install-docs`, `~/.cargo/bin` on `PATH` holds the binary and `~/.cargo/share/man`
-/// its man page, which man finds from `PATH`): no directory of the tests' `PATH` holds any of it.
+/// The tests never see what a user installed of git-checkpoint, and still see everything else
+/// the user has. Simulated in a home and prefixes this test controls: the binary and its man
+/// page in `~/.local` (`cargo install --root ~/.local`, then `install-docs`), and in a prefix
+/// like `/usr/local` whose `bin` also holds a program the tests need (there: git, python3), with
+/// its man directory made mandatory (as `/etc/manpath.config` makes `/usr/local/share/man`, here
+/// through `~/.manpath`), so that man finds the page whatever `PATH` holds.
 #[test]
-fn the_tests_path_holds_nothing_a_user_installed() {
-    for dir in std::env::split_paths(crate::common::hermetic_path()) {
-        assert!(!dir.join("git-checkpoint").exists(), "{}", dir.display());
-        if let Some(up) = dir.parent() {
-            assert!(
-                !up.join("share/man/man1/git-checkpoint.1").exists(),
-                "{}",
-                up.display()
-            );
-        }
+fn the_tests_never_find_what_a_user_installed() {
+    let fake = tempfile::tempdir().unwrap();
+    let fake = fake.path();
+    let home = fake.join("home");
+    let page = std::fs::read(root().join("man/git-checkpoint.1")).unwrap();
+    let install = |prefix: &Path| {
+        std::fs::create_dir_all(prefix.join("bin")).unwrap();
+        std::fs::copy(bin(), prefix.join("bin/git-checkpoint")).unwrap();
+        std::fs::create_dir_all(prefix.join("share/man/man1")).unwrap();
+        std::fs::write(prefix.join("share/man/man1/git-checkpoint.1"), &page).unwrap();
+    };
+    let local = home.join(".local");
+    let usr_local = fake.join("usr/local");
+    install(&local);
+    install(&usr_local);
+    let tool = usr_local.join("bin/needed-tool");
+    std::fs::write(&tool, "#!/bin/sh\necho needed\n").unwrap();
+    std::fs::set_permissions(&tool, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mandatory = fake.join("mandatory/share/man");
+    std::fs::create_dir_all(mandatory.join("man1")).unwrap();
+    std::fs::write(mandatory.join("man1/git-checkpoint.1"), &page).unwrap();
+    std::fs::write(
+        home.join(".manpath"),
+        format!("MANDATORY_MANPATH {}\n", mandatory.display()),
+    )
+    .unwrap();
+    let users_path = std::env::join_paths(
+        [local.join("bin"), usr_local.join("bin")]
+            .into_iter()
+            .chain(std::env::split_paths(crate::common::hermetic_path())),
+    )
+    .unwrap();
+    let shadows = fake.join("shadows");
+    let path = crate::common::hermetic_path_of(&users_path, &shadows);
+
+    let sh = |path: &str, script: &str| -> Run {
+        Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .env("PATH", path)
+            .env("HOME", &home)
+            .env_remove("MANPATH")
+            .output()
+            .unwrap()
+            .into()
+    };
+    // The other program of a directory that holds an install is still found; git-checkpoint
+    // is not, from either.
+    assert_eq!(sh(&path, "needed-tool").ok().stdout, "needed\n");
+    let found = sh(&path, "command -v git-checkpoint");
+    assert_ne!(found.code, 0, "{}", found.stdout);
+    assert!(sh(&path, "command -v git").ok().stdout.trim().len() > 1);
+
+    if !have("man") || !have("manpath") {
+        skip("the man part: man-db's man and manpath are not installed");
+        return;
     }
+    // The simulation is real: with the user's PATH man finds the page, and with the tests'
+    // PATH alone still the mandatory one.
+    let users_path = users_path.to_string_lossy().into_owned();
+    sh(&users_path, "man -w git-checkpoint").ok();
+    let mandatory_found = sh(&path, "man -w git-checkpoint").ok();
+    assert!(
+        mandatory_found
+            .stdout
+            .starts_with(&mandatory.display().to_string()),
+        "{}",
+        mandatory_found.stdout
+    );
+    // With the tests' MANPATH too: no page, and every other directory kept.
+    let manpath = crate::common::hermetic_manpath(&path, &home, &[]).unwrap();
+    let with_manpath = format!("MANPATH='{manpath}' man -w git-checkpoint");
+    let out = sh(&path, &with_manpath);
+    assert_ne!(out.code, 0, "{manpath}: {}", out.stdout);
+    let all = sh(&path, "manpath -q").ok().stdout;
+    for dir in all.trim().split(':') {
+        let has_page = Path::new(dir).join("man1/git-checkpoint.1").exists();
+        assert_eq!(
+            manpath.split(':').any(|d| d == dir),
+            !has_page,
+            "{dir} in {manpath}"
+        );
+    }
+    // And the tests' own install is kept when named.
+    let own = crate::common::hermetic_manpath(&users_path, &home, &[&local]).unwrap();
+    assert!(
+        own.contains(&local.join("share/man").display().to_string()),
+        "{own}"
+    );
+    assert!(!own.contains(&usr_local.display().to_string()), "{own}");
 }
