@@ -319,6 +319,35 @@ pub struct Completed {
     pub failed: Option<String>,
 }
 
+impl Completed {
+    /// What happened, in one line for the user: what was completed and which checkpoint holds
+    /// the state before it, or why it could not be.
+    pub fn describe(&self) -> String {
+        let before = match &self.safety {
+            Some(safety) => format!("the state before it is checkpoint {safety}"),
+            None => "it ran with --no-save, so the state before it was not kept".to_string(),
+        };
+        match (&self.failed, &self.partial) {
+            (None, partial) => format!(
+                "completed an interrupted restore of {}; {before}{}",
+                self.target,
+                partial
+                    .as_ref()
+                    .map(|p| format!("; the partial state it left is checkpoint {p}"))
+                    .unwrap_or_default()
+            ),
+            (Some(why), partial) => format!(
+                "could not complete an interrupted restore of {}: {why}; the working tree is as it left it{}; {before}",
+                self.target,
+                partial
+                    .as_ref()
+                    .map(|p| format!(" (saved as checkpoint {p})"))
+                    .unwrap_or_default()
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -242,7 +242,8 @@ class Checkpoints:
     ) -> Checkpoint:
         """Snapshot the working tree as a checkpoint and return it (the newest one, unchanged,
         when nothing changed and nothing new is asked to be recorded). `session` tags it as one
-        of an agent session's saves: `list(session=...)`, `revert("session:<ID>")`."""
+        of an agent session's saves: `list(session=...)`, `revert("session:<ID>")`. A restore
+        that was killed part-way is completed first, and a `UserWarning` says so."""
     def list(
         self,
         *,

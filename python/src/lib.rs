@@ -427,9 +427,23 @@ impl Checkpoints {
             session,
             ..Default::default()
         };
-        let saved = self.run(py, move |c, ctl| {
-            c.save(&options, ctl).map(|o| o.checkpoint().clone())
+        let (saved, completed) = self.run(py, move |c, ctl| {
+            c.save(&options, ctl).map(|o| {
+                let completed = o.interrupted_restore.as_ref().map(gc::Completed::describe);
+                (o.checkpoint().clone(), completed)
+            })
         })?;
+        // A restore killed part-way was completed first (the working tree changed): said as
+        // the CLI says it, as a warning.
+        if let Some(line) = completed {
+            let line = std::ffi::CString::new(line.replace('\0', " ")).unwrap_or_default();
+            PyErr::warn(
+                py,
+                &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+                &line,
+                1,
+            )?;
+        }
         self.checkpoint(py, saved)
     }
 

@@ -75,31 +75,9 @@ pub fn housekeeping(ui: &Ui, done: &Housekeeping, quiet: bool) {
 
 /// One line about an interrupted restore that this command found and completed first.
 pub fn report_completed(ui: &Ui, done: &Completed) {
-    let before = match &done.safety {
-        Some(safety) => format!("the state before it is checkpoint {safety}"),
-        None => "it ran with --no-save, so the state before it was not kept".to_string(),
-    };
     match &done.failed {
-        None => {
-            let partial = match &done.partial {
-                Some(p) => format!("; the partial state it left is checkpoint {p}"),
-                None => String::new(),
-            };
-            ui.info(&format!(
-                "completed an interrupted restore of {}; {before}{partial}",
-                done.target
-            ));
-        }
-        Some(why) => {
-            let left = match &done.partial {
-                Some(p) => format!(" (saved as checkpoint {p})"),
-                None => String::new(),
-            };
-            ui.warn(&format!(
-                "could not complete an interrupted restore of {}: {why}; the working tree is as it left it{left}; {before}",
-                done.target
-            ));
-        }
+        None => ui.info(&done.describe()),
+        Some(_) => ui.warn(&done.describe()),
     }
 }
 
