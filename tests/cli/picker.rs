@@ -430,3 +430,36 @@ fn git_no_pager_is_not_paged() {
         "{done}"
     );
 }
+
+/// `show --conversation` on a terminal cuts a long turn to a few lines, saying where it cut;
+/// piped, every turn is whole.
+#[test]
+fn a_conversation_on_a_terminal_is_shortened_and_whole_when_piped() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let chat = repo.scratch().join("chat.json");
+    let long: Vec<String> = (1..=12)
+        .map(|n| format!("line {n} of the prompt"))
+        .collect();
+    let messages = serde_json::json!([
+        {"role": "user", "content": long.join("\n")},
+        {"role": "assistant", "content": "done"},
+    ]);
+    std::fs::write(&chat, messages.to_string()).unwrap();
+    repo.write("a.txt", "b\n");
+    let id = repo.save(&["--conversation", chat.to_str().unwrap()]);
+    let piped = repo.cp(&["show", &id, "--conversation"]).ok().stdout;
+    assert!(piped.contains("line 12 of the prompt"), "{piped}");
+    let Some(t) = Tmux::start_with(
+        &repo,
+        &[("GIT_PAGER", "cat")],
+        &["show", &id, "--conversation"],
+    ) else {
+        return;
+    };
+    let screen = t.wait_for("exit=0");
+    assert!(
+        screen.contains("line 4 of the prompt…") && !screen.contains("line 5 of the prompt"),
+        "{screen}"
+    );
+    assert!(screen.contains("assistant: done"), "{screen}");
+}
