@@ -1658,3 +1658,59 @@ fn help_shows_examples() {
         out.stdout
     );
 }
+
+/// `GET /api/checkpoints/{cp}/conversation`: the conversation as `show --conversation --json`
+/// gives it, plus the last prompt and the tool call that came next; only those two with
+/// `?summary=true`; 404 saying why for a checkpoint without one; 400 for a bad query.
+#[test]
+fn the_conversation_endpoint_gives_what_show_gives() {
+    let repo = Repo::with_commit(&[("a.txt", "a\n")]);
+    let chat = repo.scratch().join("chat.json");
+    let messages = serde_json::json!([
+        {"role": "user", "content": "run the tests"},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+            "function": {"name": "shell", "arguments": "{\"command\":\"make test\"}"}}]},
+    ]);
+    std::fs::write(&chat, messages.to_string()).unwrap();
+    repo.write("a.txt", "b\n");
+    let with = repo.save(&["--conversation", chat.to_str().unwrap()]);
+    repo.write("a.txt", "c\n");
+    let without = repo.save(&["-m", "none"]);
+    let shown: Value = serde_json::from_str(
+        &repo
+            .cp(&["show", &with, "--conversation", "--json"])
+            .ok()
+            .stdout,
+    )
+    .unwrap();
+    let server = serve(&repo);
+
+    let whole = server
+        .get(&format!("/api/checkpoints/{with}/conversation"))
+        .ok();
+    for key in ["format", "bytes", "turns", "content"] {
+        assert_eq!(whole[key], shown[key], "{key}");
+    }
+    assert_eq!(whole["prompt"]["text"], "run the tests", "{whole}");
+    assert_eq!(whole["next_tool"]["tool"], "shell", "{whole}");
+
+    let summary = server
+        .get(&format!(
+            "/api/checkpoints/{with}/conversation?summary=true"
+        ))
+        .ok();
+    let mut keys: Vec<&String> = summary.as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(keys, ["id", "next_tool", "prompt"], "{summary}");
+    assert_eq!(summary["next_tool"], whole["next_tool"]);
+
+    let missing = server
+        .get(&format!("/api/checkpoints/{without}/conversation"))
+        .error(404);
+    assert!(missing.contains("no conversation"), "{missing}");
+    for bad in ["summary=maybe", "summary=true&turns=3"] {
+        server
+            .get(&format!("/api/checkpoints/{with}/conversation?{bad}"))
+            .error(400);
+    }
+}
