@@ -204,13 +204,23 @@ impl Driver {
         }
     }
 
+    /// The element `css` finds, waiting (up to 20 s) for the page to render it: the page draws
+    /// its timeline and details after its requests come back, later on a loaded machine.
     fn element(&self, css: &str) -> String {
-        let found = self.call(
-            "POST",
-            "/element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
-        found[ELEMENT].as_str().unwrap().to_string()
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            match self.send(
+                "POST",
+                "/element",
+                Some(json!({"using": "css selector", "value": css})),
+            ) {
+                Ok(found) => return found[ELEMENT].as_str().unwrap().to_string(),
+                Err(e) if e.contains("no such element") && Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                Err(e) => panic!("{e}; page: {}", self.text("body")),
+            }
+        }
     }
 
     /// Do `action` (a path below the element, and its body) on the element `css` finds. The
