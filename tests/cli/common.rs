@@ -999,6 +999,39 @@ impl Repo {
         cmd.bounded_output().into()
     }
 
+    /// The tool with `args`, fed `input`, as a user for whom the file `unreadable` cannot be
+    /// read: as is after a `chmod 000`, but as an unprivileged user when the tests run as root
+    /// (root reads any file), the scratch directory opened to that user. `None` when that is
+    /// impossible (skip, said).
+    pub fn run_unprivileged(&self, args: &[&str], unreadable: &Path, input: &[u8]) -> Option<Run> {
+        use std::os::unix::fs::PermissionsExt;
+        let lock = || fs::set_permissions(unreadable, fs::Permissions::from_mode(0o000)).unwrap();
+        lock();
+        if !is_root() {
+            return Some(self.cp_stdin(&self.root, |_| {}, args, input));
+        }
+        if Command::new("setpriv").arg("--help").output().is_err() {
+            skip("running as root without setpriv");
+            return None;
+        }
+        // The other user runs git on this repository too when its refs are in the reftable
+        // format: trust it, as git requires of a repository someone else owns.
+        self.git(&["config", "--global", "--add", "safe.directory", "*"]);
+        // Let the unprivileged user write objects and refs, then lock the file again.
+        let status = Command::new("chmod")
+            .args(["-R", "a+rwX", self.scratch().to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        lock();
+        let mut cmd = Command::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin()])
+            .args(args)
+            .current_dir(&self.root);
+        self.env(&mut cmd);
+        Some(feed_and_wait(&mut cmd, input).into())
+    }
+
     /// The tool run through a wrapper command (e.g. `setpriv …`).
     pub fn cp_wrapped(&self, wrapper: &[&str], args: &[&str]) -> Run {
         let mut cmd = Command::new(wrapper[0]);

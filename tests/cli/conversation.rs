@@ -683,42 +683,14 @@ fn a_transcript_given_with_save_conversation_is_exported_never_written_beside_it
 
 #[test]
 fn an_unreadable_transcript_never_fails_the_hook_and_the_note_says_why() {
-    use crate::common::{bin, feed_and_wait, is_root, skip};
-    use std::os::unix::fs::PermissionsExt;
-    use std::process::Command;
     let repo = Repo::with_commit(&[("a.txt", "a\n")]);
     let transcript = repo.scratch().join("locked.jsonl");
     fs::write(&transcript, claude_line(1, "user", "hi")).unwrap();
     repo.write("a.txt", "b\n");
     let input = pre_tool_use(&repo, transcript.to_str().unwrap());
-    let lock = || fs::set_permissions(&transcript, fs::Permissions::from_mode(0o000)).unwrap();
-    let out = if is_root() {
-        // Root reads any file: run the hook as an unprivileged user.
-        if Command::new("setpriv").arg("--help").output().is_err() {
-            skip("running as root without setpriv");
-            return;
-        }
-        repo.git(&["config", "--global", "--add", "safe.directory", "*"]);
-        let status = Command::new("chmod")
-            .args(["-R", "a+rwX", repo.scratch().to_str().unwrap()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        lock();
-        let mut cmd = Command::new("setpriv");
-        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin()])
-            .args(["save", "--from-hook"])
-            .current_dir(repo.path());
-        repo.env(&mut cmd);
-        crate::common::Run::from(feed_and_wait(&mut cmd, input.as_bytes()))
-    } else {
-        lock();
-        repo.cp_stdin(
-            repo.path(),
-            |_| {},
-            &["save", "--from-hook"],
-            input.as_bytes(),
-        )
+    let Some(out) = repo.run_unprivileged(&["save", "--from-hook"], &transcript, input.as_bytes())
+    else {
+        return;
     };
     let out = out.ok();
     assert_eq!(out.stdout, "");

@@ -158,45 +158,13 @@ fn a_bare_repository_reads_checkpoints_and_refuses_what_needs_a_working_tree() {
     bare.fsck();
 }
 
-/// Run the tool as an unprivileged user when the tests run as root (root reads any file), so
-/// that an unreadable file is unreadable for it. `None` when that is impossible (skip).
-fn run_unprivileged(repo: &Repo, args: &[&str], unreadable: &str) -> Option<Run> {
-    repo.chmod(unreadable, 0o000);
-    if !is_root() {
-        return Some(repo.cp(args));
-    }
-    if Command::new("setpriv").arg("--help").output().is_err() {
-        crate::common::skip("running as root without setpriv");
-        return None;
-    }
-    // The other user runs git on this repository too when its refs are in the reftable format:
-    // trust it, as git requires of a repository someone else owns.
-    repo.git(&["config", "--global", "--add", "safe.directory", "*"]);
-    // Let the unprivileged user write objects and refs, then lock the file again.
-    let status = Command::new("chmod")
-        .args(["-R", "a+rwX", repo.scratch().to_str().unwrap()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    repo.chmod(unreadable, 0o000);
-    Some(repo.cp_wrapped(
-        &[
-            "setpriv",
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-        ],
-        args,
-    ))
-}
-
 #[test]
 fn unreadable_untracked_file_fails_the_save_and_names_it() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
     repo.write("a", "changed\n");
     repo.write("dir/secret", "s\n");
     let before = repo.fingerprint();
-    let Some(out) = run_unprivileged(&repo, &["save"], "dir/secret") else {
+    let Some(out) = repo.run_unprivileged(&["save"], &repo.path().join("dir/secret"), b"") else {
         return;
     };
     let out = out.fails_with(1);
@@ -217,7 +185,7 @@ fn unreadable_modified_tracked_file_fails_the_save_and_names_it() {
     let repo = Repo::with_commit(&[("a", "a\n"), ("locked", "before\n")]);
     repo.write("locked", "after, and longer\n");
     let before = repo.fingerprint();
-    let Some(out) = run_unprivileged(&repo, &["save"], "locked") else {
+    let Some(out) = repo.run_unprivileged(&["save"], &repo.path().join("locked"), b"") else {
         return;
     };
     let out = out.fails_with(1);

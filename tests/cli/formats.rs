@@ -531,6 +531,28 @@ fn unreadable_like_before(repo: &Repo, tree: &str, rel: &str, head: &str) -> Str
     )
 }
 
+/// Make checkpoint `id` a commit like its own but of `tree`, its note moved along: as an
+/// earlier version left a checkpoint whose tree it broke.
+fn point_at_tree(repo: &Repo, id: &str, tree: &str) {
+    let old = repo.checkpoint_commit(id);
+    let body = repo.git(&["cat-file", "commit", &old]);
+    let body = body.split_once('\n').unwrap().1;
+    let bad = repo.git_stdin(
+        &[
+            "hash-object",
+            "--literally",
+            "-t",
+            "commit",
+            "-w",
+            "--stdin",
+        ],
+        format!("tree {tree}\n{body}\n").as_bytes(),
+    );
+    repo.git(&["update-ref", &format!("refs/checkpoints/{id}"), &bad, &old]);
+    repo.git(&["notes", "--ref=checkpoints", "copy", &old, &bad]);
+    repo.git(&["notes", "--ref=checkpoints", "remove", &old]);
+}
+
 /// Checkpoints an earlier version broke (a tree git cannot parse, next to an embedded
 /// repository of the other object format) are found by `repair`, given the tree git writes
 /// under the same id with the same note, and the unreadable trees are deleted: `git fsck` and
@@ -558,23 +580,7 @@ fn repair_rewrites_what_an_earlier_version_wrote_next_to_the_other_format() {
     // Both checkpoints as the earlier version wrote them.
     let bad_tree = unreadable_like_before(&repo, &good_tree, &rel, &head);
     for cp in [&id, &dropped] {
-        let old = repo.checkpoint_commit(cp);
-        let body = repo.git(&["cat-file", "commit", &old]);
-        let body = body.split_once('\n').unwrap().1;
-        let bad = repo.git_stdin(
-            &[
-                "hash-object",
-                "--literally",
-                "-t",
-                "commit",
-                "-w",
-                "--stdin",
-            ],
-            format!("tree {bad_tree}\n{body}\n").as_bytes(),
-        );
-        repo.git(&["update-ref", &format!("refs/checkpoints/{cp}"), &bad, &old]);
-        repo.git(&["notes", "--ref=checkpoints", "copy", &old, &bad]);
-        repo.git(&["notes", "--ref=checkpoints", "remove", &old]);
+        point_at_tree(&repo, cp, &bad_tree);
     }
     repo.cp(&["drop", &dropped]).ok();
     assert!(
@@ -667,23 +673,7 @@ fn repair_rewrites_an_unreadable_tree_below_the_top_and_in_a_plain_directory() {
         let deep = repo.git(&["rev-parse", &format!("{good_tree}:deep")]);
         let bad_deep = unreadable_like_before(&repo, &deep, "er", &bad_er);
         let bad_top = unreadable_like_before(&repo, &good_tree, "deep", &bad_deep);
-        let old = repo.checkpoint_commit(&id);
-        let body = repo.git(&["cat-file", "commit", &old]);
-        let body = body.split_once('\n').unwrap().1;
-        let bad = repo.git_stdin(
-            &[
-                "hash-object",
-                "--literally",
-                "-t",
-                "commit",
-                "-w",
-                "--stdin",
-            ],
-            format!("tree {bad_top}\n{body}\n").as_bytes(),
-        );
-        repo.git(&["update-ref", &format!("refs/checkpoints/{id}"), &bad, &old]);
-        repo.git(&["notes", "--ref=checkpoints", "copy", &old, &bad]);
-        repo.git(&["notes", "--ref=checkpoints", "remove", &old]);
+        point_at_tree(&repo, &id, &bad_top);
         assert!(
             !repo.git_ok(&["fsck", "--no-progress"]),
             "git cannot read it"
