@@ -153,7 +153,7 @@ set edit:completion:arg-completer[git-checkpoint] = {|@words|
             cand -q 'Print nothing on stderr'
             cand --quiet 'Print nothing on stderr'
             cand --json 'Print the outcome as JSON'
-            cand --conversation 'Also rewind the conversation: write a new session of the agent whose transcript ends at the checkpoint (the original is never changed) and print the command that resumes it; where the agent''s format cannot be written safely, export it to a new file instead'
+            cand --conversation 'Also rewind the conversation: write a new session of the agent whose transcript ends at the checkpoint (the original is never changed) and print the command that resumes it; where the agent''s format cannot be written safely, and for a conversation given with `save --conversation`, export it to a new file instead'
             cand -p 'Choose the hunks to restore one by one (y, n, q, a, d, s, ?), as `git restore -p`; with paths, only their hunks'
             cand --patch 'Choose the hunks to restore one by one (y, n, q, a, d, s, ?), as `git restore -p`; with paths, only their hunks'
             cand -h 'Print help (see more with ''--help'')'

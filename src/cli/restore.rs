@@ -29,7 +29,8 @@ pub struct Args {
     flags: Flags,
     /// Also rewind the conversation: write a new session of the agent whose transcript ends at
     /// the checkpoint (the original is never changed) and print the command that resumes it;
-    /// where the agent's format cannot be written safely, export it to a new file instead.
+    /// where the agent's format cannot be written safely, and for a conversation given with
+    /// `save --conversation`, export it to a new file instead.
     #[arg(long, conflicts_with_all = ["hunks", "patch"])]
     conversation: bool,
     /// Restore only this hunk of the difference between the checkpoint and the working tree
