@@ -531,6 +531,21 @@ fn unreadable_like_before(repo: &Repo, tree: &str, rel: &str, head: &str) -> Str
     )
 }
 
+/// Of the embedded repositories `embed_both_formats` made, the one (path, `HEAD`) whose object
+/// format is not `repo`'s.
+fn of_the_other_format(repo: &Repo, inner: &[(String, String)]) -> (String, String) {
+    let hex = if repo.object_format() == "sha256" {
+        64
+    } else {
+        40
+    };
+    inner
+        .iter()
+        .find(|(_, head)| head.len() != hex)
+        .unwrap()
+        .clone()
+}
+
 /// Make checkpoint `id` a commit like its own but of `tree`, its note moved along: as an
 /// earlier version left a checkpoint whose tree it broke.
 fn point_at_tree(repo: &Repo, id: &str, tree: &str) {
@@ -562,16 +577,7 @@ fn point_at_tree(repo: &Repo, id: &str, tree: &str) {
 fn repair_rewrites_what_an_earlier_version_wrote_next_to_the_other_format() {
     let repo = Repo::with_commit(&[("a", "a\n")]);
     let inner = embed_both_formats(&repo, "");
-    let hex = if repo.object_format() == "sha256" {
-        64
-    } else {
-        40
-    };
-    let (rel, head) = inner
-        .iter()
-        .find(|(_, head)| head.len() != hex)
-        .unwrap()
-        .clone();
+    let (rel, head) = of_the_other_format(&repo, &inner);
     let id = repo.save(&["-q", "-m", "kept", "--name", "keep"]);
     let dropped = repo.save(&["-q", "--allow-empty", "-m", "dropped"]);
     let good_tree = repo.checkpoint_tree(&id);
@@ -654,16 +660,7 @@ fn repair_rewrites_an_unreadable_tree_below_the_top_and_in_a_plain_directory() {
     for repo in [Repo::with_commit(&[("a", "a\n")]), plain] {
         let inner = embed_both_formats(&repo, "deep/er");
         let id = repo.save(&["-q", "-m", "kept"]);
-        let hex = if repo.object_format() == "sha256" {
-            64
-        } else {
-            40
-        };
-        let (rel, head) = inner
-            .iter()
-            .find(|(_, head)| head.len() != hex)
-            .unwrap()
-            .clone();
+        let (rel, head) = of_the_other_format(&repo, &inner);
         let name = rel.rsplit('/').next().unwrap().to_string();
         let good_tree = repo.checkpoint_tree(&id);
         let note = repo.note(&id);
